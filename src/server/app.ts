@@ -1,0 +1,73 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import Fastify, { type FastifyServerOptions } from 'fastify';
+import cookie from '@fastify/cookie';
+import formbody from '@fastify/formbody';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import fastifyStatic from '@fastify/static';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { sql } from 'drizzle-orm';
+import { z } from 'zod';
+import { API_PREFIX } from '../shared/constants';
+import type { App, AppContext } from './context';
+import { registerErrorHandler } from './plugins/errors';
+import { registerAuth } from './plugins/auth';
+import { authRoutes } from './modules/auth/auth.routes';
+
+export interface BuildOptions extends AppContext {
+  /** Built web app to serve (dist/web); omitted in API tests. */
+  webDir?: string;
+  logger?: FastifyServerOptions['logger'];
+}
+
+/** The whole server as a Fastify instance that is not listening yet: main.ts listens, tests inject. */
+export async function buildApp(opts: BuildOptions): Promise<App> {
+  const { webDir, logger, ...ctx } = opts;
+  const app = Fastify({
+    logger: logger ?? false,
+    trustProxy: ctx.config.trustProxy,
+    bodyLimit: 1024 * 1024,
+    genReqId: () => crypto.randomUUID(),
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandler(app);
+
+  await app.register(cookie);
+  await app.register(formbody);
+  await app.register(swagger, {
+    openapi: { info: { title: 'Linecrew API', version: '1' }, servers: [{ url: '/' }] },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs' });
+
+  await app.register(
+    async (api: App) => {
+      registerAuth(api, ctx);
+      api.get(
+        '/health',
+        { config: { public: true }, schema: { tags: ['system'], response: { 200: z.object({ ok: z.boolean() }) } } },
+        async () => {
+          await ctx.db.execute(sql`select 1`);
+          return { ok: true };
+        },
+      );
+      await authRoutes(api, ctx);
+    },
+    { prefix: API_PREFIX },
+  );
+
+  if (webDir && existsSync(path.join(webDir, 'index.html'))) {
+    await app.register(fastifyStatic, { root: webDir, wildcard: false, maxAge: '1h' });
+    // The React router owns every other path: send it the page, except for API and asset misses.
+    app.setNotFoundHandler((request, reply) => {
+      const url = request.url.split('?')[0];
+      if (request.method !== 'GET' || url.startsWith('/api/') || url.startsWith('/assets/')) {
+        return reply.status(404).send({ error: `Could not find that URL on this server: ${request.method} ${url}` });
+      }
+      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    });
+  }
+  return app;
+}

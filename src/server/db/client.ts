@@ -1,0 +1,97 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import type { Logger } from 'drizzle-orm';
+import pg from 'pg';
+import * as schema from './schema/index';
+
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+/** Repositories take either, so a service can run them inside its transaction. */
+export type DbOrTx = Db | Tx;
+
+export const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+
+/** Counts SQL statements, so the benchmark can show that a route's query count is flat (no N+1). */
+export const queryStats = { count: 0 };
+const countingLogger: Logger = {
+  logQuery() {
+    queryStats.count++;
+  },
+};
+
+// Same JS types from both drivers: calendar dates stay 'YYYY-MM-DD' strings (never shifted by a
+// time zone), bigint counts and numerics become numbers.
+const DATE_OID = 1082;
+const INT8_OID = 20;
+const NUMERIC_OID = 1700;
+pg.types.setTypeParser(DATE_OID, (v) => v);
+pg.types.setTypeParser(INT8_OID, (v) => Number(v));
+pg.types.setTypeParser(NUMERIC_OID, (v) => Number(v));
+
+export interface Database {
+  db: Db;
+  kind: 'pglite' | 'postgres';
+  /** Applies the committed SQL migrations. Call it inside withStartupLock when processes may race. */
+  migrate(): Promise<void>;
+  /** Runs fn while holding a cluster-wide lock (first-start seeding by one process only). */
+  withStartupLock<T>(fn: () => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export interface OpenOptions {
+  databaseUrl?: string;
+  /** PGlite data directory; undefined means in memory. */
+  pgliteDir?: string;
+  /** A PGlite dump (dumpDataDir) to start from: tests load a migrated template this way. */
+  pgliteLoad?: Blob | File;
+  poolSize?: number;
+}
+
+const STARTUP_LOCK = 72_431_001;
+
+export async function openDatabase(opts: OpenOptions): Promise<Database> {
+  if (opts.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 10 });
+    pool.on('error', () => {}); // an idle client dropped by the server must not crash the process
+    const db = drizzlePg(pool, { schema, logger: countingLogger }) as unknown as Db;
+    const withStartupLock = async <T>(fn: () => Promise<T>) => {
+      const client = await pool.connect();
+      try {
+        await client.query('SELECT pg_advisory_lock($1)', [STARTUP_LOCK]);
+        return await fn();
+      } finally {
+        await client.query('SELECT pg_advisory_unlock($1)', [STARTUP_LOCK]).catch(() => {});
+        client.release();
+      }
+    };
+    return {
+      db,
+      kind: 'postgres',
+      migrate: () => migratePg(drizzlePg(pool), { migrationsFolder }),
+      withStartupLock,
+      close: () => pool.end(),
+    };
+  }
+  // Options go first: PGlite ignores loadDataDir when given as (undefined, options).
+  const client = new PGlite({
+    dataDir: opts.pgliteDir,
+    loadDataDir: opts.pgliteLoad,
+    parsers: { [DATE_OID]: (v: string) => v, [INT8_OID]: (v: string) => Number(v), [NUMERIC_OID]: (v: string) => Number(v) },
+  });
+  await client.waitReady;
+  const db = drizzlePglite(client, { schema, logger: countingLogger }) as unknown as Db;
+  return {
+    db,
+    kind: 'pglite',
+    // PGlite is one connection in one process: no lock needed.
+    migrate: () => migratePglite(drizzlePglite(client), { migrationsFolder }),
+    withStartupLock: (fn) => fn(),
+    close: () => client.close(),
+  };
+}

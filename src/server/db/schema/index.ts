@@ -1,0 +1,5 @@
+// The whole schema, for drizzle's query builder and drizzle-kit.
+export * from './core';
+export * from './reference';
+export * from './poles';
+export * from './jobs';

@@ -1,0 +1,134 @@
+import { date, doublePrecision, index, integer, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { companies, users } from './core';
+import { permitTypes, units, utilities } from './reference';
+import { poles } from './poles';
+
+const stamp = (name: string) => timestamp(name, { withTimezone: true });
+
+/** A work packet for a utility. Its status is derived from its tickets (DESIGN §4), not stored. */
+export const jobs = pgTable(
+  'jobs',
+  {
+    id: serial('id').primaryKey(),
+    companyId: integer('company_id').notNull().references(() => companies.id, { onDelete: 'cascade' }),
+    jobNumber: text('job_number').notNull(),
+    jobType: integer('job_type').notNull().default(0),
+    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+    foremanId: integer('foreman_id').references(() => users.id, { onDelete: 'set null' }),
+    dueDate: date('due_date', { mode: 'string' }).notNull(),
+    utilityId: integer('utility_id').notNull().references(() => utilities.id),
+    workPacketUrl: text('work_packet_url'),
+    workPacketName: text('work_packet_name'),
+    workPacketSize: integer('work_packet_size'),
+    workPacketType: text('work_packet_type'),
+    workContactPhone: text('work_contact_phone'),
+    hospitalName: text('hospital_name'),
+    hospitalAddress: text('hospital_address'),
+    ehaspOverride: text('ehasp_override'),
+    arcRatingOverride: text('arc_rating_override'),
+    primaryVoltageOverride: text('primary_voltage_override'),
+    secondaryVoltageOverride: text('secondary_voltage_override'),
+    version: integer('version').notNull().default(1),
+    createdAt: stamp('created_at').notNull().defaultNow(),
+    updatedAt: stamp('updated_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('jobs_company_number_unique').on(t.companyId, t.jobNumber)],
+);
+
+/** One pole of a job. Complete exactly when actual_completion_date is set (DESIGN §4). */
+export const tickets = pgTable(
+  'tickets',
+  {
+    id: serial('id').primaryKey(),
+    companyId: integer('company_id').notNull().references(() => companies.id, { onDelete: 'cascade' }),
+    jobId: integer('job_id').notNull().references(() => jobs.id, { onDelete: 'cascade' }),
+    poleId: integer('pole_id').references(() => poles.id, { onDelete: 'set null' }),
+    dueDate: date('due_date', { mode: 'string' }),
+    createdDate: stamp('created_date').notNull().defaultNow(),
+    actualCompletionDate: stamp('actual_completion_date'),
+    assignedTo: integer('assigned_to').references(() => users.id, { onDelete: 'set null' }),
+    streetAddress: text('street_address'),
+    geoLat: doublePrecision('geo_lat'),
+    geoLon: doublePrecision('geo_lon'),
+    description: text('description'),
+    digSafeRequired: integer('dig_safe_required').notNull().default(0),
+    digSafeUrl: text('dig_safe_url'),
+    digSafeName: text('dig_safe_name'),
+    nraRequired: integer('nra_required').notNull().default(0),
+    nraUrl: text('nra_url'),
+    nraName: text('nra_name'),
+    ehasp: text('ehasp'),
+    ambulanceMeetup: text('ambulance_meetup'),
+    version: integer('version').notNull().default(1),
+  },
+  (t) => [index('tickets_job_idx').on(t.jobId), index('tickets_company_job_pole_idx').on(t.companyId, t.jobId, t.poleId)],
+);
+
+/** A unit of work on a ticket: bid quantity plus the actual change (SPEC §3 Task). */
+export const ticketTasks = pgTable(
+  'ticket_tasks',
+  {
+    id: serial('id').primaryKey(),
+    companyId: integer('company_id').notNull().references(() => companies.id, { onDelete: 'cascade' }),
+    ticketId: integer('ticket_id').notNull().references(() => tickets.id, { onDelete: 'cascade' }),
+    unitId: integer('unit_id').notNull().references(() => units.id),
+    initQty: doublePrecision('init_qty').notNull().default(0),
+    additionalQty: doublePrecision('additional_qty').notNull().default(0),
+    dateCompleted: stamp('date_completed'),
+    createdAt: stamp('created_at').notNull().defaultNow(),
+  },
+  (t) => [index('ticket_tasks_ticket_idx').on(t.ticketId)],
+);
+
+export const workOrders = pgTable(
+  'work_orders',
+  {
+    id: serial('id').primaryKey(),
+    companyId: integer('company_id').notNull().references(() => companies.id, { onDelete: 'cascade' }),
+    ticketId: integer('ticket_id').notNull().references(() => tickets.id, { onDelete: 'cascade' }),
+    workOrder: text('work_order').notNull(),
+  },
+  (t) => [index('work_orders_ticket_idx').on(t.ticketId)],
+);
+
+export const notes = pgTable(
+  'notes',
+  {
+    id: serial('id').primaryKey(),
+    companyId: integer('company_id').notNull().references(() => companies.id, { onDelete: 'cascade' }),
+    ticketId: integer('ticket_id').notNull().references(() => tickets.id, { onDelete: 'cascade' }),
+    authorId: integer('author_id').references(() => users.id, { onDelete: 'set null' }),
+    noteText: text('note_text').notNull(),
+    createdDate: stamp('created_date').notNull().defaultNow(),
+  },
+  (t) => [index('notes_ticket_idx').on(t.ticketId)],
+);
+
+export const permits = pgTable(
+  'permits',
+  {
+    id: serial('id').primaryKey(),
+    companyId: integer('company_id').notNull().references(() => companies.id, { onDelete: 'cascade' }),
+    ticketId: integer('ticket_id').notNull().references(() => tickets.id, { onDelete: 'cascade' }),
+    permitTypeId: integer('permit_type_id').references(() => permitTypes.id, { onDelete: 'set null' }),
+    permitUrl: text('permit_url'),
+    permitName: text('permit_name'),
+    permitFileType: text('permit_file_type'),
+    filename: text('filename'),
+  },
+  (t) => [index('permits_ticket_idx').on(t.ticketId)],
+);
+
+export const images = pgTable(
+  'images',
+  {
+    id: serial('id').primaryKey(),
+    companyId: integer('company_id').notNull().references(() => companies.id, { onDelete: 'cascade' }),
+    ticketId: integer('ticket_id').notNull().references(() => tickets.id, { onDelete: 'cascade' }),
+    url: text('url').notNull(),
+    thumbnailUrl: text('thumbnail_url').notNull(),
+    uploadedBy: integer('uploaded_by').references(() => users.id, { onDelete: 'set null' }),
+    uploadedAt: stamp('uploaded_at').notNull().defaultNow(),
+  },
+  (t) => [index('images_ticket_idx').on(t.ticketId)],
+);

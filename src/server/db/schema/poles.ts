@@ -1,0 +1,32 @@
+import { doublePrecision, index, integer, pgTable, serial, text } from 'drizzle-orm/pg-core';
+import { companies } from './core';
+import { accessTypes, utilities } from './reference';
+
+/** A physical pole on a line, owned by a utility (SPEC §3 Pole). */
+export const poles = pgTable(
+  'poles',
+  {
+    id: serial('id').primaryKey(),
+    companyId: integer('company_id').notNull().references(() => companies.id, { onDelete: 'cascade' }),
+    utilityId: integer('utility_id').references(() => utilities.id, { onDelete: 'set null' }),
+    /** The utility's own identifiers, free text (SPEC: pole_id, line_id). */
+    poleId: text('pole_id'),
+    poleName: text('pole_name').notNull(),
+    lineId: text('line_id'),
+    lineName: text('line_name').notNull(),
+    streetAddress: text('street_address'),
+    geoLat: doublePrecision('geo_lat'),
+    geoLon: doublePrecision('geo_lon'),
+    accessibilityId: integer('accessibility_id').references(() => accessTypes.id, { onDelete: 'set null' }),
+    utilitySpec: text('utility_spec'),
+    primaryVoltage: text('primary_voltage'),
+    secondaryVoltage: text('secondary_voltage'),
+    arcRating: text('arc_rating'),
+    subCurcuit: text('sub_curcuit'),
+    sapCurcuit: text('sap_curcuit'),
+  },
+  (t) => [
+    index('poles_lookup_idx').on(t.companyId, t.utilityId, t.poleName, t.lineName),
+    index('poles_line_idx').on(t.companyId, t.lineName),
+  ],
+);

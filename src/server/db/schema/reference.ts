@@ -1,0 +1,55 @@
+import { index, integer, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { companies } from './core';
+
+export const utilities = pgTable(
+  'utilities',
+  {
+    id: serial('id').primaryKey(),
+    companyId: integer('company_id').notNull().references(() => companies.id, { onDelete: 'cascade' }),
+    code: text('code').notNull(),
+  },
+  (t) => [uniqueIndex('utilities_company_code_unique').on(t.companyId, t.code)],
+);
+
+export const specs = pgTable(
+  'specs',
+  {
+    id: serial('id').primaryKey(),
+    companyId: integer('company_id').notNull().references(() => companies.id, { onDelete: 'cascade' }),
+    specNumber: text('spec_number').notNull(),
+  },
+  (t) => [uniqueIndex('specs_company_number_unique').on(t.companyId, t.specNumber)],
+);
+
+export const accessTypes = pgTable('access_types', {
+  id: serial('id').primaryKey(),
+  companyId: integer('company_id').notNull().references(() => companies.id, { onDelete: 'cascade' }),
+  title: text('title').notNull(),
+});
+
+export const permitTypes = pgTable('permit_types', {
+  id: serial('id').primaryKey(),
+  companyId: integer('company_id').notNull().references(() => companies.id, { onDelete: 'cascade' }),
+  title: text('title').notNull(),
+});
+
+/** The unit library: per company and utility, upserted by code on Excel import (DESIGN §4). */
+export const units = pgTable(
+  'units',
+  {
+    id: serial('id').primaryKey(),
+    companyId: integer('company_id').notNull().references(() => companies.id, { onDelete: 'cascade' }),
+    utilityId: integer('utility_id').notNull().references(() => utilities.id, { onDelete: 'cascade' }),
+    code: text('code').notNull(),
+    description: text('description').notNull().default(''),
+    family: text('family').notNull().default(''),
+    type: text('type').notNull().default(''),
+    action: text('action').notNull().default(''),
+    uom: text('uom').notNull().default(''),
+    notes: text('notes').notNull().default(''),
+  },
+  (t) => [
+    uniqueIndex('units_company_utility_code_unique').on(t.companyId, t.utilityId, t.code),
+    index('units_company_idx').on(t.companyId),
+  ],
+);

@@ -1,0 +1,98 @@
+import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client';
+import { companies, companyRoles, loginFailures, passwordResetTokens, users } from '../../db/schema/index';
+
+export const findUserByEmail = async (db: DbOrTx, email: string) =>
+  (await db.select().from(users).where(sql`lower(${users.email}) = lower(${email})`))[0];
+
+export const findUserById = async (db: DbOrTx, id: number) => (await db.select().from(users).where(eq(users.id, id)))[0];
+
+export async function countRecentFailures(db: DbOrTx, email: string, ip: string, since: Date) {
+  const [row] = await db
+    .select({
+      byEmail: sql<number>`count(*) filter (where ${loginFailures.email} = ${email.toLowerCase()})`,
+      byIp: sql<number>`count(*) filter (where ${loginFailures.ip} = ${ip})`,
+    })
+    .from(loginFailures)
+    .where(and(gt(loginFailures.at, since), sql`(${loginFailures.email} = ${email.toLowerCase()} or ${loginFailures.ip} = ${ip})`));
+  return { byEmail: Number(row?.byEmail ?? 0), byIp: Number(row?.byIp ?? 0) };
+}
+
+export const recordFailure = (db: DbOrTx, email: string, ip: string) =>
+  db.insert(loginFailures).values({ email: email.toLowerCase(), ip });
+
+export const clearFailures = (db: DbOrTx, email: string) => db.delete(loginFailures).where(eq(loginFailures.email, email.toLowerCase()));
+
+export const insertResetToken = (db: DbOrTx, userId: number, tokenHash: string, expiresAt: Date) =>
+  db.insert(passwordResetTokens).values({ userId, tokenHash, expiresAt });
+
+/** Marks the token used in the same statement that finds it, so two racing resets cannot both win. */
+export async function consumeResetToken(db: DbOrTx, userId: number, tokenHash: string) {
+  const [row] = await db
+    .update(passwordResetTokens)
+    .set({ usedAt: new Date() })
+    .where(
+      and(
+        eq(passwordResetTokens.userId, userId),
+        eq(passwordResetTokens.tokenHash, tokenHash),
+        isNull(passwordResetTokens.usedAt),
+        gt(passwordResetTokens.expiresAt, new Date()),
+      ),
+    )
+    .returning({ id: passwordResetTokens.id });
+  return row;
+}
+
+/** A used link must also retire the user's other outstanding links. */
+export const retireResetTokens = (db: DbOrTx, userId: number) =>
+  db
+    .update(passwordResetTokens)
+    .set({ usedAt: new Date() })
+    .where(and(eq(passwordResetTokens.userId, userId), isNull(passwordResetTokens.usedAt)));
+
+export const setPassword = (db: DbOrTx, userId: number, passwordHash: string) =>
+  db.update(users).set({ passwordHash }).where(eq(users.id, userId));
+
+export async function findProfile(db: DbOrTx, userId: number, companyId: number) {
+  const [row] = await db
+    .select({
+      first_name: users.firstName,
+      last_name: users.lastName,
+      email: users.email,
+      phone_number: users.phoneNumber,
+      company_name: companies.name,
+      created_date: users.createdDate,
+      role_id: users.roleId,
+      display_role_name: companyRoles.displayRoleName,
+    })
+    .from(users)
+    .innerJoin(companies, eq(companies.id, users.companyId))
+    .leftJoin(companyRoles, and(eq(companyRoles.companyId, users.companyId), eq(companyRoles.roleId, users.roleId)))
+    .where(and(eq(users.id, userId), eq(users.companyId, companyId)));
+  return row;
+}
+
+export const updateProfile = (
+  db: DbOrTx,
+  userId: number,
+  values: { firstName: string; lastName: string; email: string; phoneNumber: string | null },
+) => db.update(users).set(values).where(eq(users.id, userId));
+
+export const listRoles = (db: DbOrTx, companyId: number) =>
+  db
+    .select({ id: companyRoles.roleId, display_role_name: companyRoles.displayRoleName })
+    .from(companyRoles)
+    .where(eq(companyRoles.companyId, companyId))
+    .orderBy(companyRoles.roleId);
+
+/** A company and its six role names (DESIGN §4: ids fixed, names per company). */
+export async function insertCompany(db: DbOrTx, name: string, roleNames: Record<number, string>) {
+  const [company] = await db.insert(companies).values({ name }).returning();
+  await db
+    .insert(companyRoles)
+    .values(Object.entries(roleNames).map(([roleId, displayRoleName]) => ({ companyId: company.id, roleId: Number(roleId), displayRoleName })));
+  return company;
+}
+
+export const insertUser = async (db: DbOrTx, values: typeof users.$inferInsert) =>
+  (await db.insert(users).values(values).returning())[0];

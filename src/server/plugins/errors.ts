@@ -1,0 +1,54 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { AppError } from '../errors';
+import { MSG } from '../../shared/messages';
+
+/** Human names for the 4xx Fastify raises itself (body too big, bad JSON, …). */
+function fastifyMessage(err: FastifyError): string {
+  switch (err.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return 'The request is too large. Send less data, or a smaller file.';
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return 'This request must be sent as JSON.';
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return 'The request body is not valid JSON.';
+    default:
+      return err.message;
+  }
+}
+
+/**
+ * One error handler for the whole API (DESIGN §5): typed AppErrors and validation errors become
+ * `{ error, status, fields? }`; anything unexpected is logged with the request id and answered
+ * with a 500 that names the id but leaks nothing else.
+ */
+export function registerErrorHandler(app: FastifyInstance) {
+  app.setErrorHandler((err: FastifyError, request, reply) => {
+    if (err instanceof AppError) {
+      return reply.status(err.statusCode).send({ error: err.message, status: err.message, fields: err.fields });
+    }
+    if (hasZodFastifySchemaValidationErrors(err)) {
+      const fields: Record<string, string> = {};
+      for (const issue of err.validation) {
+        const where = issue.instancePath.replace(/^\//, '').replace(/\//g, '.') || (err as FastifyError).validationContext || 'request';
+        fields[where] ??= issue.message ?? 'is not valid';
+      }
+      const first = Object.entries(fields)[0];
+      const message = first ? `${first[1]} (${first[0]})` : 'The request is not valid.';
+      return reply.status(400).send({ error: message, status: message, fields });
+    }
+    const status = err.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      const message = fastifyMessage(err);
+      return reply.status(status).send({ error: message, status: message });
+    }
+    request.log.error({ err }, 'unhandled error');
+    const message = `${MSG.generic} (request ${request.id})`;
+    return reply.status(500).send({ error: message, status: message, requestId: request.id });
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    reply.status(404).send({ error: `${MSG.notFound}: ${request.method} ${request.url.split('?')[0]}`, status: MSG.notFound });
+  });
+}

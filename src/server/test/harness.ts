@@ -1,0 +1,127 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { afterAll } from 'vitest';
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import { buildApp } from '../app';
+import { loadConfig, type Config } from '../config';
+import { openDatabase, type Database } from '../db/client';
+import { createMailer, type Mailer } from '../mail/mailer';
+import { DEMO_PASSWORD } from '../db/seed/seed';
+import { LocalStorage } from '../storage/local';
+import type { Storage } from '../storage/storage';
+import type { App, AppContext } from '../context';
+import { PG_TEMPLATE_DB, PGLITE_TEMPLATE, withDatabase } from './global-setup';
+
+/** Which database this test run uses: the vitest project sets TEST_DB_KIND (vitest.config.ts). */
+export const dbKind = process.env.TEST_DB_KIND === 'postgres' ? 'postgres' : 'pglite';
+
+export interface TestApp {
+  app: App;
+  ctx: AppContext;
+  database: Database;
+  config: Config;
+  dataDir: string;
+  /** Signs in a seeded demo user (password 'linecrew') and returns the bearer token. */
+  login(email: string, password?: string): Promise<string>;
+  /** app.inject with an optional token and JSON body; the parsed body is on `.json()`. */
+  request(opts: InjectOptions & { token?: string; body?: unknown }): Promise<LightMyRequestResponse>;
+  /** Mail written to the outbox so far, oldest first, as raw .eml text. */
+  outbox(): string[];
+}
+
+/**
+ * A fresh app on a fresh copy of the migrated, seeded database, per test file. Real database
+ * (PGlite, or the PostgreSQL server of TEST_DATABASE_URL), real files on disk, real outbox.
+ */
+export async function createTestApp(overrides: { mail?: Mailer; storage?: Storage; env?: NodeJS.ProcessEnv } = {}): Promise<TestApp> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'linecrew-test-'));
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATA_DIR: dataDir,
+    JWT_SECRET: 'test-secret-that-is-long-enough-for-hs256-signing',
+    PUBLIC_URL: 'http://localhost:3000',
+    ...overrides.env,
+  });
+
+  let database: Database;
+  let dropDatabase = async () => {};
+  if (dbKind === 'postgres') {
+    const url = process.env.TEST_DATABASE_URL;
+    if (!url) throw new Error('TEST_DB_KIND=postgres needs TEST_DATABASE_URL');
+    const name = `linecrew_t_${randomBytes(6).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${PG_TEMPLATE_DB}`);
+    await admin.end();
+    database = await openDatabase({ databaseUrl: withDatabase(url, name), poolSize: 4 });
+    dropDatabase = async () => {
+      const a = new pg.Client({ connectionString: url });
+      await a.connect();
+      await a.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await a.end();
+    };
+  } else {
+    const dump = readFileSync(PGLITE_TEMPLATE);
+    database = await openDatabase({ pgliteLoad: new Blob([dump]) });
+  }
+
+  const outboxDir = path.join(dataDir, 'outbox');
+  const ctx: AppContext = {
+    db: database.db,
+    config,
+    mail: overrides.mail ?? createMailer({ outboxDir, from: config.mailFrom }),
+    storage: overrides.storage ?? new LocalStorage(path.join(dataDir, 'files'), config.jwtSecret),
+  };
+  // Unexpected errors (500s) are printed, so a failing test shows why.
+  const app = await buildApp({ ...ctx, logger: { level: 'error' } });
+  await app.ready();
+
+  const request: TestApp['request'] = ({ token, body, headers, ...rest }) =>
+    app.inject({
+      ...rest,
+      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
+      ...(body !== undefined ? { payload: body as InjectOptions['payload'] } : {}),
+    });
+
+  const testApp: TestApp = {
+    app,
+    ctx,
+    database,
+    config,
+    dataDir,
+    request,
+    async login(email, password = DEMO_PASSWORD) {
+      const res = await request({ method: 'POST', url: '/api/v1/crew/login', body: { email, password } });
+      if (res.statusCode !== 200) throw new Error(`login ${email} failed: ${res.statusCode} ${res.body}`);
+      return res.json().token as string;
+    },
+    outbox() {
+      try {
+        return readdirSync(outboxDir)
+          .sort()
+          .map((f) => readFileSync(path.join(outboxDir, f), 'utf8'));
+      } catch {
+        return [];
+      }
+    },
+  };
+
+  afterAll(async () => {
+    await app.close();
+    await database.close();
+    await dropDatabase();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+  return testApp;
+}
+
+/** The reset link's token and user id from a raw .eml (quoted-printable soft breaks removed). */
+export function resetLinkFrom(eml: string): { resetToken: string; userId: number } {
+  const flat = eml.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+  const m = /resetPassword\?resetToken=([A-Za-z0-9_-]+)&(?:amp;)?userId=(\d+)/.exec(flat);
+  if (!m) throw new Error(`no reset link in mail:\n${eml}`);
+  return { resetToken: m[1], userId: Number(m[2]) };
+}

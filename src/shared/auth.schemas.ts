@@ -1,0 +1,70 @@
+import { z } from 'zod';
+import { LIMITS } from './constants';
+import { MSG } from './messages';
+
+/** Request and reply contracts of the sign-in and account routes (SPEC §7 Account). */
+
+const email = z.string().trim().max(LIMITS.shortTextMax);
+
+export const loginBody = z.object({
+  email: email.min(LIMITS.emailMin, MSG.loginTooShort),
+  password: z.string().min(LIMITS.passwordMin, MSG.loginTooShort).max(200),
+});
+export type LoginBody = z.infer<typeof loginBody>;
+
+export const signUpBody = z.object({
+  name: z.string().trim().min(LIMITS.nameMin).max(LIMITS.shortTextMax),
+  email: z.email(MSG.email).max(LIMITS.shortTextMax),
+  password: z.string().min(LIMITS.passwordMin).max(200),
+  companyName: z.string().trim().min(2).max(LIMITS.shortTextMax).optional(),
+});
+
+export const forgotBody = z.object({ email: email.min(LIMITS.emailMin, 'Enter your email address.') });
+
+/** userId arrives from a query string, so numbers as strings are accepted. */
+export const resetBody = z.object({
+  resetToken: z.string().min(10).max(200),
+  userId: z.coerce.number().int().positive(),
+  password: z.string().min(LIMITS.passwordMin, MSG.resetMismatch).max(200),
+});
+
+export const sessionUser = z.object({
+  id: z.number(),
+  first_name: z.string(),
+  last_name: z.string(),
+  email: z.string(),
+  role_id: z.number(),
+  company_id: z.number(),
+});
+export type SessionUser = z.infer<typeof sessionUser>;
+
+export const sessionReply = z.object({ user: sessionUser, token: z.string() });
+
+export const profile = z.object({
+  first_name: z.string(),
+  last_name: z.string(),
+  email: z.string(),
+  phone_number: z.string().nullable(),
+  company_name: z.string(),
+  created_date: z.string(),
+  role_id: z.number(),
+  display_role_name: z.string(),
+});
+export type Profile = z.infer<typeof profile>;
+
+/** The editable part of one's own profile; the same rules as the crew modal. */
+export const phoneRule = z
+  .string()
+  .trim()
+  .refine((v) => v === '' || LIMITS.phoneLengths.includes(v.length), MSG.phone);
+
+export const profileUpdate = z.object({
+  first_name: z.string().trim().min(LIMITS.nameMin, MSG.firstName).max(100),
+  last_name: z.string().trim().min(LIMITS.nameMin, MSG.lastName).max(100),
+  email: z.email(MSG.email).max(LIMITS.shortTextMax),
+  phone_number: phoneRule.nullable().optional(),
+});
+export type ProfileUpdate = z.infer<typeof profileUpdate>;
+
+export const roleOption = z.object({ id: z.number(), display_role_name: z.string() });
+export type RoleOption = z.infer<typeof roleOption>;

@@ -1,0 +1,64 @@
+/** Business constants of SPEC §9 and the fixed ids of DESIGN §4, shared by server and web. */
+
+export const ROLE = {
+  ADMIN: 1,
+  OFFICE_MANAGER: 2,
+  FOREMAN: 3,
+  WORKING_FOREMAN: 4,
+  LINEMAN: 5,
+  APPRENTICE: 6,
+} as const;
+export type RoleId = (typeof ROLE)[keyof typeof ROLE];
+export const ROLE_IDS: readonly RoleId[] = [1, 2, 3, 4, 5, 6];
+export const DEFAULT_ROLE_NAMES: Record<RoleId, string> = {
+  1: 'Admin',
+  2: 'Office Manager',
+  3: 'Foreman',
+  4: 'Working Foreman',
+  5: 'Lineman',
+  6: 'Apprentice',
+};
+/** SPEC §6: the Crew link shows only when roleId is below this. */
+export const CREW_LINK_ROLE_THRESHOLD = 4;
+/** SPEC §5 Crew: these roles must name a crew foreman. */
+export const ROLES_NEEDING_FOREMAN: readonly RoleId[] = [ROLE.WORKING_FOREMAN, ROLE.LINEMAN, ROLE.APPRENTICE];
+
+export const JOB_TYPE = { NORMAL: 0, ESTIMATION: 1 } as const;
+export const JOB_STATUS = { ESTIMATION: 'In Estimation', IN_PROGRESS: 'In Progress', COMPLETE: 'Complete' } as const;
+export type JobStatus = (typeof JOB_STATUS)[keyof typeof JOB_STATUS];
+export const TICKET_STATUS = { PENDING: 'Pending', COMPLETE: 'Complete' } as const;
+export type TicketStatus = (typeof TICKET_STATUS)[keyof typeof TICKET_STATUS];
+
+export const CREW_STATUS = { ACTIVE: 1, INACTIVE: 2 } as const;
+
+export const LIMITS = {
+  passwordMin: 4,
+  emailMin: 2,
+  nameMin: 2,
+  phoneLengths: [7, 10] as readonly number[],
+  imagesPerTicket: 10,
+  imagesPerPick: 10,
+  geoDecimals: 6,
+  minJobColumns: 9,
+  minLibraryColumns: 7,
+  /** Longest free text we accept anywhere (descriptions, notes); names and codes are shorter. */
+  textMax: 10_000,
+  shortTextMax: 255,
+} as const;
+
+export const TIMING = {
+  searchThrottleBelowChars: 5,
+  searchDelayMs: 1000,
+  tableFadeMs: 1000,
+  uploadRetryAfterMs: 10_000,
+  bannerMs: 5000,
+  pageTransitionMs: 400,
+  chipRemovalMs: 250,
+} as const;
+
+export const SESSION_COOKIE = 'linecrew_token';
+export const API_PREFIX = '/api/v1';
+
+/** Upload kinds of SPEC §7 (documents) plus images. */
+export const DOC_KINDS = ['excel', 'work_packet', 'dig_file', 'nra_file', 'permit'] as const;
+export type DocKind = (typeof DOC_KINDS)[number];

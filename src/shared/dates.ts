@@ -1,0 +1,105 @@
+/**
+ * Date rules of SPEC §5/§9 and DESIGN §5: due dates are calendar dates (YYYY-MM-DD) that must
+ * never shift a day through UTC conversion, so they are handled as strings, not Date objects.
+ */
+
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const US_DATE = /^(\d{1,2})\/(\d{1,2})\/(\d{1,4})$/;
+
+function isValidYmd(y: number, m: number, d: number): boolean {
+  if (y < 1 || m < 1 || m > 12 || d < 1) return false;
+  const leap = (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
+  const monthLengths = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+  return d <= monthLengths[m - 1];
+}
+
+const pad = (n: number, w = 2) => String(n).padStart(w, '0');
+
+/** Normalise 'YYYY-MM-DD', 'MM/DD/YYYY', an ISO timestamp or a Date to 'YYYY-MM-DD'; null if invalid. */
+export function toIsoDate(value: unknown): string | null {
+  if (value == null || value === '') return null;
+  if (value instanceof Date) {
+    if (Number.isNaN(value.getTime())) return null;
+    return `${pad(value.getUTCFullYear(), 4)}-${pad(value.getUTCMonth() + 1)}-${pad(value.getUTCDate())}`;
+  }
+  const s = String(value).trim();
+  let m = ISO_DATE.exec(s.slice(0, 10));
+  if (m && (s.length === 10 || s[10] === 'T' || s[10] === ' ')) {
+    const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+    return isValidYmd(y, mo, d) ? `${m[1]}-${m[2]}-${m[3]}` : null;
+  }
+  m = US_DATE.exec(s);
+  if (m) {
+    const [mo, d, y] = [Number(m[1]), Number(m[2]), Number(m[3])];
+    return isValidYmd(y, mo, d) ? `${pad(y, 4)}-${pad(mo)}-${pad(d)}` : null;
+  }
+  return null;
+}
+
+/** An Excel serial day number (1900 date system) to 'YYYY-MM-DD'. */
+export function excelSerialToIsoDate(serial: number): string | null {
+  if (!Number.isFinite(serial) || serial < 1) return null;
+  const ms = Math.round((serial - 25569) * 86_400_000);
+  return toIsoDate(new Date(ms));
+}
+
+/** 'YYYY-MM-DD' → 'MM/DD/YYYY' for the calendar inputs. */
+export function isoToUs(iso: string | null | undefined): string {
+  const d = toIsoDate(iso);
+  if (!d) return '';
+  const [y, m, day] = d.split('-');
+  return `${m}/${day}/${y}`;
+}
+
+/** Today plus one month, as 'YYYY-MM-DD' in the viewer's local calendar (SPEC §9). */
+export function defaultDueDate(today = new Date()): string {
+  const d = new Date(today.getFullYear(), today.getMonth() + 1, today.getDate());
+  // 31 Jan + 1 month overflows into March in JS; clamp to the month's last day instead.
+  if (d.getDate() !== today.getDate()) d.setDate(0);
+  return `${pad(d.getFullYear(), 4)}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+}
+
+const LONG = new Intl.DateTimeFormat('en-US', { month: 'long', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
+const LONG_2DAY = new Intl.DateTimeFormat('en-US', { month: 'long', day: '2-digit', year: 'numeric' });
+
+/**
+ * 'November 22, 2026' or '--' (SPEC §2 Date Completed). A calendar date is shown as itself;
+ * a timestamp as its date in the viewer's time zone.
+ */
+export function formatLongDate(value: string | Date | null | undefined): string {
+  if (value == null || value === '') return '--';
+  const iso = typeof value === 'string' && ISO_DATE.test(value) ? value : null;
+  if (iso) return LONG.format(new Date(`${iso}T00:00:00Z`));
+  const d = value instanceof Date ? value : new Date(value);
+  if (Number.isNaN(d.getTime())) return '--';
+  return new Intl.DateTimeFormat('en-US', { month: 'long', day: 'numeric', year: 'numeric' }).format(d);
+}
+
+/** Crew 'Date Added': long month, 2-digit day, year. */
+export function formatLongDate2Day(value: string | Date | null | undefined): string {
+  if (value == null || value === '') return '--';
+  const d = value instanceof Date ? value : new Date(value);
+  return Number.isNaN(d.getTime()) ? '--' : LONG_2DAY.format(d);
+}
+
+/** 'YYYY-MM-DD HH:MM:SS' in the given IANA time zone (export completion date, SPEC §9). */
+export function formatDateTimeInZone(value: string | Date | null | undefined, timeZone: string): string {
+  if (value == null || value === '') return '';
+  const d = value instanceof Date ? value : new Date(value);
+  if (Number.isNaN(d.getTime())) return '';
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    })
+      .formatToParts(d)
+      .map((p) => [p.type, p.value]),
+  );
+  return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}:${parts.second}`;
+}

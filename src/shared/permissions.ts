@@ -1,0 +1,38 @@
+import { ROLE, type RoleId } from './constants';
+
+/**
+ * The role matrix of DESIGN §4, in one place. The server enforces it (plugins/auth.ts
+ * `request.require(action)`); the web app only uses it to hide what the server would refuse.
+ */
+export type Action =
+  | 'read' // jobs, tickets, poles, images
+  | 'jobs.write' // create / edit / delete jobs, export
+  | 'tickets.write' // create / delete / merge tickets, edit poles
+  | 'tickets.edit' // a ticket's tasks, documents, status, assignment
+  | 'tickets.annotate' // notes and images
+  | 'crew.view'
+  | 'crew.write'
+  | 'profile';
+
+const { ADMIN, OFFICE_MANAGER, FOREMAN, WORKING_FOREMAN, LINEMAN, APPRENTICE } = ROLE;
+const ALL: RoleId[] = [ADMIN, OFFICE_MANAGER, FOREMAN, WORKING_FOREMAN, LINEMAN, APPRENTICE];
+
+const MATRIX: Record<Action, readonly RoleId[]> = {
+  read: ALL,
+  'jobs.write': [ADMIN, OFFICE_MANAGER, FOREMAN],
+  'tickets.write': [ADMIN, OFFICE_MANAGER, FOREMAN],
+  'tickets.edit': [ADMIN, OFFICE_MANAGER, FOREMAN, WORKING_FOREMAN],
+  'tickets.annotate': ALL,
+  'crew.view': [ADMIN, OFFICE_MANAGER, FOREMAN],
+  'crew.write': [ADMIN, OFFICE_MANAGER],
+  profile: ALL,
+};
+
+export function can(roleId: number | undefined | null, action: Action): boolean {
+  return roleId != null && (MATRIX[action] as readonly number[]).includes(roleId);
+}
+
+/** Only an Admin may grant the Admin role (issue "Crew"). */
+export function canGrantRole(granterRoleId: number, roleId: number): boolean {
+  return roleId !== ADMIN || granterRoleId === ADMIN;
+}

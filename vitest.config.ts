@@ -1,0 +1,21 @@
+import { defineConfig } from 'vitest/config';
+
+// API tests run against PGlite always, and against the PostgreSQL server of TEST_DATABASE_URL
+// too when it is set (CI). Unit tests of src/shared and src/web run once.
+const serverTests = ['src/server/**/*.test.ts'];
+const pgProject = process.env.TEST_DATABASE_URL
+  ? [{ extends: true as const, test: { name: 'postgres', include: serverTests, env: { TEST_DB_KIND: 'postgres' } } }]
+  : [];
+
+export default defineConfig({
+  test: {
+    globalSetup: ['src/server/test/global-setup.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    pool: 'forks',
+    projects: [
+      { extends: true, test: { name: 'pglite', include: ['src/**/*.test.{ts,tsx}'], env: { TEST_DB_KIND: 'pglite' } } },
+      ...pgProject,
+    ],
+  },
+});
