@@ -10,6 +10,7 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTyp
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { API_PREFIX } from '../shared/constants';
+import { MSG } from '../shared/messages';
 import type { App, AppContext } from './context';
 import { registerErrorHandler } from './plugins/errors';
 import { registerAuth } from './plugins/auth';
@@ -58,16 +59,15 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     { prefix: API_PREFIX },
   );
 
-  if (webDir && existsSync(path.join(webDir, 'index.html'))) {
-    await app.register(fastifyStatic, { root: webDir, wildcard: false, maxAge: '1h' });
-    // The React router owns every other path: send it the page, except for API and asset misses.
-    app.setNotFoundHandler((request, reply) => {
-      const url = request.url.split('?')[0];
-      if (request.method !== 'GET' || url.startsWith('/api/') || url.startsWith('/assets/')) {
-        return reply.status(404).send({ error: `Could not find that URL on this server: ${request.method} ${url}` });
-      }
+  const hasWeb = Boolean(webDir && existsSync(path.join(webDir, 'index.html')));
+  if (hasWeb) await app.register(fastifyStatic, { root: webDir!, wildcard: false, maxAge: '1h' });
+  // The React router owns every other page path; API, file and asset misses answer a JSON 404.
+  app.setNotFoundHandler((request, reply) => {
+    const url = request.url.split('?')[0];
+    if (hasWeb && request.method === 'GET' && !/^\/(api|files|assets)\//.test(url)) {
       return reply.header('cache-control', 'no-cache').sendFile('index.html');
-    });
-  }
+    }
+    return reply.status(404).send({ error: `${MSG.notFound}: ${request.method} ${url}`, status: MSG.notFound });
+  });
   return app;
 }

@@ -48,7 +48,4 @@ export function registerErrorHandler(app: FastifyInstance) {
     return reply.status(500).send({ error: message, status: message, requestId: request.id });
   });
 
-  app.setNotFoundHandler((request, reply) => {
-    reply.status(404).send({ error: `${MSG.notFound}: ${request.method} ${request.url.split('?')[0]}`, status: MSG.notFound });
-  });
 }

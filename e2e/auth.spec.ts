@@ -1,0 +1,91 @@
+import { test, expect, login, USERS } from './fixtures';
+import { MSG } from '../src/shared/messages';
+
+test.describe('signing in', () => {
+  test('a signed-out visitor is sent to /login and, after signing in, back to the page they asked for', async ({ page }) => {
+    await page.goto('/user');
+    await expect(page).toHaveURL(/\/login$/);
+    await expect(page.getByRole('navigation')).toHaveCount(0); // no header when signed out
+    await page.getByLabel('Email').fill(USERS.office);
+    await page.getByLabel('Password', { exact: true }).fill('linecrew');
+    await page.getByRole('button', { name: 'Log In' }).click();
+    await expect(page).toHaveURL(/\/user$/);
+    await expect(page.getByLabel('Company Name')).toHaveValue('Demo Line Co');
+  });
+
+  test('a wrong password shows the spec message and keeps the user on /login', async ({ page }) => {
+    await page.goto('/login');
+    await page.getByLabel('Email').fill(USERS.office);
+    await page.getByLabel('Password', { exact: true }).fill('not-the-password');
+    await page.getByRole('button', { name: 'Log In' }).click();
+    await expect(page.getByRole('alert')).toHaveText(MSG.loginWrong);
+    await expect(page).toHaveURL(/\/login$/);
+  });
+
+  test('the Forgot Password modal sends a link and says so', async ({ page }) => {
+    await page.goto('/login');
+    await page.getByRole('button', { name: 'Forgot Password?' }).click();
+    const dialog = page.getByRole('dialog', { name: "What's My Password?" });
+    await expect(dialog.getByText('If you have forgotten your password you can reset it here.')).toBeVisible();
+    await dialog.getByLabel('E-mail Address').fill(USERS.apprentice);
+    await dialog.getByRole('button', { name: 'Send My Password' }).click();
+    await expect(page.getByRole('status')).toHaveText(MSG.forgotSent);
+  });
+
+  test('an unknown address shows the not-found text', async ({ page }) => {
+    await page.goto('/no/such/page');
+    await expect(page.getByText(MSG.notFound)).toBeVisible();
+  });
+});
+
+test.describe('navigation by role', () => {
+  test('an Admin sees the Crew link', async ({ page }) => {
+    await login(page, USERS.admin);
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await expect(nav.getByRole('link', { name: 'Jobs' })).toBeVisible();
+    await expect(nav.getByRole('link', { name: 'Crew', exact: true })).toBeVisible();
+    await expect(nav.getByRole('link', { name: 'User' })).toBeVisible();
+  });
+
+  test('a Lineman does not see the Crew link', async ({ page }) => {
+    await login(page, USERS.lineman);
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await expect(nav.getByRole('link', { name: 'Jobs' })).toBeVisible();
+    await expect(nav.getByRole('link', { name: 'Crew', exact: true })).toHaveCount(0);
+  });
+
+  test('on a phone the navigation is a toggle menu that closes after a link is chosen', async ({ page }) => {
+    await page.setViewportSize({ width: 375, height: 740 });
+    await login(page, USERS.admin);
+    await expect(page.getByRole('link', { name: 'User' })).toHaveCount(0);
+    await page.getByRole('button', { name: 'Toggle navigation' }).click();
+    await page.getByRole('link', { name: 'User' }).click();
+    await expect(page).toHaveURL(/\/user$/);
+    await expect(page.getByRole('link', { name: 'Crew', exact: true })).toHaveCount(0);
+  });
+});
+
+test.describe('the account page', () => {
+  test('saving shows the success banner, which goes away after 5 seconds, and the change is kept', async ({ page }) => {
+    await login(page, USERS.wforeman);
+    await page.goto('/user');
+    await page.getByLabel('Phone').fill('6175551234');
+    await page.getByRole('button', { name: 'Save' }).click();
+    const banner = page.getByRole('status').filter({ hasText: MSG.accountSaved });
+    await expect(banner).toBeVisible();
+    await expect(banner).toBeHidden({ timeout: 8000 });
+    await page.reload();
+    await expect(page.getByLabel('Phone')).toHaveValue('6175551234');
+  });
+
+  test('logout clears the session and goes to /login; protected pages then redirect', async ({ page, context }) => {
+    await login(page, USERS.foreman);
+    await page.goto('/user');
+    await page.getByRole('button', { name: 'Logout' }).click();
+    await expect(page).toHaveURL(/\/login$/);
+    const cookies = await context.cookies();
+    expect(cookies.find((c) => c.name === 'linecrew_token')).toBeUndefined();
+    await page.goto('/jobs');
+    await expect(page).toHaveURL(/\/login$/);
+  });
+});

@@ -1,0 +1,24 @@
+// The server the browser tests talk to: a fresh data folder, seeded demo data, fixed secret.
+import { rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const dataDir = path.join(root, '.tmp/e2e-data');
+rmSync(dataDir, { recursive: true, force: true });
+const child = spawn(process.execPath, [path.join(root, 'scripts/start.mjs')], {
+  cwd: root,
+  stdio: 'inherit',
+  env: {
+    ...process.env,
+    DATA_DIR: dataDir,
+    PORT: process.env.E2E_PORT ?? '3210',
+    SEED_DEMO: '1',
+    JWT_SECRET: 'e2e-secret-e2e-secret-e2e-secret-e2e-secret',
+    LOG_LEVEL: 'warn',
+    DATABASE_URL: '',
+  },
+});
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
+child.on('exit', (code) => process.exit(code ?? 0));

@@ -1,0 +1,63 @@
+import { API_PREFIX } from '../../shared/constants';
+import { clearSession, getToken } from './session';
+
+/** A failed call, with the server's message (body.error, or body.status for crew routes). */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly body: Record<string, unknown> | null,
+  ) {
+    super(message);
+  }
+  /** Field-level messages of a 400, keyed by field name. */
+  get fields(): Record<string, string> {
+    return (this.body?.fields as Record<string, string>) ?? {};
+  }
+}
+
+export interface ApiOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  body?: unknown;
+  signal?: AbortSignal;
+  /** Sign-in calls must not clear the session on 401. */
+  public?: boolean;
+}
+
+/**
+ * The one fetch wrapper (SPEC §7): Bearer token, JSON in and out. A 401 on an authenticated call
+ * ends the session, which sends the user to /login with the page remembered.
+ */
+export async function apiFetch<T>(path: string, opts: ApiOptions = {}): Promise<T> {
+  const token = getToken();
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  if (opts.body !== undefined && !(opts.body instanceof FormData)) headers['Content-Type'] = 'application/json';
+  if (token) headers.Authorization = `Bearer ${token}`;
+  let res: Response;
+  try {
+    res = await fetch(`${API_PREFIX}${path}`, {
+      method: opts.method ?? 'GET',
+      headers,
+      body: opts.body === undefined ? undefined : opts.body instanceof FormData ? opts.body : JSON.stringify(opts.body),
+      signal: opts.signal,
+      credentials: 'same-origin',
+    });
+  } catch (err) {
+    if ((err as Error).name === 'AbortError') throw err;
+    throw new ApiError(0, 'Cannot reach the server. Check your connection and try again.', null);
+  }
+  const text = await res.text();
+  let body: unknown = null;
+  try {
+    body = text ? JSON.parse(text) : null;
+  } catch {
+    body = null;
+  }
+  if (!res.ok) {
+    const b = (body && typeof body === 'object' ? body : null) as Record<string, unknown> | null;
+    if (res.status === 401 && !opts.public) clearSession();
+    const message = (b?.error as string) || (b?.status as string) || res.statusText || `Request failed (${res.status})`;
+    throw new ApiError(res.status, message, b);
+  }
+  return body as T;
+}

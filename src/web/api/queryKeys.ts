@@ -1,0 +1,13 @@
+/**
+ * Query keys shared by features that read the same server data (the job page is composed of the
+ * jobs and tickets features): one place, so a mutation in one invalidates what the other shows.
+ */
+export const queryKeys = {
+  jobs: ['jobs'] as const,
+  job: (id: number) => ['jobs', id] as const,
+  ticket: (id: number) => ['tickets', id] as const,
+  utilities: ['utilities'] as const,
+  foremen: ['crew', 'foremen'] as const,
+  workingForemen: ['crew', 'working_foremen'] as const,
+  crew: ['crew', 'all'] as const,
+};

@@ -1,0 +1,19 @@
+import { Alert, Button, Code, Stack } from '@mantine/core';
+import { useRouteError } from 'react-router';
+import { MSG } from '../../shared/messages';
+
+/** The error boundary of SPEC §2: 'Something went wrong.' with details. */
+export function ErrorPage() {
+  const error = useRouteError();
+  const detail = error instanceof Error ? error.message : typeof error === 'string' ? error : JSON.stringify(error);
+  return (
+    <Stack p="md" maw={720} mx="auto">
+      <Alert color="red" title={MSG.generic} role="alert">
+        <Code block>{detail}</Code>
+      </Alert>
+      <Button variant="light" onClick={() => window.location.assign('/')}>
+        Reload Linecrew
+      </Button>
+    </Stack>
+  );
+}

@@ -1,0 +1,83 @@
+import { useEffect, useState } from 'react';
+import { Anchor, Box, Burger, Container, Group, Paper, Text } from '@mantine/core';
+import { useClickOutside, useMediaQuery } from '@mantine/hooks';
+import { Link, NavLink, Outlet, useLocation } from 'react-router';
+import { CREW_LINK_ROLE_THRESHOLD } from '../../shared/constants';
+import { useSession } from '../api/session';
+import classes from './Layout.module.css';
+
+function NavLinks({ roleId, onNavigate }: { roleId: number | undefined; onNavigate?: () => void }) {
+  const { pathname } = useLocation();
+  const links = [
+    { to: '/jobs', label: 'Jobs', active: pathname === '/jobs' || pathname === '/job' },
+    ...(roleId != null && roleId < CREW_LINK_ROLE_THRESHOLD ? [{ to: '/crew', label: 'Crew', active: pathname === '/crew' }] : []),
+    { to: '/user', label: 'User', active: pathname === '/user' },
+  ];
+  return (
+    <>
+      {links.map((l) => (
+        <NavLink
+          key={l.to}
+          to={l.to}
+          onClick={onNavigate}
+          className={classes.link}
+          data-active={l.active || undefined}
+          aria-current={l.active ? 'page' : undefined}
+        >
+          {l.label}
+        </NavLink>
+      ))}
+    </>
+  );
+}
+
+/** Header (hidden on /login and when signed out), page with a 400 ms transition, footer. */
+export function Layout() {
+  const { token, claims } = useSession();
+  const { pathname } = useLocation();
+  const [menuOpen, setMenuOpen] = useState(false);
+  const small = useMediaQuery('(max-width: 48em)');
+  const menuRef = useClickOutside(() => setMenuOpen(false));
+  const showHeader = Boolean(token) && pathname !== '/login';
+
+  useEffect(() => setMenuOpen(false), [pathname]);
+
+  return (
+    <Box className={classes.shell}>
+      {showHeader && (
+        <header className={classes.header}>
+          <Container size="xl" className={classes.headerInner}>
+            <Anchor component={Link} to="/" className={classes.logo} aria-label="Linecrew home">
+              <img src="/favicon.svg" alt="" width={26} height={26} />
+              <span>Linecrew</span>
+            </Anchor>
+            {small ? (
+              <Box ref={menuRef} pos="relative">
+                <Burger opened={menuOpen} onClick={() => setMenuOpen((o) => !o)} aria-label="Toggle navigation" size="sm" />
+                {menuOpen && (
+                  <Paper shadow="md" withBorder className={classes.dropdown} component="nav" aria-label="Main">
+                    <NavLinks roleId={claims?.roleId} onNavigate={() => setMenuOpen(false)} />
+                  </Paper>
+                )}
+              </Box>
+            ) : (
+              <Group gap="xs" component="nav" aria-label="Main">
+                <NavLinks roleId={claims?.roleId} />
+              </Group>
+            )}
+          </Container>
+        </header>
+      )}
+      <main className={classes.main}>
+        <div key={pathname} className="page-transition">
+          <Outlet />
+        </div>
+      </main>
+      <footer className={classes.footer}>
+        <Text size="xs" c="dimmed" ta="center">
+          Linecrew · field work for utility line crews
+        </Text>
+      </footer>
+    </Box>
+  );
+}

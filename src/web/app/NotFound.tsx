@@ -1,0 +1,15 @@
+import { Anchor, Stack, Text, Title } from '@mantine/core';
+import { Link } from 'react-router';
+import { MSG } from '../../shared/messages';
+
+export function NotFound() {
+  return (
+    <Stack align="center" py="xl" gap="sm">
+      <Title order={2}>404</Title>
+      <Text>{MSG.notFound}</Text>
+      <Anchor component={Link} to="/">
+        Go to the start page
+      </Anchor>
+    </Stack>
+  );
+}

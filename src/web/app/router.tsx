@@ -1,0 +1,61 @@
+import { lazy, Suspense, type ReactNode } from 'react';
+import { createBrowserRouter, Navigate, RouterProvider } from 'react-router';
+import { Center, Loader } from '@mantine/core';
+import { useSession } from '../api/session';
+import { Layout } from './Layout';
+import { RequireAuth } from './RequireAuth';
+import { ErrorPage } from './ErrorPage';
+import { NotFound } from './NotFound';
+
+// Each page is its own chunk, so the login page stays small (issue 6 budget).
+const LoginPage = lazy(() => import('../features/auth/LoginPage'));
+const ResetPasswordPage = lazy(() => import('../features/auth/ResetPasswordPage'));
+const UserPage = lazy(() => import('../features/account/UserPage'));
+const JobsPage = lazy(() => import('../features/jobs/JobsPage'));
+const JobPage = lazy(() => import('./JobRoute'));
+const CrewPage = lazy(() => import('../features/crew/CrewPage'));
+
+function Page({ children }: { children: ReactNode }) {
+  return (
+    <Suspense
+      fallback={
+        <Center py="xl">
+          <Loader aria-label="Loading" />
+        </Center>
+      }
+    >
+      {children}
+    </Suspense>
+  );
+}
+
+function Home() {
+  const { token } = useSession();
+  return <Navigate to={token ? '/jobs' : '/login'} replace />;
+}
+
+const router = createBrowserRouter([
+  {
+    element: <Layout />,
+    errorElement: <ErrorPage />,
+    children: [
+      { path: '/', element: <Home /> },
+      { path: '/login', element: <Page><LoginPage /></Page> },
+      { path: '/resetPassword', element: <Page><ResetPasswordPage /></Page> },
+      {
+        element: <RequireAuth />,
+        children: [
+          { path: '/jobs', element: <Page><JobsPage /></Page> },
+          { path: '/job', element: <Page><JobPage /></Page> },
+          { path: '/user', element: <Page><UserPage /></Page> },
+          { path: '/crew', element: <Page><CrewPage /></Page> },
+        ],
+      },
+      { path: '*', element: <NotFound /> },
+    ],
+  },
+]);
+
+export function AppRouter() {
+  return <RouterProvider router={router} />;
+}

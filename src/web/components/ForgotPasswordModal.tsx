@@ -1,0 +1,79 @@
+import { useEffect, useState } from 'react';
+import { Button, Group, Modal, Text, TextInput } from '@mantine/core';
+import { LIMITS } from '../../shared/constants';
+import { MSG } from '../../shared/messages';
+import { apiFetch, ApiError } from '../api/client';
+
+/** 'What's My Password?' (SPEC §2): asks for an email and mails a reset link. */
+export function ForgotPasswordModal({
+  opened,
+  onClose,
+  initialEmail = '',
+  onSent,
+}: {
+  opened: boolean;
+  onClose: () => void;
+  initialEmail?: string;
+  onSent: (message: string) => void;
+}) {
+  const [email, setEmail] = useState(initialEmail);
+  const [error, setError] = useState<string | null>(null);
+  const [sending, setSending] = useState(false);
+
+  useEffect(() => {
+    if (opened) {
+      setEmail(initialEmail);
+      setError(null);
+    }
+  }, [opened, initialEmail]);
+
+  async function send() {
+    if (email.trim().length < LIMITS.emailMin) {
+      setError('Enter your email address.');
+      return;
+    }
+    setSending(true);
+    try {
+      await apiFetch('/crew/forgot-password', { method: 'POST', body: { email: email.trim() }, public: true });
+      onSent(MSG.forgotSent);
+      onClose();
+    } catch (err) {
+      setError(err instanceof ApiError ? err.message : MSG.generic);
+    } finally {
+      setSending(false);
+    }
+  }
+
+  return (
+    <Modal opened={opened} onClose={onClose} title="What's My Password?" centered>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          void send();
+        }}
+      >
+        <Text size="sm" mb="sm">
+          If you have forgotten your password you can reset it here.
+        </Text>
+        <TextInput
+          label="E-mail Address"
+          type="email"
+          autoComplete="email"
+          value={email}
+          onChange={(e) => setEmail(e.currentTarget.value)}
+          error={error}
+          disabled={sending}
+          data-autofocus
+        />
+        <Group justify="flex-end" mt="md">
+          <Button variant="default" onClick={onClose} disabled={sending}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={sending}>
+            Send My Password
+          </Button>
+        </Group>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,138 @@
+import { useEffect, useRef, useState } from 'react';
+import { Alert, Button, Center, Container, Group, Loader, Paper, SimpleGrid, Stack, TextInput, Title } from '@mantine/core';
+import { useNavigate } from 'react-router';
+import { profileUpdate, type ProfileUpdate } from '../../../shared/auth.schemas';
+import { LIMITS, TIMING } from '../../../shared/constants';
+import { formatLongDate } from '../../../shared/dates';
+import { MSG } from '../../../shared/messages';
+import { apiFetch } from '../../api/client';
+import { clearSession } from '../../api/session';
+import { useMyData } from './api/myData';
+import { useSaveProfile } from './api/saveProfile';
+
+type Banner = { kind: 'success' | 'error'; text: string } | null;
+
+/** SPEC §2 User Account: own profile, read-only join date and company, reset, logout, save. */
+export default function UserPage() {
+  const navigate = useNavigate();
+  const { data, isLoading, isError, error } = useMyData();
+  const save = useSaveProfile();
+  const [form, setForm] = useState<ProfileUpdate>({ first_name: '', last_name: '', email: '', phone_number: '' });
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [banner, setBanner] = useState<Banner>(null);
+  const bannerTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
+
+  useEffect(() => {
+    if (data) setForm({ first_name: data.first_name, last_name: data.last_name, email: data.email, phone_number: data.phone_number ?? '' });
+  }, [data]);
+  useEffect(() => () => clearTimeout(bannerTimer.current), []);
+
+  // Banners disappear after 5 seconds (SPEC §4).
+  function show(b: Banner) {
+    setBanner(b);
+    clearTimeout(bannerTimer.current);
+    bannerTimer.current = setTimeout(() => setBanner(null), TIMING.bannerMs);
+  }
+
+  function validate(next = form) {
+    const parsed = profileUpdate.safeParse(next);
+    const errs: Record<string, string> = {};
+    if (!parsed.success) for (const issue of parsed.error.issues) errs[String(issue.path[0])] ??= issue.message;
+    return errs;
+  }
+
+  async function onSave() {
+    const errs = validate();
+    setErrors(errs);
+    if (Object.keys(errs).length) return;
+    try {
+      await save.mutateAsync({ ...form, phone_number: form.phone_number || null });
+      show({ kind: 'success', text: MSG.accountSaved });
+    } catch {
+      show({ kind: 'error', text: MSG.accountSaveError });
+    }
+  }
+
+  async function onReset() {
+    if (form.email.trim().length < LIMITS.emailMin) {
+      setErrors((e) => ({ ...e, email: MSG.email }));
+      return;
+    }
+    try {
+      await apiFetch('/crew/forgot-password', { method: 'POST', body: { email: data?.email ?? form.email } });
+      show({ kind: 'success', text: MSG.forgotSent });
+    } catch {
+      show({ kind: 'error', text: MSG.accountSaveError });
+    }
+  }
+
+  function onLogout() {
+    clearSession();
+    navigate('/login', { replace: true });
+  }
+
+  if (isLoading)
+    return (
+      <Center py="xl">
+        <Loader aria-label="Loading your account" />
+      </Center>
+    );
+  if (isError || !data)
+    return (
+      <Container size="sm" py="md">
+        <Alert color="red" role="alert" title="Your account could not be loaded">
+          {error instanceof Error ? error.message : MSG.generic}
+        </Alert>
+      </Container>
+    );
+
+  const field = (name: keyof ProfileUpdate, label: string, extra: Record<string, unknown> = {}) => (
+    <TextInput
+      label={label}
+      value={form[name] ?? ''}
+      error={errors[name]}
+      onChange={(e) => {
+        const value = e.currentTarget.value;
+        setForm((f) => ({ ...f, [name]: value }));
+      }}
+      onBlur={() => setErrors(validate())}
+      {...extra}
+    />
+  );
+
+  return (
+    <Container size="sm" py="md">
+      <Paper withBorder p="lg">
+        <Stack>
+          <Title order={2}>User Account</Title>
+          {banner && (
+            <Alert color={banner.kind === 'success' ? 'green' : 'red'} role={banner.kind === 'success' ? 'status' : 'alert'}>
+              {banner.text}
+            </Alert>
+          )}
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
+            {field('first_name', 'First Name')}
+            {field('last_name', 'Last Name')}
+            {field('email', 'Email Address', { type: 'email' })}
+            {field('phone_number', 'Phone', { type: 'tel', inputMode: 'tel' })}
+            <TextInput label="Join Date" value={formatLongDate(data.created_date)} readOnly variant="filled" />
+            <TextInput label="Company Name" value={data.company_name} readOnly variant="filled" />
+          </SimpleGrid>
+          <Group justify="space-between" mt="sm">
+            <Group gap="xs">
+              <Button variant="default" onClick={onReset}>
+                Reset Password
+              </Button>
+              <Button variant="default" color="red" onClick={onLogout}>
+                Logout
+              </Button>
+            </Group>
+            <Button onClick={onSave} loading={save.isPending}>
+              Save
+            </Button>
+          </Group>
+        </Stack>
+      </Paper>
+    </Container>
+  );
+}

@@ -1,0 +1,15 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { Profile } from '../../../../shared/auth.schemas';
+import { apiFetch } from '../../../api/client';
+
+export const myDataKey = ['crew', 'myData'] as const;
+
+/** GET /crew/myData returns a list whose first item is the profile (SPEC §7). */
+export const getMyData = async () => {
+  const list = await apiFetch<Profile[]>('/crew/myData');
+  if (!list?.[0]) throw new Error('Your account could not be loaded.');
+  return list[0];
+};
+
+export const myDataQuery = () => queryOptions({ queryKey: myDataKey, queryFn: getMyData });
+export const useMyData = () => useQuery(myDataQuery());
