@@ -15,6 +15,8 @@ import type { App, AppContext } from './context';
 import { registerErrorHandler } from './plugins/errors';
 import { registerAuth } from './plugins/auth';
 import { authRoutes } from './modules/auth/auth.routes';
+import { uploadRoutes } from './modules/uploads/uploads.routes';
+import { localFileRoutes } from './modules/uploads/files.routes';
 
 export interface BuildOptions extends AppContext {
   /** Built web app to serve (dist/web); omitted in API tests. */
@@ -55,12 +57,14 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
         },
       );
       await authRoutes(api, ctx);
+      await uploadRoutes(api, ctx);
     },
     { prefix: API_PREFIX },
   );
+  await localFileRoutes(app, ctx);
 
   const hasWeb = Boolean(webDir && existsSync(path.join(webDir, 'index.html')));
-  if (hasWeb) await app.register(fastifyStatic, { root: webDir!, wildcard: false, maxAge: '1h' });
+  if (hasWeb) await app.register(fastifyStatic, { root: webDir!, wildcard: true, maxAge: '1h' });
   // The React router owns every other page path; API, file and asset misses answer a JSON 404.
   app.setNotFoundHandler((request, reply) => {
     const url = request.url.split('?')[0];

@@ -1,11 +1,18 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createReadStream, createWriteStream, type ReadStream } from 'node:fs';
+import { mkdir, readFile, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { SignedUpload, Storage } from './storage';
+import { Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { SignedUpload, Storage, StoredObject } from './storage';
+import { isValidKey } from './keys';
 
-/** URL prefix under which the app itself serves and accepts local files. */
+/** URL prefix under which the app itself serves and accepts local files (files.routes.ts). */
 export const LOCAL_FILES_PREFIX = '/files';
-const UPLOAD_TTL_SECONDS = 15 * 60;
+export const UPLOAD_TTL_SECONDS = 15 * 60;
+/** Folders beside the files; keys never start with '.', so no key can reach them. */
+const META_DIR = '.meta';
+const TMP_DIR = '.tmp';
 
 export interface UploadGrant {
   key: string;
@@ -14,72 +21,183 @@ export interface UploadGrant {
   expires: number;
 }
 
+export type GrantCheck = 'ok' | 'bad-signature' | 'expired';
+
+/** Thrown by `write` when the body is bigger than the grant allows; nothing is left on disk. */
+export class TooLargeError extends Error {
+  constructor(readonly maxBytes: number) {
+    super(`upload larger than ${maxBytes} bytes`);
+  }
+}
+
 /**
  * Files on local disk under DATA_DIR/files. An upload URL carries an HMAC over the key, content
- * type, size limit and expiry, so the PUT route accepts exactly what the server signed.
+ * type, size limit and expiry, so the PUT route accepts exactly what the server signed. The
+ * content type is kept in a small sidecar (.meta/<key>.json) so a file is served as what it
+ * was signed for, not as what its name suggests.
  */
 export class LocalStorage implements Storage {
-  constructor(
-    private readonly dir: string,
-    private readonly secret: string,
-  ) {}
+  private readonly root: string;
 
-  private pathOf(key: string): string {
-    const full = path.resolve(this.dir, key);
-    // Keys are made by the server, but a key read back from a URL is checked all the same.
-    if (!full.startsWith(path.resolve(this.dir) + path.sep)) throw new Error(`storage key escapes the storage folder: ${key}`);
+  constructor(
+    dir: string,
+    private readonly secret: string,
+  ) {
+    this.root = path.resolve(dir);
+  }
+
+  private pathOf(key: string, under = ''): string {
+    if (!isValidKey(key)) throw new Error(`not a valid storage key: ${key}`);
+    const base = under ? path.join(this.root, under) : this.root;
+    const full = path.resolve(base, key);
+    // isValidKey already refuses '..' and absolute paths; this is the belt to those braces.
+    if (!full.startsWith(base + path.sep)) throw new Error(`storage key escapes the storage folder: ${key}`);
     return full;
+  }
+
+  private metaOf(key: string): string {
+    return this.pathOf(key, META_DIR) + '.json';
   }
 
   sign(grant: UploadGrant): string {
     return createHmac('sha256', this.secret)
-      .update(`${grant.key}\n${grant.contentType}\n${grant.maxBytes}\n${grant.expires}`)
+      .update(`upload\n${grant.key}\n${grant.contentType}\n${grant.maxBytes}\n${grant.expires}`)
       .digest('base64url');
   }
 
-  verify(grant: UploadGrant, signature: string): boolean {
+  check(grant: UploadGrant, signature: string, now = Date.now()): GrantCheck {
     const expected = Buffer.from(this.sign(grant));
     const given = Buffer.from(signature);
-    return expected.length === given.length && timingSafeEqual(expected, given) && grant.expires * 1000 > Date.now();
+    if (expected.length !== given.length || !timingSafeEqual(expected, given)) return 'bad-signature';
+    return grant.expires * 1000 > now ? 'ok' : 'expired';
   }
 
-  async signUpload({ key, contentType, maxBytes }: { key: string; contentType: string; maxBytes: number }): Promise<SignedUpload> {
-    const expires = Math.floor(Date.now() / 1000) + UPLOAD_TTL_SECONDS;
-    const sig = this.sign({ key, contentType, maxBytes, expires });
-    const query = new URLSearchParams({ ct: contentType, max: String(maxBytes), exp: String(expires), sig });
-    return { signedRequest: `${LOCAL_FILES_PREFIX}/${key}?${query}`, url: this.urlFor(key) };
+  async signUpload({
+    key,
+    contentType,
+    maxBytes,
+    exactBytes,
+    ttlSeconds = UPLOAD_TTL_SECONDS,
+  }: {
+    key: string;
+    contentType: string;
+    maxBytes: number;
+    exactBytes?: number;
+    ttlSeconds?: number;
+  }): Promise<SignedUpload> {
+    this.pathOf(key);
+    const max = exactBytes !== undefined ? Math.min(exactBytes, maxBytes) : maxBytes;
+    const expires = Math.floor(Date.now() / 1000) + ttlSeconds;
+    const sig = this.sign({ key, contentType, maxBytes: max, expires });
+    const query = new URLSearchParams({ ct: contentType, max: String(max), exp: String(expires), sig });
+    return { signedRequest: `${this.urlFor(key)}?${query}`, url: this.urlFor(key), headers: { 'Content-Type': contentType } };
   }
 
-  async put(key: string, body: Buffer): Promise<void> {
+  /**
+   * Streams `body` to the file of `key`, refusing it (TooLargeError) as soon as it passes
+   * `maxBytes`. Written to a temporary file and renamed, so a failed or too large upload leaves
+   * nothing behind and a reader never sees half a file.
+   */
+  async write(key: string, body: Readable, contentType: string, maxBytes = Number.POSITIVE_INFINITY): Promise<number> {
     const file = this.pathOf(key);
-    await mkdir(path.dirname(file), { recursive: true });
-    await writeFile(file, body);
+    const tmpDir = path.join(this.root, TMP_DIR);
+    await mkdir(tmpDir, { recursive: true });
+    const tmp = path.join(tmpDir, randomUUID());
+    let size = 0;
+    const limiter = new Transform({
+      transform(chunk: Buffer, _enc, done) {
+        size += chunk.length;
+        if (size > maxBytes) done(new TooLargeError(maxBytes));
+        else done(null, chunk);
+      },
+    });
+    // body.pipe (not pipeline) so that a refused upload does not destroy the request: the
+    // route can still answer 413 while Node discards the rest of the body.
+    const onSourceError = (err: Error) => limiter.destroy(err);
+    body.once('error', onSourceError);
+    body.pipe(limiter);
+    try {
+      await pipeline(limiter, createWriteStream(tmp, { flags: 'wx' }));
+      await mkdir(path.dirname(file), { recursive: true });
+      const meta = this.metaOf(key);
+      await mkdir(path.dirname(meta), { recursive: true });
+      await writeFile(meta, JSON.stringify({ contentType, size }));
+      await rename(tmp, file);
+      return size;
+    } catch (err) {
+      body.unpipe(limiter);
+      await rm(tmp, { force: true });
+      throw err;
+    } finally {
+      body.off('error', onSourceError);
+    }
+  }
+
+  async put(key: string, body: Buffer, contentType: string): Promise<void> {
+    await this.write(key, Readable.from([body]), contentType);
   }
 
   get(key: string): Promise<Buffer> {
     return readFile(this.pathOf(key));
   }
 
+  async head(key: string): Promise<StoredObject | null> {
+    let size: number;
+    try {
+      const s = await stat(this.pathOf(key));
+      if (!s.isFile()) return null;
+      size = s.size;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw err;
+    }
+    let contentType = 'application/octet-stream';
+    try {
+      const meta = JSON.parse(await readFile(this.metaOf(key), 'utf8')) as { contentType?: unknown };
+      if (typeof meta.contentType === 'string') contentType = meta.contentType;
+    } catch {
+      // No sidecar (a file put there by hand): serve it as bytes.
+    }
+    return { size, contentType };
+  }
+
+  /** For the GET route: a stream of the file plus what to send as headers, or null. */
+  async open(key: string): Promise<(StoredObject & { stream: ReadStream }) | null> {
+    const info = await this.head(key);
+    if (!info) return null;
+    return { ...info, stream: createReadStream(this.pathOf(key)) };
+  }
+
   async delete(keys: string[]): Promise<void> {
-    await Promise.all(keys.map((key) => rm(this.pathOf(key), { force: true })));
+    await Promise.all(
+      keys.map(async (key) => {
+        const file = this.pathOf(key);
+        await rm(file, { force: true });
+        await rm(this.metaOf(key), { force: true });
+        // The random-id folder held only this file (and maybe its thumbnail): tidy it if empty.
+        await rmdir(path.dirname(file)).catch(() => undefined);
+      }),
+    );
   }
 
   keyFromUrl(url: string): string | null {
-    const pathname = url.startsWith('/') ? url.split('?')[0] : safePathname(url);
-    if (!pathname?.startsWith(`${LOCAL_FILES_PREFIX}/`)) return null;
-    const key = decodeURIComponent(pathname.slice(LOCAL_FILES_PREFIX.length + 1));
-    return key.split('/').some((part) => part === '..' || part === '') ? null : key;
+    // Only the relative urls urlFor hands out: an absolute url could point anywhere.
+    const pathname = url.split(/[?#]/)[0];
+    if (!pathname.startsWith(`${LOCAL_FILES_PREFIX}/`)) return null;
+    let key: string;
+    try {
+      key = pathname
+        .slice(LOCAL_FILES_PREFIX.length + 1)
+        .split('/')
+        .map((part) => decodeURIComponent(part))
+        .join('/');
+    } catch {
+      return null;
+    }
+    return isValidKey(key) ? key : null;
   }
 
   urlFor(key: string): string {
-    return `${LOCAL_FILES_PREFIX}/${key}`;
-  }
-}
-
-function safePathname(url: string): string | null {
-  try {
-    return new URL(url).pathname;
-  } catch {
-    return null;
+    return `${LOCAL_FILES_PREFIX}/${key.split('/').map(encodeURIComponent).join('/')}`;
   }
 }

@@ -1,0 +1,109 @@
+import type { FastifyRequest } from 'fastify';
+import type { Readable } from 'node:stream';
+import { z } from 'zod';
+import { IMAGE_TYPES, DOCUMENT_TYPES } from '../../../shared/uploads';
+import type { App, AppContext } from '../../context';
+import { AppError, badRequest, forbidden, notFound } from '../../errors';
+import { registerAuth } from '../../plugins/auth';
+import { parseStorageKey } from '../../storage/keys';
+import { LOCAL_FILES_PREFIX, LocalStorage, TooLargeError } from '../../storage/local';
+
+export const FILE_MSG = {
+  linkIncomplete: 'This upload link is incomplete. Ask the app for a new upload link and upload the file again.',
+  linkInvalid: 'This upload link is not valid (its signature does not match). Ask the app for a new upload link and upload the file again.',
+  linkExpired: 'This upload link has expired. Ask the app for a new upload link and upload the file again.',
+  wrongType: (expected: string, got: string) =>
+    `This upload link is for a file of type ${expected}, but the upload was sent as ${got || 'no type'}. Upload the same file that was signed, with Content-Type ${expected}.`,
+  tooLarge: (max: number) => `The file is larger than this upload link allows (${max} bytes). Choose a smaller file.`,
+} as const;
+
+const putQuery = z.object({
+  ct: z.string().max(255).optional(),
+  max: z.string().max(20).optional(),
+  exp: z.string().max(20).optional(),
+  sig: z.string().max(200).optional(),
+});
+
+/** Types a browser may show inline; anything else is sent as a download. */
+const INLINE_TYPES = new Set<string>([...Object.keys(IMAGE_TYPES), ...Object.keys(DOCUMENT_TYPES)]);
+
+function mediaType(header: string | undefined): string {
+  return (header ?? '').split(';')[0].trim().toLowerCase();
+}
+
+/**
+ * The URLs LocalStorage hands out (DESIGN §2 Files), outside /api/v1 because they are storage
+ * URLs, not API calls: `PUT /files/<key>?ct&max&exp&sig` takes the bytes the server signed for
+ * (the signature is the permission, like an S3 presigned URL); `GET /files/<key>` serves a file
+ * to a signed-in member of the company that owns it (the session cookie comes with <img src>).
+ * Registered only when the app stores files on local disk.
+ */
+export async function localFileRoutes(app: App, ctx: AppContext) {
+  const storage = ctx.storage;
+  if (!(storage instanceof LocalStorage)) return;
+
+  await app.register(async (files: App) => {
+    registerAuth(files, ctx);
+    // Uploads are streamed to disk under their own limit, never buffered by a body parser
+    // (the API's 1 MiB JSON limit does not apply here).
+    files.removeAllContentTypeParsers();
+    files.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
+
+    const keyOf = (request: FastifyRequest) => {
+      const key = storage.keyFromUrl(request.url);
+      if (!key || !parseStorageKey(key)) throw notFound('file');
+      return key;
+    };
+
+    files.put(
+      `${LOCAL_FILES_PREFIX}/*`,
+      { config: { public: true }, schema: { hide: true, querystring: putQuery } },
+      async (request, reply) => {
+        const key = keyOf(request);
+        const { ct, max, exp, sig } = request.query;
+        if (!ct || !max || !exp || !sig || !/^\d{1,15}$/.test(max) || !/^\d{1,15}$/.test(exp)) throw forbidden(FILE_MSG.linkIncomplete);
+        const grant = { key, contentType: ct, maxBytes: Number(max), expires: Number(exp) };
+        const verdict = storage.check(grant, sig);
+        if (verdict === 'bad-signature') throw forbidden(FILE_MSG.linkInvalid);
+        if (verdict === 'expired') throw forbidden(FILE_MSG.linkExpired);
+
+        const sent = mediaType(request.headers['content-type']);
+        if (sent !== ct.toLowerCase()) throw badRequest(FILE_MSG.wrongType(ct, sent));
+        const declared = Number(request.headers['content-length']);
+        if (Number.isFinite(declared) && declared > grant.maxBytes) {
+          reply.header('connection', 'close');
+          throw new AppError(413, FILE_MSG.tooLarge(grant.maxBytes));
+        }
+        const body = (request.body as Readable | undefined) ?? request.raw;
+        try {
+          await storage.write(key, body, ct, grant.maxBytes);
+        } catch (err) {
+          if (err instanceof TooLargeError) {
+            reply.header('connection', 'close');
+            throw new AppError(413, FILE_MSG.tooLarge(grant.maxBytes));
+          }
+          throw err;
+        }
+        return reply.status(200).send();
+      },
+    );
+
+    files.get(`${LOCAL_FILES_PREFIX}/*`, { schema: { hide: true } }, async (request, reply) => {
+      const key = keyOf(request);
+      // Another company's file answers exactly like a missing one.
+      if (parseStorageKey(key)!.companyId !== request.user.companyId) throw notFound('file');
+      const file = await storage.open(key);
+      if (!file) throw notFound('file');
+      const name = parseStorageKey(key)!.name;
+      const inline = INLINE_TYPES.has(file.contentType);
+      return reply
+        .header('content-type', file.contentType)
+        .header('content-length', file.size)
+        .header('x-content-type-options', 'nosniff')
+        .header('content-disposition', `${inline ? 'inline' : 'attachment'}; filename="${name}"`)
+        // Keys are never reused for other content; private because it needs the session.
+        .header('cache-control', 'private, max-age=86400')
+        .send(file.stream);
+    });
+  });
+}

@@ -1,0 +1,60 @@
+import { z } from 'zod';
+import { UPLOAD_ACTION } from '../../../shared/uploads';
+import type { App, AppContext } from '../../context';
+import { badRequest } from '../../errors';
+import * as service from './uploads.service';
+
+const errorReply = z.object({ error: z.string(), status: z.string().optional() });
+const fileQuery = {
+  fileName: z.string().max(1000).optional().describe('the name of the file on the user\'s device'),
+  fileType: z.string().max(255).optional().describe('its MIME type as the browser reports it ("" is allowed: the extension decides)'),
+  fileSize: z.string().max(20).optional().describe('its size in bytes; when given, the upload must be exactly this size'),
+};
+const signedReply = z.object({
+  signedRequest: z.string(),
+  url: z.string(),
+  headers: z.record(z.string(), z.string()),
+  maxBytes: z.number(),
+});
+const responses = { 200: signedReply, 400: errorReply, 401: errorReply, 403: errorReply };
+
+/**
+ * Signed uploads (SPEC §7 Uploads, DESIGN §5): the browser asks for a URL, PUTs the file there
+ * with `headers`, and keeps `url` for the record it saves next. The image-complete call
+ * (POST /media_upload/s3-upload-complete) belongs to the tickets module.
+ */
+export async function uploadRoutes(app: App, ctx: AppContext) {
+  app.get(
+    '/doc_upload/sign-s3-pdf',
+    {
+      schema: {
+        tags: ['uploads'],
+        summary: 'Sign the upload of a document (excel, work_packet, dig_file, nra_file, permit)',
+        querystring: z.object({ directory: z.string().max(50).optional(), ...fileQuery }),
+        response: responses,
+      },
+    },
+    async (request) => {
+      const kind = service.docKind(request.query.directory);
+      request.require(UPLOAD_ACTION[kind]);
+      return service.signUpload(ctx, request.user, kind, request.query);
+    },
+  );
+
+  app.get(
+    '/media_upload/sign-s3-media',
+    {
+      schema: {
+        tags: ['uploads'],
+        summary: 'Sign the upload of a ticket photo',
+        querystring: z.object({ isVideo: z.string().max(10).optional(), ...fileQuery }),
+        response: responses,
+      },
+    },
+    async (request) => {
+      if (request.query.isVideo === 'true') throw badRequest(service.UPLOAD_MSG.video);
+      request.require(UPLOAD_ACTION.media);
+      return service.signUpload(ctx, request.user, 'media', request.query);
+    },
+  );
+}

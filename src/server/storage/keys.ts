@@ -1,0 +1,129 @@
+import { randomUUID } from 'node:crypto';
+import type { UploadKind } from '../../shared/uploads';
+import { badRequest } from '../errors';
+import type { Storage } from './storage';
+
+/** Kinds of object the server stores: the upload kinds plus thumbnails it makes itself. */
+export type StorageKind = UploadKind | 'thumbnail';
+const STORAGE_KINDS: readonly string[] = ['excel', 'work_packet', 'dig_file', 'nra_file', 'permit', 'media', 'thumbnail'];
+
+const STORED_NAME_MAX = 100;
+/** One path segment of a key: starts with a letter or digit, then letters, digits, '.', '_', '-'. */
+const SEGMENT = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+/**
+ * A file name the client sent, made safe for a path and a URL: only the last path part, accents
+ * folded, everything but letters, digits, '.', '_' and '-' replaced, no leading dot, at most
+ * 100 characters with the extension kept. 'C:\\x\\..\\Pole 12 (ä).PDF' → 'Pole_12_a.PDF'.
+ */
+export function sanitizeFileName(name: string): string {
+  const base = name.split(/[/\\]/).pop() ?? '';
+  const extMatch = /\.([A-Za-z0-9]{1,10})$/.exec(base);
+  const ext = extMatch ? extMatch[1] : '';
+  const stem = (extMatch ? base.slice(0, extMatch.index) : base)
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[^A-Za-z0-9._-]+/g, '_')
+    .replace(/_+/g, '_')
+    .replace(/\.{2,}/g, '.')
+    .replace(/^[._-]+/, '')
+    .replace(/[._-]+$/, '')
+    .slice(0, STORED_NAME_MAX - ext.length - 1)
+    .replace(/[._-]+$/, '');
+  return `${stem || 'file'}${ext ? `.${ext}` : ''}`;
+}
+
+/** The one place keys are made: `<companyId>/<kind>/<random id>/<sanitized file name>`. */
+export function makeStorageKey(companyId: number, kind: StorageKind, fileName: string): string {
+  if (!Number.isSafeInteger(companyId) || companyId <= 0) throw new Error(`bad company id for a storage key: ${companyId}`);
+  if (!STORAGE_KINDS.includes(kind)) throw new Error(`unknown storage kind: ${kind}`);
+  return `${companyId}/${kind}/${randomUUID()}/${sanitizeFileName(fileName)}`;
+}
+
+/** A key next to another, e.g. the thumbnail of an image: same company and random id, other kind. */
+export function siblingStorageKey(key: string, kind: StorageKind, fileName: string): string {
+  const parts = parseStorageKey(key);
+  if (!parts) throw new Error(`not a storage key: ${key}`);
+  return `${parts.companyId}/${kind}/${parts.id}/${sanitizeFileName(fileName)}`;
+}
+
+export interface KeyParts {
+  companyId: number;
+  kind: StorageKind;
+  id: string;
+  name: string;
+}
+
+/** The parts of a key this server made, or null for anything else (traversal, absolute paths, …). */
+export function parseStorageKey(key: string): KeyParts | null {
+  const parts = key.split('/');
+  if (parts.length !== 4 || !parts.every((p) => SEGMENT.test(p))) return null;
+  const [company, kind, id, name] = parts;
+  if (!/^[1-9][0-9]{0,15}$/.test(company) || !STORAGE_KINDS.includes(kind)) return null;
+  return { companyId: Number(company), kind: kind as StorageKind, id, name };
+}
+
+/** True for a key of the shape keys.ts makes; storage implementations refuse every other key. */
+export function isValidKey(key: string): boolean {
+  return key.length <= 1024 && key.split('/').every((p) => SEGMENT.test(p));
+}
+
+/**
+ * The storage key behind `url` when it is a url of our storage, for an object of this company
+ * (and of one of `kinds`, when given); otherwise null. Use it before saving a url the client
+ * sent back on a record, so nobody can attach another company's file or a foreign link.
+ */
+export function storageKeyOwnedBy(
+  storage: Storage,
+  companyId: number,
+  url: string | null | undefined,
+  kinds?: readonly StorageKind[],
+): string | null {
+  if (!url) return null;
+  const key = storage.keyFromUrl(url);
+  const parts = key ? parseStorageKey(key) : null;
+  if (!parts || parts.companyId !== companyId) return null;
+  if (kinds && !kinds.includes(parts.kind)) return null;
+  return key;
+}
+
+/**
+ * Removes the stored objects behind these urls (after the records are gone, i.e. after the
+ * transaction commits). Urls that are empty, foreign or of another company are skipped.
+ * Never throws: a storage hiccup must not turn a finished delete into an error; it is logged.
+ */
+export async function deleteStoredUrls(
+  storage: Storage,
+  companyId: number,
+  urls: readonly (string | null | undefined)[],
+  log?: (err: unknown) => void,
+): Promise<number> {
+  const keys = [...new Set(urls.map((u) => storageKeyOwnedBy(storage, companyId, u)).filter((k): k is string => k !== null))];
+  if (keys.length === 0) return 0;
+  try {
+    await storage.delete(keys);
+    return keys.length;
+  } catch (err) {
+    log?.(err);
+    return 0;
+  }
+}
+
+/**
+ * For services saving a record that points at an upload: the key of `url` when it is this
+ * company's upload of an allowed kind and the object really exists; otherwise a 400 that says
+ * what to do. `what` names the file for the message ("work packet", "permit", …).
+ */
+export async function requireUploadedFile(
+  storage: Storage,
+  companyId: number,
+  url: string,
+  kinds: readonly StorageKind[],
+  what = 'file',
+): Promise<{ key: string; size: number; contentType: string; name: string }> {
+  const key = storageKeyOwnedBy(storage, companyId, url, kinds);
+  if (!key) throw badRequest(`The ${what} link is not a file uploaded to this company. Upload the ${what} again.`);
+  const stored = await storage.head(key);
+  if (!stored) throw badRequest(`The ${what} upload did not finish. Upload the ${what} again.`);
+  return { key, ...stored, name: parseStorageKey(key)!.name };
+}
