@@ -27,7 +27,7 @@ export interface TestApp {
   /** Signs in a seeded demo user (password 'linecrew') and returns the bearer token. */
   login(email: string, password?: string): Promise<string>;
   /** app.inject with an optional token and JSON body; the parsed body is on `.json()`. */
-  request(opts: InjectOptions & { token?: string; body?: unknown }): Promise<LightMyRequestResponse>;
+  request(opts: Omit<InjectOptions, 'body'> & { token?: string; body?: unknown }): Promise<LightMyRequestResponse>;
   /** Mail written to the outbox so far, oldest first, as raw .eml text. */
   outbox(): string[];
 }
