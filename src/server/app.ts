@@ -15,6 +15,7 @@ import type { App, AppContext } from './context';
 import { registerErrorHandler } from './plugins/errors';
 import { registerAuth } from './plugins/auth';
 import { authRoutes } from './modules/auth/auth.routes';
+import { crewRoutes } from './modules/crew/crew.routes';
 import { uploadRoutes } from './modules/uploads/uploads.routes';
 import { localFileRoutes } from './modules/uploads/files.routes';
 
@@ -57,6 +58,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
         },
       );
       await authRoutes(api, ctx);
+      await crewRoutes(api, ctx);
       await uploadRoutes(api, ctx);
     },
     { prefix: API_PREFIX },
