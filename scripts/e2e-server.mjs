@@ -5,7 +5,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const dataDir = path.join(root, '.tmp/e2e-data');
+// One folder per port, so that two runs on different E2E_PORTs never share data.
+const dataDir = path.join(root, `.tmp/e2e-data-${process.env.E2E_PORT ?? '3210'}`);
 rmSync(dataDir, { recursive: true, force: true });
 const child = spawn(process.execPath, [path.join(root, 'scripts/start.mjs')], {
   cwd: root,
