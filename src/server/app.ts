@@ -16,6 +16,7 @@ import { registerErrorHandler } from './plugins/errors';
 import { registerAuth } from './plugins/auth';
 import { authRoutes } from './modules/auth/auth.routes';
 import { crewRoutes } from './modules/crew/crew.routes';
+import { excelRoutes } from './modules/excel/excel.routes';
 import { uploadRoutes } from './modules/uploads/uploads.routes';
 import { localFileRoutes } from './modules/uploads/files.routes';
 
@@ -59,6 +60,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
       );
       await authRoutes(api, ctx);
       await crewRoutes(api, ctx);
+      await excelRoutes(api, ctx);
       await uploadRoutes(api, ctx);
     },
     { prefix: API_PREFIX },

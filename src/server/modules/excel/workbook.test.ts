@@ -1,0 +1,245 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import ExcelJS from 'exceljs';
+import { describe, expect, it } from 'vitest';
+import { MSG } from '../../../shared/messages';
+import { AppError } from '../../errors';
+import { generateTicketWorkbook } from './generate';
+import { isWholeZip } from './zip-check';
+import {
+  assertEnoughColumns,
+  assertTicketColumns,
+  columnsOf,
+  normaliseCell,
+  parseCsvRows,
+  parseWorkbook,
+  pickSheets,
+  readXlsxSheets,
+  readXlsxSheetsWhole,
+  sniffFormat,
+} from './workbook';
+
+const fixture = (name: string) => readFileSync(path.join(__dirname, 'fixtures', name));
+
+/** The 422 AppError a call throws, with its message. */
+async function rejection(p: Promise<unknown> | (() => unknown)): Promise<AppError> {
+  try {
+    await (typeof p === 'function' ? p() : p);
+  } catch (err) {
+    expect(err).toBeInstanceOf(AppError);
+    return err as AppError;
+  }
+  throw new Error('expected a rejection');
+}
+
+async function xlsx(build: (wb: ExcelJS.Workbook) => void): Promise<Buffer> {
+  const wb = new ExcelJS.Workbook();
+  build(wb);
+  return Buffer.from(await wb.xlsx.writeBuffer());
+}
+
+describe('parseWorkbook with workbooks written by openpyxl', () => {
+  it('finds the named sheets, the header under the title row, and normalises the cells', async () => {
+    const parsed = await parseWorkbook(fixture('good.xlsx'));
+    expect(parsed.format).toBe('xlsx');
+    // 'Read Me' is the first tab: the tickets sheet is found by its name.
+    expect(parsed.tickets.name).toBe('Unit Tracking');
+    expect(parsed.tickets.headerRow).toBe(3);
+    expect(parsed.tickets.columns).toEqual([
+      'Work Order',
+      'POLE',
+      'Line',
+      'Pole ID',
+      'Line ID',
+      'Due Date',
+      'Lat',
+      'Long',
+      'Primary Voltage',
+      'Secondary Voltage',
+      'Arc Rating',
+      'Street',
+      'Unit',
+      'Description',
+      'Quantity',
+    ]);
+    expect(parsed.library?.name).toBe('Unit Library');
+    expect(parsed.library?.columns).toEqual(['Family', 'Unit Code', 'Type', 'Action', 'UOM', 'Description', 'Notes']);
+
+    const rows = parsed.tickets.rows;
+    expect(rows.map((r) => r.row)).toEqual([4, 5, 6, 7, 8]);
+    // A date cell becomes the calendar date; text is trimmed; numbers stay numbers.
+    expect(rows[0].cells).toEqual(['WO-100', 'P-1', 'L-10', 'NG-1', 'LN-10', '2027-01-15', 42.12345678, -71.98765432, '13.2kV', '240V', '8 cal', '1 Main St', 'U-100', 'Set pole', 1]);
+    expect(rows[1].cells[1]).toBe('p-1');
+    // A plain number in the date column stays an Excel serial for the converter.
+    expect(rows[4].cells[5]).toBe(46100);
+    // The hyperlink cell gives its text.
+    expect(rows[4].cells[11]).toBe('3 Elm St');
+    expect(columnsOf(parsed)).toEqual({ jobColumns: parsed.tickets.columns, libraryColumns: parsed.library?.columns });
+    expect(() => assertEnoughColumns(parsed)).not.toThrow();
+  });
+
+  it('falls back to the first and second sheets when none is named like the spec says', async () => {
+    const parsed = await parseWorkbook(fixture('too-few-library-columns.xlsx'));
+    expect(parsed.tickets.name).toBe('Tickets');
+    expect(parsed.library?.name).toBe('Units');
+    expect(parsed.tickets.headerRow).toBe(1);
+  });
+
+  it('answers the SPEC §5 message for too few ticket columns', async () => {
+    const parsed = await parseWorkbook(fixture('too-few-columns.xlsx'));
+    expect(parsed.tickets.columns).toHaveLength(5);
+    const err = await rejection(() => assertEnoughColumns(parsed));
+    expect(err.statusCode).toBe(422);
+    expect(err.message).toBe(MSG.tooFewJobColumns);
+  });
+
+  it('answers the SPEC §5 message for too few library columns', async () => {
+    const parsed = await parseWorkbook(fixture('too-few-library-columns.xlsx'));
+    expect(() => assertTicketColumns(parsed)).not.toThrow();
+    const err = await rejection(() => assertEnoughColumns(parsed));
+    expect(err.message).toBe(MSG.tooFewLibraryColumns);
+  });
+
+  it('refuses a legacy .xls by its magic bytes, asking for .xlsx', async () => {
+    expect(sniffFormat(fixture('legacy.xls'))).toBe('xls');
+    const err = await rejection(parseWorkbook(fixture('legacy.xls')));
+    expect(err.statusCode).toBe(422);
+    expect(err.message).toBe(MSG.excelLegacyXls);
+  });
+
+  it('answers "couldn\'t be parsed" for a zip that is not a workbook, a cut-off workbook, binary junk and an empty file', async () => {
+    const good = fixture('good.xlsx');
+    for (const buf of [fixture('not-a-workbook.xlsx'), good.subarray(0, Math.floor(good.length / 2)), Buffer.from([0xff, 0xfe, 0x00, 0x01, 0x02]), Buffer.alloc(0)]) {
+      const err = await rejection(parseWorkbook(buf));
+      expect(err.statusCode).toBe(422);
+      expect(err.message).toBe(MSG.excelUnparsable);
+    }
+  });
+});
+
+describe('isWholeZip', () => {
+  it('accepts a whole workbook and refuses damaged data, cut-off files and oversized contents', async () => {
+    const good = fixture('good.xlsx');
+    expect(await isWholeZip(good)).toBe(true);
+    // Damage inside every stretch of compressed data in turn: the CRC check catches each one
+    // (exceljs's streaming reader could wait forever on some of these).
+    for (let at = 200; at < good.length - 1000; at += 397) {
+      const bad = Buffer.from(good);
+      bad[at] ^= 0xff;
+      const whole = await isWholeZip(bad);
+      if (whole) await expect(parseWorkbook(bad)).resolves.toBeTruthy();
+      else await expect(parseWorkbook(bad)).rejects.toThrow(MSG.excelUnparsable);
+    }
+    expect(await isWholeZip(good.subarray(0, good.length - 10))).toBe(false);
+    expect(await isWholeZip(good, 1000)).toBe(false);
+  });
+});
+
+describe('parseWorkbook with CSV', () => {
+  it('reads a UTF-8 CSV with BOM, quotes, commas and newlines inside cells as the tickets sheet', async () => {
+    const parsed = await parseWorkbook(fixture('tickets.csv'));
+    expect(parsed.format).toBe('csv');
+    expect(parsed.library).toBeNull();
+    expect(parsed.tickets.columns[0]).toBe('Work Order');
+    expect(parsed.tickets.columns).toHaveLength(15);
+    expect(parsed.tickets.rows.map((r) => r.row)).toEqual([2, 3, 4]);
+    expect(parsed.tickets.rows[0].cells[11]).toBe('1 Main St, Apt 2');
+    expect(parsed.tickets.rows[1].cells[13]).toBe('Say "hi"');
+    expect(parsed.tickets.rows[2].cells[13]).toBe('two\nlines');
+    expect(() => assertTicketColumns(parsed)).not.toThrow();
+    // A CSV has no library sheet, so the job-creation mapping cannot use it.
+    expect((await rejection(() => assertEnoughColumns(parsed))).message).toBe(MSG.tooFewLibraryColumns);
+  });
+
+  it('parses RFC 4180 details and other delimiters', () => {
+    expect(parseCsvRows('a,"b ""q""",c\r\n1,"x\r\ny",3')).toEqual([
+      ['a', 'b "q"', 'c'],
+      ['1', 'x\r\ny', '3'],
+    ]);
+    expect(parseCsvRows('a;b;c\n1;2,5;3\n')).toEqual([
+      ['a', 'b', 'c'],
+      ['1', '2,5', '3'],
+    ]);
+    expect(parseCsvRows('a\tb\tc')).toEqual([['a', 'b', 'c']]);
+    expect(parseCsvRows('')).toEqual([]);
+  });
+});
+
+describe('sheets and header rows', () => {
+  it('picks sheets by name, case- and space-insensitively, else by position', () => {
+    expect(pickSheets(['Cover', 'unit  TRACKING (2027)', 'Unit_Library'])).toEqual({ tickets: 1, library: 2 });
+    expect(pickSheets(['Data', 'Lookup', 'Notes'])).toEqual({ tickets: 0, library: 1 });
+    expect(pickSheets(['Units', 'Unit Tracking'])).toEqual({ tickets: 1, library: 0 });
+    expect(pickSheets(['Unit Library', 'Data'])).toEqual({ tickets: 1, library: 0 });
+    expect(pickSheets(['Only'])).toEqual({ tickets: 0, library: null });
+  });
+
+  it('takes the first row with at least three non-empty cells as the header and skips empty rows', async () => {
+    const buf = await xlsx((wb) => {
+      const ws = wb.addWorksheet('Unit Tracking');
+      ws.getCell('A1').value = 'Title';
+      ws.getCell('C2').value = 'Prepared by';
+      ws.getCell('D2').value = 'Office';
+      ws.getRow(4).values = ['Pole', 'Line', null, 'Unit', 'Pole'];
+      ws.getRow(6).values = ['P-1', 'L-1', 'ignored, no header', 'U-1', 'dup'];
+      ws.getRow(8).values = [];
+      wb.addWorksheet('Unit Library').addRow(['Family', 'Unit Code', 'Type']);
+    });
+    const parsed = await parseWorkbook(buf);
+    expect(parsed.tickets.headerRow).toBe(4);
+    // Cells under an empty header are dropped; a repeated name gets a suffix.
+    expect(parsed.tickets.columns).toEqual(['Pole', 'Line', 'Unit', 'Pole (2)']);
+    expect(parsed.tickets.rows).toEqual([{ row: 6, cells: ['P-1', 'L-1', 'U-1', 'dup'] }]);
+  });
+
+  it('gives an empty header for a sheet without a row of three cells', async () => {
+    const buf = await xlsx((wb) => {
+      wb.addWorksheet('Unit Tracking').addRow(['a', 'b']);
+    });
+    const parsed = await parseWorkbook(buf);
+    expect(parsed.tickets).toMatchObject({ headerRow: 0, columns: [], rows: [] });
+    expect(parsed.library).toBeNull();
+    expect((await rejection(() => assertEnoughColumns(parsed))).message).toBe(MSG.tooFewJobColumns);
+  });
+
+  it('reads formulas as their results, rich text as its text, dates as calendar dates', async () => {
+    const buf = await xlsx((wb) => {
+      const ws = wb.addWorksheet('Unit Tracking');
+      ws.addRow(['Pole', 'Qty', 'Desc', 'Due', 'Flag', 'Err']);
+      ws.addRow([
+        { richText: [{ text: 'P-' }, { font: { bold: true }, text: '7' }] },
+        { formula: '2+3', result: 5 },
+        { text: 'see map', hyperlink: 'https://example.com' },
+        new Date(Date.UTC(2027, 5, 30)),
+        true,
+        { error: '#N/A' },
+      ]);
+    });
+    const parsed = await parseWorkbook(buf);
+    expect(parsed.tickets.rows[0].cells).toEqual(['P-7', 5, 'see map', '2027-06-30', 'TRUE', null]);
+  });
+
+  it('normalises single values', () => {
+    expect(normaliseCell('  x  ')).toBe('x');
+    expect(normaliseCell('   ')).toBeNull();
+    expect(normaliseCell(Number.NaN)).toBeNull();
+    expect(normaliseCell({ formula: 'TODAY()', result: new Date(Date.UTC(2026, 0, 2)) })).toBe('2026-01-02');
+    expect(normaliseCell({ sharedFormula: 'A1', result: 'r' })).toBe('r');
+    expect(normaliseCell({ text: { richText: [{ text: 'a' }, { text: 'b' }] }, hyperlink: 'h' })).toBe('ab');
+    expect(normaliseCell(undefined)).toBeNull();
+  });
+
+  it('reads the same rows with the streaming reader and with the whole-workbook fallback', async () => {
+    for (const buf of [fixture('good.xlsx'), fixture('bad-row.xlsx'), await generateTicketWorkbook(50)]) {
+      expect(await readXlsxSheetsWhole(buf)).toEqual(await readXlsxSheets(buf));
+    }
+  });
+
+  it('reads a generated 500-row workbook completely', async () => {
+    const parsed = await parseWorkbook(await generateTicketWorkbook(500));
+    expect(parsed.tickets.headerRow).toBe(2);
+    expect(parsed.tickets.rows).toHaveLength(500);
+    expect(parsed.tickets.rows[499].row).toBe(502);
+    expect(parsed.library?.rows).toHaveLength(100);
+  });
+});

@@ -1,0 +1,332 @@
+import { z } from 'zod';
+import { LIMITS } from './constants';
+
+/**
+ * Excel column mapping (SPEC §3 mapping targets, §4 and §5 Excel mapping, DESIGN §4 Excel
+ * workbook): the targets, their default column names, the rules that enable Save, and the
+ * shapes a workbook import produces. Used by the mapping modal and by the server import.
+ */
+
+// ---------------------------------------------------------------------------------------------
+// Targets
+
+export const TICKET_TARGETS = [
+  'work_order',
+  'pole',
+  'line',
+  'pole_id',
+  'line_id',
+  'due_date',
+  'geo_lat',
+  'geo_lon',
+  'primary_voltage',
+  'secondary_voltage',
+  'arc_rating',
+  'street',
+  'unit_task',
+  'desc',
+  'qty',
+] as const;
+export type TicketTarget = (typeof TICKET_TARGETS)[number];
+
+export const LIBRARY_TARGETS = ['family', 'code', 'type', 'action', 'uom', 'desc', 'notes'] as const;
+export type LibraryTarget = (typeof LIBRARY_TARGETS)[number];
+
+export interface TargetInfo {
+  /** What the mapping modal shows next to the column selector. */
+  label: string;
+  /** The column name pre-selected when the workbook has it (case-insensitive, SPEC §4). */
+  defaultColumn: string;
+  /** Shown with a required mark. `line` is marked but not part of the Save check (SPEC §5). */
+  markedRequired: boolean;
+}
+
+export const TICKET_TARGET_INFO: Record<TicketTarget, TargetInfo> = {
+  work_order: { label: 'Work Order', defaultColumn: 'work order', markedRequired: true },
+  pole: { label: 'Pole', defaultColumn: 'pole', markedRequired: true },
+  line: { label: 'Line', defaultColumn: 'line', markedRequired: true },
+  pole_id: { label: 'Pole ID', defaultColumn: 'pole id', markedRequired: false },
+  line_id: { label: 'Line ID', defaultColumn: 'line id', markedRequired: false },
+  due_date: { label: 'Due Date', defaultColumn: 'due date', markedRequired: false },
+  geo_lat: { label: 'Latitude', defaultColumn: 'lat', markedRequired: false },
+  geo_lon: { label: 'Longitude', defaultColumn: 'long', markedRequired: false },
+  primary_voltage: { label: 'Primary Voltage', defaultColumn: 'primary voltage', markedRequired: false },
+  secondary_voltage: { label: 'Secondary Voltage', defaultColumn: 'secondary voltage', markedRequired: false },
+  arc_rating: { label: 'Arc Rating', defaultColumn: 'arc rating', markedRequired: false },
+  street: { label: 'Street', defaultColumn: 'street', markedRequired: false },
+  unit_task: { label: 'Unit/Task Code', defaultColumn: 'unit', markedRequired: true },
+  desc: { label: 'Description', defaultColumn: 'description', markedRequired: false },
+  qty: { label: 'Quantity', defaultColumn: 'quantity', markedRequired: true },
+};
+
+export const LIBRARY_TARGET_INFO: Record<LibraryTarget, TargetInfo> = {
+  family: { label: 'Family', defaultColumn: 'family', markedRequired: true },
+  code: { label: 'Unit Code', defaultColumn: 'unit code', markedRequired: true },
+  type: { label: 'Type', defaultColumn: 'type', markedRequired: true },
+  action: { label: 'Action', defaultColumn: 'action', markedRequired: true },
+  uom: { label: 'UOM', defaultColumn: 'uom', markedRequired: true },
+  desc: { label: 'Description', defaultColumn: 'description', markedRequired: true },
+  notes: { label: 'Notes', defaultColumn: 'notes', markedRequired: true },
+};
+
+/** SPEC §5: Save needs these ticket targets mapped (line is marked but not checked) … */
+export const REQUIRED_TICKET_TARGETS: readonly TicketTarget[] = ['work_order', 'pole', 'unit_task', 'qty'];
+/** … and every library target. */
+export const REQUIRED_LIBRARY_TARGETS: readonly LibraryTarget[] = LIBRARY_TARGETS;
+
+// ---------------------------------------------------------------------------------------------
+// Mappings: target -> column header (absent, null or '' = not mapped)
+
+const columnName = z.string().max(LIMITS.shortTextMax).nullable().optional();
+export const ticketsMappingsSchema = z.object(
+  Object.fromEntries(TICKET_TARGETS.map((t) => [t, columnName])) as Record<TicketTarget, typeof columnName>,
+);
+export const libraryMappingsSchema = z.object(
+  Object.fromEntries(LIBRARY_TARGETS.map((t) => [t, columnName])) as Record<LibraryTarget, typeof columnName>,
+);
+export type TicketsMappings = z.infer<typeof ticketsMappingsSchema>;
+export type LibraryMappings = z.infer<typeof libraryMappingsSchema>;
+
+/** `job.ticketsFile` of DESIGN §5: the uploaded workbook and its saved column mapping. */
+export const ticketsFileSchema = z.object({
+  ticket_file_url: z.string().min(1).max(2048),
+  ticket_file_name: z.string().max(LIMITS.shortTextMax).nullable().optional(),
+  ticket_file_size: z.number().int().nonnegative().nullable().optional(),
+  ticket_file_type: z.string().max(LIMITS.shortTextMax).nullable().optional(),
+  ticketsMappings: ticketsMappingsSchema,
+  libraryMappings: libraryMappingsSchema,
+});
+export type TicketsFile = z.infer<typeof ticketsFileSchema>;
+
+/** `GET /jobs/excel/getColumns?url=` (DESIGN §5). */
+export const getColumnsQuery = z.object({ url: z.string().min(1).max(2048) });
+export const getColumnsReply = z.object({ jobColumns: z.array(z.string()), libraryColumns: z.array(z.string()) });
+export type WorkbookColumns = z.infer<typeof getColumnsReply>;
+
+const norm = (s: string) => s.trim().replace(/\s+/g, ' ').toLowerCase();
+
+/** Is this target mapped to a column? */
+export function isMapped(value: string | null | undefined): value is string {
+  return typeof value === 'string' && value.trim() !== '';
+}
+
+function defaultsFor<T extends string>(targets: readonly T[], info: Record<T, TargetInfo>, columns: readonly string[]) {
+  const byName = new Map<string, string>();
+  // The first column with a given name wins, as a person reading left to right would expect.
+  for (const c of columns) if (!byName.has(norm(c))) byName.set(norm(c), c);
+  const used = new Set<string>();
+  const out = {} as Record<T, string | null>;
+  for (const t of targets) {
+    const col = byName.get(norm(info[t].defaultColumn));
+    out[t] = col !== undefined && !used.has(col) ? col : null;
+    if (out[t]) used.add(col!);
+  }
+  return out;
+}
+
+/** Ticket targets pre-filled from the tickets sheet's headers (SPEC §4: case-insensitive). */
+export function defaultTicketsMappings(jobColumns: readonly string[]): Record<TicketTarget, string | null> {
+  return defaultsFor(TICKET_TARGETS, TICKET_TARGET_INFO, jobColumns);
+}
+
+/** Library targets pre-filled from the library sheet's headers. */
+export function defaultLibraryMappings(libraryColumns: readonly string[]): Record<LibraryTarget, string | null> {
+  return defaultsFor(LIBRARY_TARGETS, LIBRARY_TARGET_INFO, libraryColumns);
+}
+
+/** Both mappings pre-filled from the getColumns reply. */
+export function defaultMappings(columns: WorkbookColumns): {
+  ticketsMappings: Record<TicketTarget, string | null>;
+  libraryMappings: Record<LibraryTarget, string | null>;
+} {
+  return {
+    ticketsMappings: defaultTicketsMappings(columns.jobColumns),
+    libraryMappings: defaultLibraryMappings(columns.libraryColumns),
+  };
+}
+
+/**
+ * The options of one target's selector: every column not chosen by another target of the same
+ * sheet (SPEC §4), in sheet order. The target's own choice stays in its list.
+ */
+export function availableColumns<T extends string>(
+  all: readonly string[],
+  mappings: Partial<Record<T, string | null | undefined>>,
+  target: NoInfer<T>,
+): string[] {
+  const taken = new Set<string>();
+  for (const [t, col] of Object.entries(mappings) as [T, string | null | undefined][]) {
+    if (t !== target && isMapped(col)) taken.add(col);
+  }
+  return all.filter((c) => !taken.has(c));
+}
+
+/** Targets that Save still needs, as labels, in the order the modal shows them. */
+export function missingMappings(
+  ticketsMappings: Partial<Record<TicketTarget, string | null | undefined>>,
+  libraryMappings: Partial<Record<LibraryTarget, string | null | undefined>>,
+): { tickets: TicketTarget[]; library: LibraryTarget[] } {
+  return {
+    tickets: REQUIRED_TICKET_TARGETS.filter((t) => !isMapped(ticketsMappings[t])),
+    library: REQUIRED_LIBRARY_TARGETS.filter((t) => !isMapped(libraryMappings[t])),
+  };
+}
+
+/** SPEC §5: Save is enabled only when work_order, pole, unit_task, qty and all seven library fields are mapped. */
+export function canSaveMapping(
+  ticketsMappings: Partial<Record<TicketTarget, string | null | undefined>>,
+  libraryMappings: Partial<Record<LibraryTarget, string | null | undefined>>,
+): boolean {
+  const m = missingMappings(ticketsMappings, libraryMappings);
+  return m.tickets.length === 0 && m.library.length === 0;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Job overrides (SPEC §2 Create Job: an override disables the matching column selector)
+
+/** The job's override field -> the ticket target it replaces. EHASP has no column. */
+export const OVERRIDE_TARGETS = {
+  arc_rating_override: 'arc_rating',
+  primary_voltage_override: 'primary_voltage',
+  secondary_voltage_override: 'secondary_voltage',
+} as const satisfies Record<string, TicketTarget>;
+export type OverrideField = keyof typeof OVERRIDE_TARGETS;
+
+export interface JobOverrides {
+  ehasp_override?: string | null;
+  arc_rating_override?: string | null;
+  primary_voltage_override?: string | null;
+  secondary_voltage_override?: string | null;
+}
+
+/** The override value that disables `target`'s selector, or null when it is not overridden. */
+export function overrideFor(target: TicketTarget, overrides: JobOverrides | null | undefined): string | null {
+  for (const [field, t] of Object.entries(OVERRIDE_TARGETS) as [OverrideField, TicketTarget][]) {
+    if (t === target) {
+      const v = overrides?.[field];
+      return isMapped(v) ? v.trim() : null;
+    }
+  }
+  return null;
+}
+
+/** The ticket targets an override disables (arc_rating, primary_voltage, secondary_voltage). */
+export function disabledTargets(overrides: JobOverrides | null | undefined): TicketTarget[] {
+  return TICKET_TARGETS.filter((t) => overrideFor(t, overrides) !== null);
+}
+
+/** The text shown instead of the selector (SPEC §2). */
+export const overriddenText = (value: string) => `Overridden: ${value}`;
+
+// ---------------------------------------------------------------------------------------------
+// A parsed workbook and what importing it produces
+
+/** A cell after normalisation: text, a number, or empty. Dates are 'YYYY-MM-DD' text. */
+export type CellValue = string | number | null;
+
+export interface ParsedSheet {
+  name: string;
+  /** The Excel row number (1-based, as the user sees it) of the header row; 0 when none. */
+  headerRow: number;
+  /** Non-empty header texts, made unique ('Notes', 'Notes (2)'), in sheet order. */
+  columns: string[];
+  /** Data rows below the header, skipping empty ones. `cells[i]` belongs to `columns[i]`. */
+  rows: { row: number; cells: CellValue[] }[];
+}
+
+export interface ParsedWorkbook {
+  /** 'xlsx' or 'csv'. */
+  format: 'xlsx' | 'csv';
+  tickets: ParsedSheet;
+  /** null when the file has no second sheet (a CSV, or a one-sheet workbook). */
+  library: ParsedSheet | null;
+}
+
+/** The pole a ticket is for, with the SPEC §3 Pole fields a workbook can fill. */
+export interface PoleDraft {
+  pole_name: string;
+  line_name: string;
+  pole_id: string | null;
+  line_id: string | null;
+  street_address: string | null;
+  geo_lat: number | null;
+  geo_lon: number | null;
+  primary_voltage: string | null;
+  secondary_voltage: string | null;
+  arc_rating: string | null;
+}
+
+/** One row of the tickets sheet: a unit of work with its bid quantity. */
+export interface TaskDraft {
+  /** Unit/task code; look it up in the unit library (by code, per company and utility). */
+  code: string;
+  /** The row's description, or '' (then use the library unit's description). */
+  description: string;
+  /** Bid quantity (init_qty). */
+  qty: number;
+  /** Excel row number it came from. */
+  row: number;
+}
+
+/** One ticket: the rows that share a pole + line (trimmed, case-insensitive). */
+export interface TicketDraft {
+  /** Grouping key: lower-cased trimmed pole and line. */
+  key: string;
+  /** Excel row number of the ticket's first row. */
+  row: number;
+  pole: PoleDraft;
+  /** The ticket's copy of address and coordinates (SPEC §3 Ticket). */
+  street_address: string | null;
+  geo_lat: number | null;
+  geo_lon: number | null;
+  due_date: string | null;
+  /** The job's EHASP override, if any. */
+  ehasp: string | null;
+  /** Unique, in first-seen order. */
+  work_orders: string[];
+  tasks: TaskDraft[];
+}
+
+/** One unit-library row, to upsert by code (DESIGN §4). */
+export interface UnitDraft {
+  code: string;
+  description: string;
+  family: string;
+  type: string;
+  action: string;
+  uom: string;
+  notes: string;
+  row: number;
+}
+
+export interface ImportError {
+  /** Excel row number (0 for problems with the mapping itself). */
+  row: number;
+  sheet: 'tickets' | 'library';
+  message: string;
+}
+
+export interface WorkbookImport {
+  tickets: TicketDraft[];
+  library: UnitDraft[];
+  errors: ImportError[];
+}
+
+/** Cut (not round) to `decimals` places, e.g. 42.12345678 -> 42.123456 (SPEC §5, §9). */
+export function truncateDecimals(value: number, decimals: number = LIMITS.geoDecimals): number {
+  if (!Number.isFinite(value)) return value;
+  const factor = 10 ** decimals;
+  const scaled = value * factor;
+  const nearest = Math.round(scaled);
+  // 0.000001 * 1e6 is 0.9999999999999999 in binary floating point: that is 1, not 0.
+  const cut = Math.abs(scaled - nearest) <= 8 * Number.EPSILON * Math.max(1, Math.abs(scaled)) ? nearest : Math.trunc(scaled);
+  const result = cut / factor;
+  return Object.is(result, -0) ? 0 : result;
+}
+
+/** Several import errors as one message a person can act on (first few, then a count). */
+export function formatImportErrors(errors: readonly ImportError[], max = 5): string {
+  const shown = errors.slice(0, max).map((e) => e.message);
+  const more = errors.length - shown.length;
+  return more > 0 ? `${shown.join('; ')} (and ${more} more)` : shown.join('; ');
+}
