@@ -1,10 +1,15 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
-import importX from 'eslint-plugin-import-x';
 import globals from 'globals';
 
+// DESIGN §3 layering, with ESLint's own no-restricted-imports (a resolver plugin's native
+// bindings break `npm ci` on npm 11): app -> features -> components/api/shared; features never
+// import each other; the web never reaches into the server; shared imports neither side.
 const features = ['auth', 'account', 'jobs', 'tickets', 'crew'];
+const up = '^(\\.\\./)+';
+const rule = (patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
+const noServer = { regex: `${up}server(/|$)`, message: 'The web app never imports server code; share it through src/shared.' };
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'data/**', '.tmp/**', 'test-results/**', 'playwright-report/**', 'src/server/db/migrations/**'] },
@@ -19,34 +24,30 @@ export default tseslint.config(
   },
   {
     files: ['src/web/**/*.{ts,tsx}'],
-    plugins: { 'react-hooks': reactHooks, 'import-x': importX },
+    plugins: { 'react-hooks': reactHooks },
     rules: {
       'react-hooks/rules-of-hooks': 'error',
       'react-hooks/exhaustive-deps': 'warn',
-      // DESIGN §3: app -> features -> components/shared; features never import each other,
-      // and the web never reaches into the server.
-      'import-x/no-restricted-paths': [
-        'error',
-        {
-          zones: [
-            ...features.map((f) => ({
-              target: `./src/web/features/${f}`,
-              from: './src/web/features',
-              except: [`./${f}`],
-            })),
-            { target: './src/web/features', from: './src/web/app' },
-            { target: './src/web/components', from: ['./src/web/features', './src/web/app'] },
-            { target: './src/web', from: './src/server' },
-          ],
-        },
-      ],
+      ...rule([noServer]),
     },
   },
   {
+    files: ['src/web/components/**/*.{ts,tsx}', 'src/web/api/**/*.{ts,tsx}'],
+    rules: rule([noServer, { regex: `${up}(features|app)(/|$)`, message: 'Shared web code must not depend on a feature or on the app shell.' }]),
+  },
+  ...features.map((f) => ({
+    files: [`src/web/features/${f}/**/*.{ts,tsx}`],
+    rules: rule([
+      noServer,
+      {
+        regex: `${up}(features/)?(${features.filter((o) => o !== f).join('|')})(/|$)`,
+        message: 'Features never import each other (DESIGN §3): move what both need to src/web/components or src/shared.',
+      },
+      { regex: `${up}app(/|$)`, message: 'Features must not import the app shell.' },
+    ]),
+  })),
+  {
     files: ['src/shared/**/*.ts'],
-    plugins: { 'import-x': importX },
-    rules: {
-      'import-x/no-restricted-paths': ['error', { zones: [{ target: './src/shared', from: ['./src/server', './src/web'] }] }],
-    },
+    rules: rule([{ regex: `${up}(server|web)(/|$)`, message: 'src/shared is imported by both sides and imports neither.' }]),
   },
 );
