@@ -19,6 +19,11 @@ import { crewRoutes } from './modules/crew/crew.routes';
 import { excelRoutes } from './modules/excel/excel.routes';
 import { uploadRoutes } from './modules/uploads/uploads.routes';
 import { localFileRoutes } from './modules/uploads/files.routes';
+import { unitRoutes } from './modules/reference/units.routes';
+import { poleRoutes } from './modules/poles/poles.routes';
+import { referenceRoutes } from './modules/reference/reference.routes';
+import { ticketRoutes } from './modules/tickets/tickets.routes';
+import { jobsRoutes } from './modules/jobs/jobs.routes';
 
 export interface BuildOptions extends AppContext {
   /** Built web app to serve (dist/web); omitted in API tests. */
@@ -62,6 +67,11 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
       await crewRoutes(api, ctx);
       await excelRoutes(api, ctx);
       await uploadRoutes(api, ctx);
+      await unitRoutes(api, ctx);
+      await poleRoutes(api, ctx);
+      await referenceRoutes(api, ctx);
+      await ticketRoutes(api, ctx);
+      await jobsRoutes(api, ctx);
     },
     { prefix: API_PREFIX },
   );

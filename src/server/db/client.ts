@@ -18,10 +18,12 @@ export type DbOrTx = Db | Tx;
 export const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 
 /** Counts SQL statements, so the benchmark can show that a route's query count is flat (no N+1). */
-export const queryStats = { count: 0 };
+export const queryStats: { count: number; onQuery?: (query: string, params: unknown[]) => void } = { count: 0 };
 const countingLogger: Logger = {
-  logQuery() {
+  logQuery(query, params) {
     queryStats.count++;
+    // Bench hook (bench/lib/sql.ts): records a route's statements to time them as bare SQL.
+    queryStats.onQuery?.(query, params);
   },
 };
 

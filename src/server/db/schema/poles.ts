@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { doublePrecision, index, integer, pgTable, serial, text } from 'drizzle-orm/pg-core';
 import { companies } from './core';
 import { accessTypes, utilities } from './reference';
@@ -28,5 +29,8 @@ export const poles = pgTable(
   (t) => [
     index('poles_lookup_idx').on(t.companyId, t.utilityId, t.poleName, t.lineName),
     index('poles_line_idx').on(t.companyId, t.lineName),
+    // Prefix searches of the ticket window (lower(name) LIKE 'abc%'), whatever the collation.
+    index('poles_pole_prefix_idx').on(t.companyId, sql`lower(${t.poleName}) text_pattern_ops`),
+    index('poles_line_prefix_idx').on(t.companyId, sql`lower(${t.lineName}) text_pattern_ops`),
   ],
 );

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { index, integer, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { companies } from './core';
 
@@ -18,7 +19,10 @@ export const specs = pgTable(
     companyId: integer('company_id').notNull().references(() => companies.id, { onDelete: 'cascade' }),
     specNumber: text('spec_number').notNull(),
   },
-  (t) => [uniqueIndex('specs_company_number_unique').on(t.companyId, t.specNumber)],
+  (t) => [
+    uniqueIndex('specs_company_number_unique').on(t.companyId, t.specNumber),
+    index('specs_prefix_idx').on(t.companyId, sql`lower(${t.specNumber}) text_pattern_ops`),
+  ],
 );
 
 export const accessTypes = pgTable('access_types', {

@@ -1,0 +1,360 @@
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { toIsoDate } from '../../../shared/dates';
+import type { PoleDraft, TaskDraft, TicketDraft, UnitDraft } from '../../../shared/excel';
+import { LIMITS } from '../../../shared/constants';
+import { MSG } from '../../../shared/messages';
+import type { DbOrTx } from '../../db/client';
+import { poles, tickets, units, workOrders } from '../../db/schema/index';
+import { badRequest } from '../../errors';
+
+/**
+ * Ticket import (DESIGN §4 Excel workbook, Atomicity): ticket drafts (from a workbook through
+ * the Excel converter, or `job.newTickets`) and unit-library drafts become unit-library rows,
+ * poles, tickets, tasks and work orders, with multi-row statements in chunks, so that 10,000
+ * rows take a few dozen statements instead of tens of thousands.
+ *
+ * Run it inside the caller's transaction: every problem is found before the first write and
+ * answered with a 400 naming the row; a database failure rolls the whole save back.
+ * Used by PUT /jobs/ (job creation with newTickets / ticketsFile) and POST /tickets/xls-upload.
+ */
+
+export interface ImportScope {
+  companyId: number;
+  jobId: number;
+  /** The job's utility: unit library rows and poles are looked up and created for it. */
+  utilityId: number;
+  /** Who imports (kept for audit; no column records it yet). */
+  userId: number;
+}
+
+/** A task of a draft: the converter's TaskDraft, optionally with an actual change. */
+export type ImportTask = Omit<TaskDraft, 'row' | 'description'> & { row?: number; description?: string; additional_qty?: number };
+
+/** The pole of a draft: the converter's PoleDraft, plus the pole fields only newTickets carries. */
+export type ImportPole = PoleDraft & {
+  utility_spec?: string | null;
+  sub_curcuit?: string | null;
+  sap_curcuit?: string | null;
+};
+
+/** A ticket draft: the Excel converter's TicketDraft is one; newTickets are converted to it. */
+export interface ImportTicket extends Omit<TicketDraft, 'key' | 'tasks' | 'pole' | 'row'> {
+  /** Grouping key; derived from pole + line when absent. */
+  key?: string;
+  /** Excel row of its first row. */
+  row?: number;
+  /** How messages name the draft ('Row 12', 'Ticket 3'); default `Row ${row}`. */
+  label?: string;
+  pole: ImportPole;
+  description?: string | null;
+  ambulance_meetup?: string | null;
+  tasks: ImportTask[];
+}
+
+export type ImportUnit = Omit<UnitDraft, 'row'> & { row?: number };
+
+export interface ImportCounts {
+  /** Tickets created (drafts merged into a ticket already in the job are not counted). */
+  tickets: number;
+  tasks: number;
+  workOrders: number;
+  /** Unit-library rows inserted or updated. */
+  units: number;
+  /** Poles created. */
+  poles: number;
+}
+
+/** Rows per multi-row INSERT: ~1,000 rows × ≤ 17 columns stays far below PostgreSQL's 65,535 parameters. */
+const CHUNK = 1000;
+
+function chunks<T>(list: readonly T[], size = CHUNK): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
+  return out;
+}
+
+type PgType = 'text' | 'int' | 'float8' | 'date';
+
+/**
+ * INSERT of many rows as ONE parameter: the rows travel as a JSON array that PostgreSQL expands
+ * with jsonb_to_recordset. Building a 1,000-row VALUES list with 15,000 bound parameters costs
+ * far more in the query builder and the drivers than the insert itself. Table and column
+ * names are constants of this file, never input.
+ */
+async function insertRecords<R>(
+  tx: DbOrTx,
+  table: string,
+  fixed: Record<string, number>,
+  columns: readonly (readonly [string, PgType])[],
+  rows: readonly Record<string, unknown>[],
+  returning?: string,
+): Promise<R[]> {
+  const fixedNames = Object.keys(fixed);
+  const target = [...fixedNames, ...columns.map(([c]) => c)].join(', ');
+  const fixedValues = sql.join(
+    fixedNames.map((n) => sql`${fixed[n]}::int`),
+    sql`, `,
+  );
+  const picked = columns.map(([c]) => `x.${c}`).join(', ');
+  const shape = columns.map(([c, type]) => `${c} ${type}`).join(', ');
+  const result = await tx.execute(
+    sql`insert into ${sql.raw(table)} (${sql.raw(target)}) select ${fixedValues}, ${sql.raw(picked)} from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x(${sql.raw(shape)})${sql.raw(returning ? ` returning ${returning}` : '')}`,
+  );
+  return (Array.isArray(result) ? result : (result as { rows: R[] }).rows) as R[];
+}
+
+const norm = (s: string | null | undefined) => (s ?? '').trim().toLowerCase();
+const poleKey = (pole: string, line: string) => `${norm(pole)}\u0000${norm(line)}`;
+const blankToNull = (s: string | null | undefined) => {
+  const t = (s ?? '').trim();
+  return t === '' ? null : t;
+};
+
+interface Group {
+  label: string;
+  first: ImportTicket;
+  poleName: string;
+  lineName: string;
+  workOrders: string[];
+  tasks: (ImportTask & { where: string })[];
+}
+
+export async function importTickets(
+  tx: DbOrTx,
+  scope: ImportScope,
+  drafts: readonly ImportTicket[],
+  libraryDrafts: readonly ImportUnit[] = [],
+): Promise<ImportCounts> {
+  const { companyId, jobId, utilityId } = scope;
+  const counts: ImportCounts = { tickets: 0, tasks: 0, workOrders: 0, units: 0, poles: 0 };
+
+  // 1. Validate and group the drafts by pole + line (case-insensitive, trimmed) — no writes yet.
+  const groups = new Map<string, Group>();
+  drafts.forEach((d, i) => {
+    const label = d.label ?? (d.row ? `Row ${d.row}` : `Ticket ${i + 1}`);
+    const poleName = (d.pole?.pole_name ?? '').trim();
+    const lineName = (d.pole?.line_name ?? '').trim();
+    if (!poleName) throw badRequest(MSG.importTicketMissingPole(label));
+    if (poleName.length > LIMITS.shortTextMax || lineName.length > LIMITS.shortTextMax) {
+      throw badRequest(`${label}: Pole or line is longer than ${LIMITS.shortTextMax} characters`);
+    }
+    if (d.due_date != null && d.due_date !== '' && !toIsoDate(d.due_date)) {
+      throw badRequest(`${label}: Due date '${d.due_date}' is not a date (use MM/DD/YYYY)`);
+    }
+    const key = poleKey(poleName, lineName);
+    let g = groups.get(key);
+    if (!g) groups.set(key, (g = { label, first: d, poleName, lineName, workOrders: [], tasks: [] }));
+    for (const wo of d.work_orders ?? []) {
+      const w = wo.trim();
+      if (w && !g.workOrders.includes(w)) g.workOrders.push(w);
+    }
+    for (const t of d.tasks ?? []) {
+      const where = t.row ? `Row ${t.row}` : label;
+      if (!t.code?.trim()) throw badRequest(`${where}: Unit/task code is missing`);
+      const add = t.additional_qty ?? 0;
+      if (!Number.isFinite(t.qty) || t.qty < 0 || !Number.isFinite(add) || t.qty + add < 0) throw badRequest(MSG.importBadQty(where));
+      g.tasks.push({ ...t, code: t.code.trim(), where });
+    }
+  });
+
+  // 2. The unit library: the drafts (last row of a code wins) and what the utility already has.
+  const libByCode = new Map<string, ImportUnit>();
+  for (const [i, u] of libraryDrafts.entries()) {
+    const code = (u.code ?? '').trim();
+    if (!code) throw badRequest(MSG.excelLibraryRowMissingCode(u.row ?? i + 1));
+    libByCode.set(code, { ...u, code });
+  }
+  const existingUnits = await tx
+    .select({ id: units.id, code: units.code })
+    .from(units)
+    .where(and(eq(units.companyId, companyId), eq(units.utilityId, utilityId)));
+  const known = new Set([...existingUnits.map((u) => u.code), ...libByCode.keys()]);
+  const knownLower = new Map<string, string>();
+  for (const code of known) if (!knownLower.has(code.toLowerCase())) knownLower.set(code.toLowerCase(), code);
+  /** A task's code as the library spells it (exact, else case-insensitive). */
+  const libraryCode = (code: string) => (known.has(code) ? code : knownLower.get(code.toLowerCase()));
+  for (const g of groups.values()) {
+    for (const t of g.tasks) if (!libraryCode(t.code)) throw badRequest(MSG.importUnknownUnit(t.where, t.code));
+  }
+
+  // 3. Upsert the library rows: a blank cell keeps what the library already says.
+  const unitIds = new Map(existingUnits.map((u) => [u.code, u.id]));
+  const keep = (col: string) => sql.raw(`coalesce(nullif(excluded.${col}, ''), units.${col})`);
+  for (const part of chunks([...libByCode.values()])) {
+    const rows = await tx
+      .insert(units)
+      .values(
+        part.map((u) => ({
+          companyId,
+          utilityId,
+          code: u.code,
+          description: u.description ?? '',
+          family: u.family ?? '',
+          type: u.type ?? '',
+          action: u.action ?? '',
+          uom: u.uom ?? '',
+          notes: u.notes ?? '',
+        })),
+      )
+      .onConflictDoUpdate({
+        target: [units.companyId, units.utilityId, units.code],
+        set: {
+          description: keep('description'),
+          family: keep('family'),
+          type: keep('type'),
+          action: keep('action'),
+          uom: keep('uom'),
+          notes: keep('notes'),
+        },
+      })
+      .returning({ id: units.id, code: units.code });
+    for (const r of rows) unitIds.set(r.code, r.id);
+    counts.units += rows.length;
+  }
+
+  // 4. Poles: find by utility + pole + line (case-insensitive), create the missing ones.
+  const poleIds = new Map<string, number>();
+  const names = [...new Set([...groups.values()].map((g) => norm(g.poleName)))];
+  for (const part of chunks(names, 5000)) {
+    const found = await tx
+      .select({ id: poles.id, poleName: poles.poleName, lineName: poles.lineName })
+      .from(poles)
+      .where(and(eq(poles.companyId, companyId), eq(poles.utilityId, utilityId), inArray(sql`lower(trim(${poles.poleName}))`, part)))
+      .orderBy(asc(poles.id));
+    for (const p of found) {
+      const k = poleKey(p.poleName, p.lineName);
+      if (groups.has(k) && !poleIds.has(k)) poleIds.set(k, p.id);
+    }
+  }
+  const newPoles = [...groups.entries()].filter(([k]) => !poleIds.has(k));
+  const poleColumns = [
+    ['pole_name', 'text'],
+    ['line_name', 'text'],
+    ['pole_id', 'text'],
+    ['line_id', 'text'],
+    ['street_address', 'text'],
+    ['geo_lat', 'float8'],
+    ['geo_lon', 'float8'],
+    ['primary_voltage', 'text'],
+    ['secondary_voltage', 'text'],
+    ['arc_rating', 'text'],
+    ['utility_spec', 'text'],
+    ['sub_curcuit', 'text'],
+    ['sap_curcuit', 'text'],
+  ] as const;
+  for (const part of chunks(newPoles)) {
+    const rows = await insertRecords<{ id: number; pole_name: string; line_name: string }>(
+      tx,
+      'poles',
+      { company_id: companyId, utility_id: utilityId },
+      poleColumns,
+      part.map(([, g]) => {
+        const p = g.first.pole;
+        return {
+          pole_name: g.poleName,
+          line_name: g.lineName,
+          pole_id: blankToNull(p.pole_id),
+          line_id: blankToNull(p.line_id),
+          street_address: blankToNull(p.street_address ?? g.first.street_address),
+          geo_lat: p.geo_lat ?? g.first.geo_lat ?? null,
+          geo_lon: p.geo_lon ?? g.first.geo_lon ?? null,
+          primary_voltage: blankToNull(p.primary_voltage),
+          secondary_voltage: blankToNull(p.secondary_voltage),
+          arc_rating: blankToNull(p.arc_rating),
+          utility_spec: blankToNull(p.utility_spec),
+          sub_curcuit: blankToNull(p.sub_curcuit),
+          sap_curcuit: blankToNull(p.sap_curcuit),
+        };
+      }),
+      'id, pole_name, line_name',
+    );
+    for (const r of rows) poleIds.set(poleKey(r.pole_name, r.line_name), Number(r.id));
+    counts.poles += rows.length;
+  }
+
+  // 5. Tickets: a pole already ticketed in this job receives the rows (merge), others get a new ticket.
+  const ticketOfPole = new Map<number, number>();
+  const allPoleIds = [...new Set(poleIds.values())];
+  for (const part of chunks(allPoleIds, 5000)) {
+    const found = await tx
+      .select({ id: tickets.id, poleId: tickets.poleId })
+      .from(tickets)
+      .where(and(eq(tickets.companyId, companyId), eq(tickets.jobId, jobId), inArray(tickets.poleId, part)))
+      .orderBy(asc(tickets.id));
+    for (const t of found) if (t.poleId != null && !ticketOfPole.has(t.poleId)) ticketOfPole.set(t.poleId, t.id);
+  }
+  const mergedTicketIds = [...ticketOfPole.values()];
+  const toCreate = [...groups.entries()].filter(([k]) => !ticketOfPole.has(poleIds.get(k)!));
+  const ticketColumns = [
+    ['pole_id', 'int'],
+    ['due_date', 'date'],
+    ['street_address', 'text'],
+    ['geo_lat', 'float8'],
+    ['geo_lon', 'float8'],
+    ['description', 'text'],
+    ['ehasp', 'text'],
+    ['ambulance_meetup', 'text'],
+  ] as const;
+  for (const part of chunks(toCreate)) {
+    const rows = await insertRecords<{ id: number; pole_id: number }>(
+      tx,
+      'tickets',
+      { company_id: companyId, job_id: jobId },
+      ticketColumns,
+      part.map(([k, g]) => {
+        const d = g.first;
+        return {
+          pole_id: poleIds.get(k)!,
+          due_date: d.due_date ? toIsoDate(d.due_date) : null,
+          street_address: blankToNull(d.street_address ?? d.pole.street_address),
+          geo_lat: d.geo_lat ?? d.pole.geo_lat ?? null,
+          geo_lon: d.geo_lon ?? d.pole.geo_lon ?? null,
+          description: blankToNull(d.description),
+          ehasp: blankToNull(d.ehasp),
+          ambulance_meetup: blankToNull(d.ambulance_meetup),
+        };
+      }),
+      'id, pole_id',
+    );
+    for (const r of rows) ticketOfPole.set(Number(r.pole_id), Number(r.id));
+    counts.tickets += rows.length;
+  }
+
+  // 6. Work orders (no duplicate on a ticket, also against a merged ticket's own) and tasks.
+  const existingWo = new Map<number, Set<string>>();
+  for (const part of chunks(mergedTicketIds, 5000)) {
+    const rows = await tx
+      .select({ ticketId: workOrders.ticketId, wo: workOrders.workOrder })
+      .from(workOrders)
+      .where(and(eq(workOrders.companyId, companyId), inArray(workOrders.ticketId, part)));
+    for (const r of rows) {
+      if (!existingWo.has(r.ticketId)) existingWo.set(r.ticketId, new Set());
+      existingWo.get(r.ticketId)!.add(r.wo);
+    }
+  }
+  const woRows: { ticket_id: number; work_order: string }[] = [];
+  const taskRows: { ticket_id: number; unit_id: number; init_qty: number; additional_qty: number }[] = [];
+  for (const [k, g] of groups) {
+    const ticketId = ticketOfPole.get(poleIds.get(k)!)!;
+    const have = existingWo.get(ticketId);
+    for (const wo of g.workOrders) if (!have?.has(wo)) woRows.push({ ticket_id: ticketId, work_order: wo });
+    for (const t of g.tasks) {
+      taskRows.push({ ticket_id: ticketId, unit_id: unitIds.get(libraryCode(t.code)!)!, init_qty: t.qty, additional_qty: t.additional_qty ?? 0 });
+    }
+  }
+  for (const part of chunks(woRows)) {
+    await insertRecords(tx, 'work_orders', { company_id: companyId }, [['ticket_id', 'int'], ['work_order', 'text']], part);
+    counts.workOrders += part.length;
+  }
+  const taskColumns = [
+    ['ticket_id', 'int'],
+    ['unit_id', 'int'],
+    ['init_qty', 'float8'],
+    ['additional_qty', 'float8'],
+  ] as const;
+  for (const part of chunks(taskRows)) {
+    await insertRecords(tx, 'ticket_tasks', { company_id: companyId }, taskColumns, part);
+    counts.tasks += part.length;
+  }
+  return counts;
+}

@@ -1,0 +1,163 @@
+import { and, asc, desc, eq, sql, type AnyColumn } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import { JOB_STATUS, JOB_TYPE } from '../../../shared/constants';
+import type { DbOrTx } from '../../db/client';
+import { companies, jobs, tickets, users, utilities } from '../../db/schema/index';
+
+/** Jobs SQL (the only place with it). Every statement is scoped by the caller's company. */
+
+const creator = alias(users, 'job_creator');
+const foreman = alias(users, 'job_foreman');
+
+const name = (u: { id: AnyColumn; firstName: AnyColumn; lastName: AnyColumn }) =>
+  sql<string | null>`case when ${u.id} is null then null else trim(${u.firstName} || ' ' || ${u.lastName}) end`;
+
+/**
+ * GET /jobs and the header of GET /jobs/{id} in ONE statement: ticket count, status and
+ * date_completed are derived in SQL (DESIGN §4) from a grouped sub-select of the tickets.
+ */
+export function selectJobs(db: DbOrTx, companyId: number, jobId?: number) {
+  const ticketFilter = jobId === undefined ? eq(tickets.companyId, companyId) : and(eq(tickets.companyId, companyId), eq(tickets.jobId, jobId));
+  const stats = db
+    .select({
+      jobId: tickets.jobId,
+      total: sql<number>`count(*)::int`.as('total'),
+      done: sql<number>`count(${tickets.actualCompletionDate})::int`.as('done'),
+      lastDone: sql<Date | string | null>`max(${tickets.actualCompletionDate})`.as('last_done'),
+    })
+    .from(tickets)
+    .where(ticketFilter)
+    .groupBy(tickets.jobId)
+    .as('job_stats');
+  const complete = sql`${jobs.jobType} <> ${JOB_TYPE.ESTIMATION} and coalesce(${stats.total}, 0) > 0 and ${stats.done} = ${stats.total}`;
+  const q = db
+    .select({
+      id: jobs.id,
+      job_number: jobs.jobNumber,
+      job_type: jobs.jobType,
+      status: sql<string>`case when ${jobs.jobType} = ${JOB_TYPE.ESTIMATION} then ${JOB_STATUS.ESTIMATION}
+        when ${complete} then ${JOB_STATUS.COMPLETE} else ${JOB_STATUS.IN_PROGRESS} end`,
+      ticket_count: sql<number>`coalesce(${stats.total}, 0)::int`,
+      created_name: sql<string>`coalesce(${name(creator)}, '')`,
+      created_by: jobs.createdBy,
+      foreman_id: jobs.foremanId,
+      foreman_name: name(foreman),
+      due_date: jobs.dueDate,
+      date_completed: sql<Date | string | null>`case when ${complete} then ${stats.lastDone} else null end`,
+      selected_utility_id: jobs.utilityId,
+      selected_utility_name: utilities.code,
+      work_packet_url: jobs.workPacketUrl,
+      work_packet_name: jobs.workPacketName,
+      work_packet_size: jobs.workPacketSize,
+      work_packet_type: jobs.workPacketType,
+      work_contact_phone: jobs.workContactPhone,
+      hospital_name: jobs.hospitalName,
+      hospital_address: jobs.hospitalAddress,
+      ehasp_override: jobs.ehaspOverride,
+      arc_rating_override: jobs.arcRatingOverride,
+      primary_voltage_override: jobs.primaryVoltageOverride,
+      secondary_voltage_override: jobs.secondaryVoltageOverride,
+      version: jobs.version,
+      created_at: jobs.createdAt,
+    })
+    .from(jobs)
+    .innerJoin(utilities, eq(utilities.id, jobs.utilityId))
+    .leftJoin(creator, and(eq(creator.id, jobs.createdBy), eq(creator.companyId, jobs.companyId)))
+    .leftJoin(foreman, and(eq(foreman.id, jobs.foremanId), eq(foreman.companyId, jobs.companyId)))
+    .leftJoin(stats, eq(stats.jobId, jobs.id));
+  return jobId === undefined
+    ? q.where(eq(jobs.companyId, companyId)).orderBy(desc(jobs.jobNumber), desc(jobs.id))
+    : q.where(and(eq(jobs.companyId, companyId), eq(jobs.id, jobId)));
+}
+export type JobRow = Awaited<ReturnType<typeof selectJobs>>[number];
+
+export const findJob = async (db: DbOrTx, companyId: number, id: number) =>
+  (await db.select().from(jobs).where(and(eq(jobs.companyId, companyId), eq(jobs.id, id))))[0];
+
+export const jobsWithNumber = (db: DbOrTx, companyId: number, jobNumber: string) =>
+  db
+    .select({ id: jobs.id, job_number: jobs.jobNumber })
+    .from(jobs)
+    .where(and(eq(jobs.companyId, companyId), eq(jobs.jobNumber, jobNumber)));
+
+export const companyTimeZone = async (db: DbOrTx, companyId: number) =>
+  (await db.select({ tz: companies.timeZone }).from(companies).where(eq(companies.id, companyId)))[0]?.tz ?? 'UTC';
+
+export const listUtilities = (db: DbOrTx, companyId: number) =>
+  db.select({ id: utilities.id, code: utilities.code }).from(utilities).where(eq(utilities.companyId, companyId)).orderBy(asc(utilities.code));
+
+export const findUtility = async (db: DbOrTx, companyId: number, id: number) =>
+  (await db.select({ id: utilities.id }).from(utilities).where(and(eq(utilities.companyId, companyId), eq(utilities.id, id))))[0];
+
+export const findUser = async (db: DbOrTx, companyId: number, id: number) =>
+  (await db.select().from(users).where(and(eq(users.companyId, companyId), eq(users.id, id))))[0];
+
+export type JobInsert = typeof jobs.$inferInsert;
+
+export const insertJob = async (db: DbOrTx, values: JobInsert) => (await db.insert(jobs).values(values).returning({ id: jobs.id }))[0];
+
+/** Updates only when `version` is still current; returns nothing for a stale version. */
+export const updateJob = async (db: DbOrTx, companyId: number, id: number, version: number, values: Partial<JobInsert>) =>
+  (
+    await db
+      .update(jobs)
+      .set({ ...values, version: sql`${jobs.version} + 1`, updatedAt: new Date() })
+      .where(and(eq(jobs.companyId, companyId), eq(jobs.id, id), eq(jobs.version, version)))
+      .returning({ id: jobs.id })
+  )[0];
+
+/**
+ * The stored-file urls this job's records point at (work packet, dig-safe and NRA documents,
+ * permits, images and thumbnails) that no record outside this job also points at, so that
+ * deleting the job's files never removes a file another job still shows. One statement.
+ */
+export async function fileUrlsOnlyOfJob(db: DbOrTx, companyId: number, jobId: number): Promise<string[]> {
+  const result = await db.execute<{ u: string }>(sql`
+    with mine as (
+      select work_packet_url as u from jobs where company_id = ${companyId} and id = ${jobId}
+      union select dig_safe_url from tickets where company_id = ${companyId} and job_id = ${jobId}
+      union select nra_url from tickets where company_id = ${companyId} and job_id = ${jobId}
+      union select p.permit_url from permits p join tickets t on t.id = p.ticket_id
+        where p.company_id = ${companyId} and t.job_id = ${jobId}
+      union select i.url from images i join tickets t on t.id = i.ticket_id
+        where i.company_id = ${companyId} and t.job_id = ${jobId}
+      union select i.thumbnail_url from images i join tickets t on t.id = i.ticket_id
+        where i.company_id = ${companyId} and t.job_id = ${jobId}
+    ), others as (
+      select work_packet_url as u from jobs where company_id = ${companyId} and id <> ${jobId}
+      union select dig_safe_url from tickets where company_id = ${companyId} and job_id <> ${jobId}
+      union select nra_url from tickets where company_id = ${companyId} and job_id <> ${jobId}
+      union select p.permit_url from permits p join tickets t on t.id = p.ticket_id
+        where p.company_id = ${companyId} and t.job_id <> ${jobId}
+      union select i.url from images i join tickets t on t.id = i.ticket_id
+        where i.company_id = ${companyId} and t.job_id <> ${jobId}
+      union select i.thumbnail_url from images i join tickets t on t.id = i.ticket_id
+        where i.company_id = ${companyId} and t.job_id <> ${jobId}
+    )
+    select u from mine where u is not null and u <> ''
+      and not exists (select 1 from others where others.u = mine.u)`);
+  return rowsOf<{ u: string }>(result).map((r) => r.u);
+}
+
+/** Of these urls, the ones a record of the company still points at. One statement. */
+export async function urlsStillReferenced(db: DbOrTx, companyId: number, urls: readonly string[]): Promise<Set<string>> {
+  if (urls.length === 0) return new Set();
+  const list = sql`(select jsonb_array_elements_text(${JSON.stringify(urls)}::jsonb))`;
+  const result = await db.execute<{ u: string }>(sql`
+    select work_packet_url as u from jobs where company_id = ${companyId} and work_packet_url in ${list}
+    union select dig_safe_url from tickets where company_id = ${companyId} and dig_safe_url in ${list}
+    union select nra_url from tickets where company_id = ${companyId} and nra_url in ${list}
+    union select permit_url from permits where company_id = ${companyId} and permit_url in ${list}
+    union select url from images where company_id = ${companyId} and url in ${list}
+    union select thumbnail_url from images where company_id = ${companyId} and thumbnail_url in ${list}`);
+  return new Set(rowsOf<{ u: string }>(result).map((r) => r.u));
+}
+
+/** db.execute answers an array (postgres-js) or `{ rows }` (pg, PGlite). */
+function rowsOf<T>(result: unknown): T[] {
+  return (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
+}
+
+/** Deletes the job; tickets, tasks, notes, work orders, permits and images go by FK cascade. */
+export const deleteJob = async (db: DbOrTx, companyId: number, id: number) =>
+  (await db.delete(jobs).where(and(eq(jobs.companyId, companyId), eq(jobs.id, id))).returning({ id: jobs.id }))[0];

@@ -1,0 +1,207 @@
+import { CREW_STATUS, ROLE } from '../../../shared/constants';
+import type { TicketsFile } from '../../../shared/excel';
+import { truncateDecimals } from '../../../shared/excel';
+import type { Job, JobListItem, JobSave, JobSaveReply, NewTicketDraft, NewUnitDraft, Utility } from '../../../shared/jobs.schemas';
+import { MSG } from '../../../shared/messages';
+import type { Ticket } from '../../../shared/tickets.schemas';
+import type { AppContext } from '../../context';
+import { AppError, badRequest, conflict, notFound } from '../../errors';
+import type { CurrentUser } from '../../plugins/auth';
+import { deleteStoredUrls, requireUploadedFile } from '../../storage/keys';
+import { loadWorkbookImport } from '../excel/excel.service';
+import { importTickets, type ImportCounts, type ImportTicket, type ImportUnit } from '../imports/import.service';
+import { isoInstant, loadTicketsOfJob } from '../tickets/tickets.read';
+import * as repo from './jobs.repository';
+
+/** Jobs: list, read, save (create/update with import), delete (SPEC §5 Job save, DESIGN §4–5). */
+
+function toListItem(row: repo.JobRow): JobListItem {
+  return {
+    ...row,
+    status: row.status as JobListItem['status'],
+    date_completed: isoInstant(row.date_completed),
+    created_at: isoInstant(row.created_at) ?? '',
+  };
+}
+
+export async function listJobs(ctx: AppContext, me: CurrentUser): Promise<JobListItem[]> {
+  return (await repo.selectJobs(ctx.db, me.companyId)).map(toListItem);
+}
+
+async function jobHeader(ctx: AppContext, companyId: number, id: number): Promise<JobListItem> {
+  const [row] = await repo.selectJobs(ctx.db, companyId, id);
+  if (!row) throw notFound('job');
+  return toListItem(row);
+}
+
+/** GET /jobs/{id}: header + tickets + the company's time zone (for the CSV export). */
+export async function getJob(ctx: AppContext, me: CurrentUser, id: number): Promise<Job> {
+  const job = await jobHeader(ctx, me.companyId, id);
+  const [tickets, tz] = await Promise.all([loadTicketsOfJob(ctx.db, me.companyId, id), repo.companyTimeZone(ctx.db, me.companyId)]);
+  return { ...job, tickets, company_time_zone: tz };
+}
+
+export async function ticketsOfJob(ctx: AppContext, me: CurrentUser, id: number): Promise<Ticket[]> {
+  if (!(await repo.findJob(ctx.db, me.companyId, id))) throw notFound('job');
+  return loadTicketsOfJob(ctx.db, me.companyId, id);
+}
+
+/** GET /jobs/job_exists/{number}: the jobs of the caller's company with exactly this number. */
+export function jobsWithNumber(ctx: AppContext, me: CurrentUser, jobNumber: string) {
+  return repo.jobsWithNumber(ctx.db, me.companyId, jobNumber.trim());
+}
+
+export const utilities = (ctx: AppContext, me: CurrentUser): Promise<Utility[]> => repo.listUtilities(ctx.db, me.companyId);
+
+/** The job-number unique index (jobs_company_number_unique) refused the row, from either driver. */
+function isJobNumberConflict(err: unknown): boolean {
+  for (let e = err as { code?: string; constraint?: string; message?: string; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
+    if (e.code === '23505') return !e.constraint || e.constraint === 'jobs_company_number_unique' || /jobs_company_number_unique/.test(e.message ?? '');
+  }
+  return false;
+}
+
+/** job.newTickets (SPEC §3 shapes) → import drafts, with the job's overrides applied. */
+function newTicketsToDrafts(list: readonly NewTicketDraft[], job: JobSave): ImportTicket[] {
+  const geo = (v: number | null | undefined) => (v == null ? null : truncateDecimals(v));
+  return list.map((t, i) => ({
+    row: t.row,
+    label: t.row ? `Row ${t.row}` : `Ticket ${i + 1}`,
+    pole: {
+      pole_name: t.pole.pole_name,
+      line_name: t.pole.line_name,
+      pole_id: t.pole.pole_id ?? null,
+      line_id: t.pole.line_id ?? null,
+      street_address: t.pole.street_address ?? null,
+      geo_lat: geo(t.pole.geo_lat),
+      geo_lon: geo(t.pole.geo_lon),
+      primary_voltage: job.primary_voltage_override || t.pole.primary_voltage || null,
+      secondary_voltage: job.secondary_voltage_override || t.pole.secondary_voltage || null,
+      arc_rating: job.arc_rating_override || t.pole.arc_rating || null,
+      utility_spec: t.pole.utility_spec ?? null,
+      sub_curcuit: t.pole.sub_curcuit ?? null,
+      sap_curcuit: t.pole.sap_curcuit ?? null,
+    },
+    street_address: t.street_address ?? null,
+    geo_lat: geo(t.geo_lat),
+    geo_lon: geo(t.geo_lon),
+    due_date: t.due_date ?? null,
+    ehasp: t.ehasp || job.ehasp_override || null,
+    description: t.description ?? null,
+    ambulance_meetup: t.ambulance_meetup ?? null,
+    work_orders: t.work_orders,
+    tasks: t.tasks.map((k) => ({ code: k.code, description: k.description, qty: k.init_qty, additional_qty: k.additional_qty, row: k.row })),
+  }));
+}
+
+/** The workbook of job.ticketsFile, converted; row problems answer 400 like newTickets ones. */
+async function workbookDrafts(ctx: AppContext, me: CurrentUser, file: TicketsFile, job: JobSave) {
+  try {
+    return await loadWorkbookImport(ctx, me, file, job);
+  } catch (err) {
+    if (err instanceof AppError && err.statusCode === 422) throw badRequest(err.message);
+    throw err;
+  }
+}
+
+/**
+ * PUT /jobs/ {job}: no id creates, with id updates (needs the current version). Drafts of
+ * newTickets / newUnits / ticketsFile are imported in the SAME transaction as the job row:
+ * a bad row answers 400 naming it and nothing is written.
+ */
+export async function saveJob(ctx: AppContext, me: CurrentUser, input: JobSave, log?: (err: unknown) => void): Promise<JobSaveReply> {
+  const { companyId } = me;
+  const existing = input.id !== undefined ? await repo.findJob(ctx.db, companyId, input.id) : undefined;
+  if (input.id !== undefined && !existing) throw notFound('job');
+  if (existing && input.version === undefined) throw badRequest(MSG.jobVersionRequired);
+
+  if (!existing || existing.utilityId !== input.selected_utility_id) {
+    if (!(await repo.findUtility(ctx.db, companyId, input.selected_utility_id))) {
+      throw badRequest(MSG.jobUtilityInvalid, { selected_utility_id: MSG.jobUtilityInvalid });
+    }
+  }
+  const foremanId = input.foreman_id ?? null;
+  if (foremanId !== null && foremanId !== existing?.foremanId) {
+    const u = await repo.findUser(ctx.db, companyId, foremanId);
+    if (!u || u.roleId !== ROLE.FOREMAN || u.crewStatus !== CREW_STATUS.ACTIVE) {
+      throw badRequest(MSG.jobForemanInvalid, { foreman_id: MSG.jobForemanInvalid });
+    }
+  }
+  // A new or changed packet must be this company's upload of a work packet, really stored.
+  let packet = { size: input.work_packet_size ?? null, type: input.work_packet_type ?? null, name: input.work_packet_name ?? null };
+  if (!existing || existing.workPacketUrl !== input.work_packet_url) {
+    const stored = await requireUploadedFile(ctx.storage, companyId, input.work_packet_url, ['work_packet'], 'work packet');
+    packet = { size: stored.size, type: stored.contentType, name: input.work_packet_name || stored.name };
+  }
+
+  const drafts: ImportTicket[] = input.newTickets?.length ? newTicketsToDrafts(input.newTickets, input) : [];
+  const library: ImportUnit[] = (input.newUnits ?? []).map((u: NewUnitDraft) => u);
+  if (input.ticketsFile) {
+    const book = await workbookDrafts(ctx, me, input.ticketsFile, input);
+    drafts.push(...book.tickets);
+    library.push(...book.library);
+  }
+
+  const values = {
+    jobNumber: input.job_number,
+    jobType: input.job_type,
+    dueDate: input.due_date,
+    utilityId: input.selected_utility_id,
+    foremanId,
+    workPacketUrl: input.work_packet_url,
+    workPacketName: packet.name,
+    workPacketSize: packet.size,
+    workPacketType: packet.type,
+    workContactPhone: input.work_contact_phone ?? null,
+    hospitalName: input.hospital_name ?? null,
+    hospitalAddress: input.hospital_address ?? null,
+    ehaspOverride: input.ehasp_override ?? null,
+    arcRatingOverride: input.arc_rating_override ?? null,
+    primaryVoltageOverride: input.primary_voltage_override ?? null,
+    secondaryVoltageOverride: input.secondary_voltage_override ?? null,
+  };
+
+  let imported: ImportCounts | undefined;
+  let jobId: number;
+  try {
+    jobId = await ctx.db.transaction(async (tx) => {
+      let id: number;
+      if (existing) {
+        const row = await repo.updateJob(tx, companyId, existing.id, input.version!, values);
+        if (!row) throw conflict(MSG.staleVersion);
+        id = row.id;
+      } else {
+        id = (await repo.insertJob(tx, { ...values, companyId, createdBy: me.id })).id;
+      }
+      if (drafts.length || library.length) {
+        imported = await importTickets(tx, { companyId, jobId: id, utilityId: input.selected_utility_id, userId: me.id }, drafts, library);
+      }
+      return id;
+    });
+  } catch (err) {
+    if (isJobNumberConflict(err)) throw conflict(MSG.jobNumberExists);
+    throw err;
+  }
+  // A replaced packet nobody else shows is removed from storage (after the commit).
+  const oldPacket = existing?.workPacketUrl;
+  if (oldPacket && oldPacket !== input.work_packet_url && !(await repo.urlsStillReferenced(ctx.db, companyId, [oldPacket])).has(oldPacket)) {
+    await deleteStoredUrls(ctx.storage, companyId, [oldPacket], log);
+  }
+  const job = await jobHeader(ctx, companyId, jobId);
+  return imported ? { job, imported } : { job };
+}
+
+/**
+ * GET /jobs/delete/{id} and DELETE /jobs/{id}: the job and (by cascade) its tickets, tasks,
+ * notes, work orders, permits and images; then the stored files only this job pointed at.
+ */
+export async function deleteJob(ctx: AppContext, me: CurrentUser, id: number, log?: (err: unknown) => void) {
+  const urls = await ctx.db.transaction(async (tx) => {
+    if (!(await repo.findJob(tx, me.companyId, id))) throw notFound('job');
+    const owned = await repo.fileUrlsOnlyOfJob(tx, me.companyId, id);
+    await repo.deleteJob(tx, me.companyId, id);
+    return owned;
+  });
+  await deleteStoredUrls(ctx.storage, me.companyId, urls, log);
+  return { success: true, id };
+}

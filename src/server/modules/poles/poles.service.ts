@@ -1,0 +1,95 @@
+import { MSG } from '../../../shared/messages';
+import { POLE_SEARCH_LIMIT, type AddPoleBody, type PoleFields } from '../../../shared/poles.schemas';
+import type { Pole, Ticket } from '../../../shared/tickets.schemas';
+import type { AppContext } from '../../context';
+import { badRequest, notFound } from '../../errors';
+import type { CurrentUser } from '../../plugins/auth';
+import { loadTicket } from '../tickets/tickets.read';
+import { findJob } from '../tickets/tickets.repository';
+import { insertNewPole, insertTicketForPole } from '../tickets/tickets.service';
+import * as repo from './poles.repository';
+
+/**
+ * Poles of the ticket window (SPEC §4 Pole tab, §5 Add pole, §7 Poles). Searches are prefix
+ * matches, case-insensitive, of at most POLE_SEARCH_LIMIT rows, always within the caller's company.
+ */
+
+/** A utility given as id or code; '' / undefined = all (null); unknown = no pole can match. */
+async function utilityFilter(ctx: AppContext, companyId: number, utility: string | undefined): Promise<number | null | 'none'> {
+  const u = utility?.trim();
+  if (!u || u === '-1' || u.toLowerCase() === 'all') return null;
+  const found = await repo.findUtility(ctx.db, companyId, /^\d{1,10}$/.test(u) ? Number(u) : u);
+  return found ? found.id : 'none';
+}
+
+/** GET /poles/byUtility → {poles}. */
+export async function byUtility(ctx: AppContext, user: CurrentUser, q: { utility?: string; pole?: string; line?: string }) {
+  const utilityId = await utilityFilter(ctx, user.companyId, q.utility);
+  if (utilityId === 'none') return { poles: [] };
+  return {
+    poles: await repo.searchPoles(ctx.db, { companyId: user.companyId, utilityId, pole: q.pole, line: q.line, limit: POLE_SEARCH_LIMIT }),
+  };
+}
+
+/** GET /poles/polesByPoleOrLine → {poles}: porlType 'line' searches (and orders) by line, 'pole' by pole. */
+export async function byPoleOrLine(ctx: AppContext, user: CurrentUser, q: { pole?: string; line?: string; porlType?: string }) {
+  const type = q.porlType?.trim().toLowerCase();
+  const pole = type === 'line' ? undefined : q.pole;
+  const line = type === 'pole' ? undefined : q.line;
+  return {
+    poles: await repo.searchPoles(ctx.db, {
+      companyId: user.companyId,
+      pole,
+      line,
+      orderBy: type === 'line' ? 'line' : 'pole',
+      limit: POLE_SEARCH_LIMIT,
+    }),
+  };
+}
+
+/** GET /poles/specificPole → the poles with exactly this name on exactly this line (of the utility). */
+export async function specificPole(ctx: AppContext, user: CurrentUser, q: { pole?: string; line?: string; utility?: string }): Promise<Pole[]> {
+  if (!q.pole?.trim()) return [];
+  const utilityId = await utilityFilter(ctx, user.companyId, q.utility);
+  if (utilityId === 'none') return [];
+  return repo.searchPoles(ctx.db, { companyId: user.companyId, utilityId, pole: q.pole, line: q.line, exact: true, limit: POLE_SEARCH_LIMIT });
+}
+
+async function checkRefs(ctx: AppContext, companyId: number, f: PoleFields) {
+  if (f.utility_id_owning_pole != null && !(await repo.findUtility(ctx.db, companyId, f.utility_id_owning_pole))) {
+    throw badRequest(MSG.poleUtilityInvalid);
+  }
+  if (f.accessibility_id != null && !(await repo.accessTypeExists(ctx.db, companyId, f.accessibility_id))) {
+    throw badRequest(MSG.poleAccessTypeInvalid);
+  }
+}
+
+/** PUT /poles/ {pole} → {pole}: saves the pole fields of the Pole tab. */
+export async function updatePole(ctx: AppContext, user: CurrentUser, input: PoleFields & { id: number }): Promise<{ pole: Pole }> {
+  const { id, ...fields } = input;
+  if (fields.utility_id_owning_pole === null) throw badRequest(MSG.poleUtilityInvalid);
+  await checkRefs(ctx, user.companyId, fields);
+  if (!(await repo.updatePole(ctx.db, user.companyId, id, fields))) throw notFound('pole');
+  return { pole: (await repo.findPole(ctx.db, user.companyId, id))! };
+}
+
+/**
+ * POST /poles/ (SPEC §5 Add pole): a new pole; with job_id also its ticket in that job, in the
+ * same transaction (SPEC §4: "it is saved immediately"). Missing pole name, line name or
+ * utility → 400 MSG.addPoleMissing; a ticket of the job on that pole and line → 409.
+ */
+export async function addPole(ctx: AppContext, user: CurrentUser, body: AddPoleBody): Promise<{ ok: true; pole: Pole; ticket?: Ticket }> {
+  const { job_id: jobId, due_date: dueDate, utility, ...fields } = body;
+  const { poleId, ticketId } = await ctx.db.transaction(async (tx) => {
+    const job = jobId != null ? await findJob(tx, user.companyId, jobId) : undefined;
+    if (jobId != null && !job) throw notFound('job');
+    const poleFields = { ...fields, pole_name: fields.pole_name ?? undefined, line_name: fields.line_name ?? undefined };
+    const newPoleId = await insertNewPole(tx, user.companyId, { ...poleFields, utility }, job?.id ?? null);
+    const newTicketId = job ? await insertTicketForPole(tx, user.companyId, job, newPoleId, dueDate) : undefined;
+    return { poleId: newPoleId, ticketId: newTicketId };
+  });
+  const pole = (await repo.findPole(ctx.db, user.companyId, poleId))!;
+  if (ticketId === undefined) return { ok: true, pole };
+  const ticket = await loadTicket(ctx.db, user.companyId, ticketId);
+  return { ok: true, pole, ticket: ticket! };
+}

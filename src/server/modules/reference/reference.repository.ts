@@ -1,0 +1,25 @@
+import { and, asc, eq, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client';
+import { accessTypes, permitTypes, specs } from '../../db/schema/index';
+import { prefixPattern } from '../poles/poles.repository';
+
+/** Reference lists of the ticket window (SPEC §3 Spec, Access type; §7 specs, permits), per company. */
+export const listAccessTypes = (db: DbOrTx, companyId: number) =>
+  db.select({ id: accessTypes.id, title: accessTypes.title }).from(accessTypes).where(eq(accessTypes.companyId, companyId)).orderBy(asc(accessTypes.id));
+
+export const listPermitTypes = (db: DbOrTx, companyId: number) =>
+  db.select({ id: permitTypes.id, title: permitTypes.title }).from(permitTypes).where(eq(permitTypes.companyId, companyId)).orderBy(asc(permitTypes.id));
+
+/** Spec numbers starting with `partial` (case-insensitive), in order; empty lists the first ones. */
+export const searchSpecs = (db: DbOrTx, companyId: number, partial: string, limit: number) =>
+  db
+    .select({ spec_number: specs.specNumber })
+    .from(specs)
+    .where(and(eq(specs.companyId, companyId), partial.trim() ? sql`lower(${specs.specNumber}) like ${prefixPattern(partial)}` : undefined))
+    .orderBy(asc(sql`lower(${specs.specNumber})`), asc(specs.id))
+    .limit(limit);
+
+export async function permitTypeExists(db: DbOrTx, companyId: number, id: number): Promise<boolean> {
+  const rows = await db.select({ id: permitTypes.id }).from(permitTypes).where(and(eq(permitTypes.companyId, companyId), eq(permitTypes.id, id)));
+  return rows.length > 0;
+}

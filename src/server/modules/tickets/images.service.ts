@@ -1,0 +1,113 @@
+import sharp from 'sharp';
+import { LIMITS } from '../../../shared/constants';
+import { MSG } from '../../../shared/messages';
+import type { TicketImage } from '../../../shared/tickets.schemas';
+import type { AppContext } from '../../context';
+import { badRequest, notFound } from '../../errors';
+import type { CurrentUser } from '../../plugins/auth';
+import { deleteStoredUrls, parseStorageKey, siblingStorageKey, storageKeyOwnedBy } from '../../storage/keys';
+import { isoInstant } from './tickets.read';
+import * as repo from './tickets.repository';
+
+/** Longest side of a stored thumbnail (DESIGN §2 Images). */
+export const THUMBNAIL_MAX_PX = 400;
+/** Formats the thumbnailer accepts: the IMAGE_TYPES of src/shared/uploads.ts, as sharp names them. */
+const IMAGE_FORMATS = new Set(['jpeg', 'png', 'gif', 'webp', 'heif']);
+/** Refuse decompression bombs: 100 megapixels is far beyond any phone photo. */
+const MAX_INPUT_PIXELS = 100_000_000;
+
+/**
+ * A JPEG thumbnail of at most THUMBNAIL_MAX_PX on its long side, turned upright by the photo's
+ * EXIF orientation; null when the bytes are not an image we accept.
+ */
+export async function makeThumbnail(original: Buffer): Promise<Buffer | null> {
+  try {
+    const meta = await sharp(original, { limitInputPixels: MAX_INPUT_PIXELS }).metadata();
+    if (!meta.format || !IMAGE_FORMATS.has(meta.format)) return null;
+    return await sharp(original, { limitInputPixels: MAX_INPUT_PIXELS, animated: false })
+      .rotate()
+      .resize(THUMBNAIL_MAX_PX, THUMBNAIL_MAX_PX, { fit: 'inside', withoutEnlargement: true })
+      .flatten({ background: '#ffffff' })
+      .jpeg({ quality: 80, mozjpeg: true })
+      .toBuffer();
+  } catch {
+    return null;
+  }
+}
+
+function toImage(row: { id: number; url: string; thumbnailUrl: string; uploadedAt: Date | string }, pl: { pole_name: string | null; line_name: string | null }): TicketImage {
+  return { id: row.id, url: row.url, thumbnailurl: row.thumbnailUrl, ...pl, uploaded_at: isoInstant(row.uploadedAt) ?? '' };
+}
+
+/**
+ * POST /media_upload/s3-upload-complete (SPEC §7 Uploads): the photo the caller PUT to `url`
+ * becomes an image of the ticket. The url must be this company's media upload and exist; the
+ * server makes the thumbnail itself (the client's thumbUrl is not trusted) and keeps it beside
+ * the original. At most 10 images per ticket, counted under a lock of the ticket row, so parallel
+ * uploads cannot pass the limit together.
+ */
+export async function completeImageUpload(
+  ctx: AppContext,
+  user: CurrentUser,
+  input: { ticketId: number; url: string; isVideo?: string | boolean },
+  log?: (err: unknown) => void,
+): Promise<{ id: number; image: TicketImage }> {
+  if (input.isVideo === true || input.isVideo === 'true') throw badRequest(MSG.imageVideo);
+  const { db, storage } = ctx;
+  const ticket = await repo.findTicketRow(db, user.companyId, input.ticketId);
+  if (!ticket) throw notFound('ticket');
+  const key = storageKeyOwnedBy(storage, user.companyId, input.url, ['media']);
+  if (!key) throw badRequest(MSG.imageNotOurs);
+  const url = storage.urlFor(key);
+
+  // The same upload reported twice (a retried request) is the same image.
+  const already = await repo.findImageByUrl(db, user.companyId, ticket.id, url);
+  if (already) return { id: already.id, image: toImage(already, await repo.poleLineOfTicket(db, ticket.id)) };
+  // Fail fast before the thumbnail work; the count that matters is the one under the lock below.
+  if ((await repo.countImages(db, ticket.id)) >= LIMITS.imagesPerTicket) {
+    await deleteStoredUrls(storage, user.companyId, [url], log);
+    throw badRequest(MSG.tooManyImages);
+  }
+
+  let original: Buffer;
+  try {
+    original = await storage.get(key);
+  } catch {
+    throw badRequest(MSG.imageNotUploaded);
+  }
+  const thumb = await makeThumbnail(original);
+  if (!thumb) {
+    await deleteStoredUrls(storage, user.companyId, [url], log);
+    throw badRequest(MSG.imageNotAnImage);
+  }
+  const name = parseStorageKey(key)!.name.replace(/\.[A-Za-z0-9]+$/, '');
+  const thumbKey = siblingStorageKey(key, 'thumbnail', `${name}.jpg`);
+  await storage.put(thumbKey, thumb, 'image/jpeg');
+  const thumbnailUrl = storage.urlFor(thumbKey);
+
+  try {
+    const row = await db.transaction(async (tx) => {
+      const locked = await repo.lockTicket(tx, user.companyId, ticket.id);
+      if (!locked) throw notFound('ticket');
+      if ((await repo.countImages(tx, ticket.id)) >= LIMITS.imagesPerTicket) throw badRequest(MSG.tooManyImages);
+      return repo.insertImage(tx, { companyId: user.companyId, ticketId: ticket.id, url, thumbnailUrl, uploadedBy: user.id });
+    });
+    return { id: row.id, image: toImage(row, await repo.poleLineOfTicket(db, ticket.id)) };
+  } catch (err) {
+    // Refused (limit reached, ticket deleted meanwhile): the files belong to nothing.
+    await deleteStoredUrls(storage, user.companyId, [url, thumbnailUrl], log);
+    throw err;
+  }
+}
+
+/** DELETE /tickets/images/{id}: the image row, then its original and thumbnail. */
+export async function deleteImage(ctx: AppContext, user: CurrentUser, id: number, log?: (err: unknown) => void) {
+  const image = await ctx.db.transaction(async (tx) => {
+    const row = await repo.findImage(tx, user.companyId, id);
+    if (!row) throw notFound('image');
+    await repo.deleteImageRow(tx, user.companyId, id);
+    return row;
+  });
+  await deleteStoredUrls(ctx.storage, user.companyId, [image.url, image.thumbnailUrl], log);
+  return { success: true as const, id };
+}

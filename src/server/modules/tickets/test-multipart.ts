@@ -1,0 +1,22 @@
+import { randomBytes } from 'node:crypto';
+
+/** A multipart/form-data body for app.inject (tests): text fields and at most one file. */
+export function multipart(
+  fields: Record<string, string>,
+  file?: { field: string; name: string; type: string; content: Buffer },
+): { payload: Buffer; headers: Record<string, string> } {
+  const boundary = `----linecrew${randomBytes(8).toString('hex')}`;
+  const parts: Buffer[] = [];
+  for (const [k, v] of Object.entries(fields)) {
+    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
+  }
+  if (file) {
+    parts.push(
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${file.field}"; filename="${file.name}"\r\nContent-Type: ${file.type}\r\n\r\n`),
+      file.content,
+      Buffer.from('\r\n'),
+    );
+  }
+  parts.push(Buffer.from(`--${boundary}--\r\n`));
+  return { payload: Buffer.concat(parts), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}

@@ -1,0 +1,237 @@
+import { and, asc, eq, inArray, type SQL } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import { TICKET_STATUS } from '../../../shared/constants';
+import type { Note, Permit, Pole, Ticket, TicketImage, TicketTask } from '../../../shared/tickets.schemas';
+import type { DbOrTx } from '../../db/client';
+import { accessTypes, images, notes, permits, permitTypes, poles, tickets, ticketTasks, units, users, utilities, workOrders } from '../../db/schema/index';
+
+/**
+ * The ticket read model (SPEC §3 Ticket) loaded in a fixed number of statements, whatever the
+ * number of tickets: one for tickets + pole + assignee, then one each for tasks, notes, work
+ * orders, permits and images, filtered by a sub-select of the same tickets (no N+1, no id list
+ * sent back to the server). Every statement is scoped by the caller's company.
+ * Used by the jobs routes (GET /jobs/{id}, GET /jobs/tickets/{id}) and the tickets routes.
+ */
+
+/** An instant from either driver (Date or text) as an ISO string. */
+export function isoInstant(v: Date | string | null | undefined): string | null {
+  if (v == null) return null;
+  const d = v instanceof Date ? v : new Date(v);
+  return Number.isNaN(d.getTime()) ? String(v) : d.toISOString();
+}
+const isoRequired = (v: Date | string | null | undefined) => isoInstant(v) ?? '';
+
+const fullName = (first: string | null, last: string | null) => (first == null && last == null ? null : `${first ?? ''} ${last ?? ''}`.trim());
+
+const assignee = alias(users, 'ticket_assignee');
+const noteAuthor = alias(users, 'note_author');
+const poleUtility = alias(utilities, 'pole_utility');
+const imagePole = alias(poles, 'image_pole');
+const imageTicket = alias(tickets, 'image_ticket');
+
+type Scope = { jobId: number } | { ticketId: number } | { ticketIds: readonly number[] };
+
+function ticketWhere(companyId: number, scope: Scope): SQL {
+  const company = eq(tickets.companyId, companyId);
+  if ('jobId' in scope) return and(company, eq(tickets.jobId, scope.jobId))!;
+  if ('ticketId' in scope) return and(company, eq(tickets.id, scope.ticketId))!;
+  return and(company, inArray(tickets.id, scope.ticketIds.length ? [...scope.ticketIds] : [-1]))!;
+}
+
+async function loadTickets(db: DbOrTx, companyId: number, scope: Scope): Promise<Ticket[]> {
+  const where = ticketWhere(companyId, scope);
+  // The tickets in scope, as a sub-select for the child tables.
+  const ids = db.select({ id: tickets.id }).from(tickets).where(where);
+
+  const [rows, taskRows, noteRows, woRows, permitRows, imageRows] = await Promise.all([
+    db
+      .select({
+        t: tickets,
+        p: poles,
+        utilityName: poleUtility.code,
+        accessLabel: accessTypes.title,
+        aFirst: assignee.firstName,
+        aLast: assignee.lastName,
+      })
+      .from(tickets)
+      .leftJoin(poles, and(eq(poles.id, tickets.poleId), eq(poles.companyId, tickets.companyId)))
+      .leftJoin(poleUtility, eq(poleUtility.id, poles.utilityId))
+      .leftJoin(accessTypes, eq(accessTypes.id, poles.accessibilityId))
+      .leftJoin(assignee, and(eq(assignee.id, tickets.assignedTo), eq(assignee.companyId, tickets.companyId)))
+      .where(where)
+      .orderBy(asc(tickets.id)),
+    db
+      .select({
+        ticketId: ticketTasks.ticketId,
+        ticket_task_id: ticketTasks.id,
+        task_id: ticketTasks.unitId,
+        code: units.code,
+        description: units.description,
+        family: units.family,
+        type: units.type,
+        uom: units.uom,
+        action: units.action,
+        date_completed: ticketTasks.dateCompleted,
+        init_qty: ticketTasks.initQty,
+        additional_qty: ticketTasks.additionalQty,
+      })
+      .from(ticketTasks)
+      .innerJoin(units, eq(units.id, ticketTasks.unitId))
+      .where(and(eq(ticketTasks.companyId, companyId), inArray(ticketTasks.ticketId, ids)))
+      .orderBy(asc(ticketTasks.id)),
+    db
+      .select({
+        ticketId: notes.ticketId,
+        id: notes.id,
+        author_id: notes.authorId,
+        first: noteAuthor.firstName,
+        last: noteAuthor.lastName,
+        created_date: notes.createdDate,
+        note_text: notes.noteText,
+      })
+      .from(notes)
+      .leftJoin(noteAuthor, eq(noteAuthor.id, notes.authorId))
+      .where(and(eq(notes.companyId, companyId), inArray(notes.ticketId, ids)))
+      .orderBy(asc(notes.createdDate), asc(notes.id)),
+    db
+      .select({ ticketId: workOrders.ticketId, workOrder: workOrders.workOrder })
+      .from(workOrders)
+      .where(and(eq(workOrders.companyId, companyId), inArray(workOrders.ticketId, ids)))
+      .orderBy(asc(workOrders.id)),
+    db
+      .select({
+        ticketId: permits.ticketId,
+        id: permits.id,
+        permit_type: permits.permitTypeId,
+        permit_type_title: permitTypes.title,
+        permit_url: permits.permitUrl,
+        permit_name: permits.permitName,
+        permit_file_type: permits.permitFileType,
+        filename: permits.filename,
+      })
+      .from(permits)
+      .leftJoin(permitTypes, eq(permitTypes.id, permits.permitTypeId))
+      .where(and(eq(permits.companyId, companyId), inArray(permits.ticketId, ids)))
+      .orderBy(asc(permits.id)),
+    db
+      .select({
+        ticketId: images.ticketId,
+        id: images.id,
+        url: images.url,
+        thumbnailurl: images.thumbnailUrl,
+        pole_name: imagePole.poleName,
+        line_name: imagePole.lineName,
+        uploaded_at: images.uploadedAt,
+      })
+      .from(images)
+      .innerJoin(imageTicket, eq(imageTicket.id, images.ticketId))
+      .leftJoin(imagePole, eq(imagePole.id, imageTicket.poleId))
+      .where(and(eq(images.companyId, companyId), inArray(images.ticketId, ids)))
+      .orderBy(asc(images.uploadedAt), asc(images.id)),
+  ]);
+
+  const group = <R extends { ticketId: number }, O>(list: R[], map: (r: R) => O) => {
+    const out = new Map<number, O[]>();
+    for (const r of list) {
+      let arr = out.get(r.ticketId);
+      if (!arr) out.set(r.ticketId, (arr = []));
+      arr.push(map(r));
+    }
+    return out;
+  };
+  const tasksBy = group(
+    taskRows,
+    ({ ticketId: _t, date_completed, ...r }): TicketTask => ({ ...r, date_completed: isoInstant(date_completed) }),
+  );
+  const notesBy = group(
+    noteRows,
+    (r): Note => ({
+      id: r.id,
+      author: fullName(r.first, r.last) ?? '',
+      author_id: r.author_id,
+      created_date: isoRequired(r.created_date),
+      note_text: r.note_text,
+    }),
+  );
+  const woBy = group(woRows, (r) => r.workOrder);
+  const permitsBy = group(permitRows, ({ ticketId: _t, ...r }): Permit => r);
+  const imagesBy = group(
+    imageRows,
+    ({ ticketId: _t, uploaded_at, ...r }): TicketImage => ({ ...r, uploaded_at: isoRequired(uploaded_at) }),
+  );
+
+  return rows.map(({ t, p, utilityName, accessLabel, aFirst, aLast }): Ticket => {
+    const pole: Pole | null = p
+      ? {
+          id: p.id,
+          pole_id: p.poleId,
+          pole_name: p.poleName,
+          line_id: p.lineId,
+          line_name: p.lineName,
+          utility_id_owning_pole: p.utilityId,
+          utility_name: utilityName,
+          street_address: p.streetAddress,
+          geo_lat: p.geoLat,
+          geo_lon: p.geoLon,
+          accessibility_id: p.accessibilityId,
+          accessibility_label: accessLabel,
+          utility_spec: p.utilitySpec,
+          primary_voltage: p.primaryVoltage,
+          secondary_voltage: p.secondaryVoltage,
+          arc_rating: p.arcRating,
+          sub_curcuit: p.subCurcuit,
+          sap_curcuit: p.sapCurcuit,
+        }
+      : null;
+    return {
+      id: t.id,
+      job_id: t.jobId,
+      pole_id: t.poleId,
+      pole,
+      pole_name: pole?.pole_name ?? null,
+      line_name: pole?.line_name ?? null,
+      line_id: pole?.line_id ?? null,
+      status: t.actualCompletionDate ? TICKET_STATUS.COMPLETE : TICKET_STATUS.PENDING,
+      due_date: t.dueDate,
+      created_date: isoRequired(t.createdDate),
+      actual_completion_date: isoInstant(t.actualCompletionDate),
+      assigned_to: t.assignedTo,
+      assigned_to_name: t.assignedTo == null ? null : fullName(aFirst, aLast),
+      street_address: t.streetAddress,
+      geo_lat: t.geoLat,
+      geo_lon: t.geoLon,
+      pole_lat: pole?.geo_lat ?? null,
+      description: t.description,
+      dig_safe_required: t.digSafeRequired,
+      dig_safe_url: t.digSafeUrl,
+      dig_safe_name: t.digSafeName,
+      nra_required: t.nraRequired,
+      nra_url: t.nraUrl,
+      nra_name: t.nraName,
+      ehasp: t.ehasp,
+      ambulance_meetup: t.ambulanceMeetup,
+      work_orders: woBy.get(t.id) ?? [],
+      notes: notesBy.get(t.id) ?? [],
+      tasks: tasksBy.get(t.id) ?? [],
+      permits: permitsBy.get(t.id) ?? [],
+      images: imagesBy.get(t.id) ?? [],
+      version: t.version,
+    };
+  });
+}
+
+/** Every ticket of a job (empty for another company's job), ordered by id. 6 statements. */
+export function loadTicketsOfJob(db: DbOrTx, companyId: number, jobId: number): Promise<Ticket[]> {
+  return loadTickets(db, companyId, { jobId });
+}
+
+/** One ticket, or null when it does not exist or belongs to another company. 6 statements. */
+export async function loadTicket(db: DbOrTx, companyId: number, ticketId: number): Promise<Ticket | null> {
+  const [ticket] = await loadTickets(db, companyId, { ticketId });
+  return ticket ?? null;
+}
+
+/** Several tickets by id (unknown or foreign ids are skipped), ordered by id. 6 statements. */
+export function loadTicketsByIds(db: DbOrTx, companyId: number, ticketIds: readonly number[]): Promise<Ticket[]> {
+  return loadTickets(db, companyId, { ticketIds });
+}

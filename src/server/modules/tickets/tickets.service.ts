@@ -1,0 +1,454 @@
+import { TICKET_STATUS } from '../../../shared/constants';
+import { toIsoDate } from '../../../shared/dates';
+import { MSG } from '../../../shared/messages';
+import { can } from '../../../shared/permissions';
+import { addPoleMissing, type PoleFields } from '../../../shared/poles.schemas';
+import { clampAdditionalQty } from '../../../shared/tasks';
+import type { PermitSave, Ticket, TicketSave } from '../../../shared/tickets.schemas';
+import type { AppContext } from '../../context';
+import type { DbOrTx } from '../../db/client';
+import type { tickets } from '../../db/schema/index';
+import { badRequest, conflict, forbidden, notFound } from '../../errors';
+import type { CurrentUser } from '../../plugins/auth';
+import { deleteStoredUrls, requireUploadedFile, type StorageKind } from '../../storage/keys';
+import * as poleRepo from '../poles/poles.repository';
+import { permitTypeExists } from '../reference/reference.repository';
+import * as repo from './tickets.repository';
+import { loadTicket } from './tickets.read';
+
+/**
+ * Ticket rules (SPEC §4 Ticket window, §5 Add pole / Tasks; DESIGN §4 roles, statuses,
+ * concurrency, atomicity). Every write runs in one transaction; stored files that a write made
+ * unreachable are removed after it commits.
+ */
+
+type TicketInsert = typeof tickets.$inferInsert;
+type Job = NonNullable<Awaited<ReturnType<typeof repo.findJob>>>;
+
+/** Document kinds a dig-safe, NRA or permit url may point at (all are "a PDF or a photo"). */
+const DOC_KINDS: readonly StorageKind[] = ['dig_file', 'nra_file', 'permit'];
+
+export async function getTicket({ db }: AppContext, user: CurrentUser, id: number): Promise<Ticket> {
+  const ticket = await loadTicket(db, user.companyId, id);
+  if (!ticket) throw notFound('ticket');
+  return ticket;
+}
+
+async function reload(db: DbOrTx, companyId: number, id: number): Promise<Ticket> {
+  const ticket = await loadTicket(db, companyId, id);
+  if (!ticket) throw notFound('ticket');
+  return ticket;
+}
+
+/** The merge flags of a save reply when another ticket of the job holds this ticket's pole. */
+async function mergeFlags(db: DbOrTx, companyId: number, t: { id: number; job_id: number; pole_id: number | null }) {
+  if (t.pole_id == null) return {};
+  const others = await repo.ticketsOnPole(db, companyId, t.job_id, t.pole_id, t.id);
+  return others.length ? { notifyMergeRequired: true, ticketIdToMerge: others[0] } : {};
+}
+
+/**
+ * A new pole for a ticket (SPEC §5 Add pole): pole name, line name and one of the company's
+ * utilities are required, and no ticket of the job may already be on that pole and line.
+ */
+export async function insertNewPole(
+  db: DbOrTx,
+  companyId: number,
+  p: Omit<PoleFields, 'pole_name' | 'line_name'> & { pole_name?: string | null; line_name?: string | null; utility?: number | string | null },
+  jobId: number | null,
+): Promise<number> {
+  const utilityId = Number(p.utility ?? p.utility_id_owning_pole);
+  if (addPoleMissing({ pole_name: p.pole_name, line_name: p.line_name, utility: utilityId })) throw badRequest(MSG.addPoleMissing);
+  if (!(await poleRepo.findUtility(db, companyId, utilityId))) throw badRequest(MSG.addPoleMissing);
+  if (p.accessibility_id != null && !(await poleRepo.accessTypeExists(db, companyId, p.accessibility_id))) {
+    throw badRequest(MSG.poleAccessTypeInvalid);
+  }
+  const poleName = p.pole_name!.trim();
+  const lineName = p.line_name!.trim();
+  if (jobId != null && (await repo.ticketWithPoleLine(db, companyId, jobId, poleName, lineName)) !== undefined) {
+    throw conflict(MSG.addPoleDuplicate);
+  }
+  const { utility: _u, ...fields } = p;
+  return poleRepo.insertPole(db, companyId, { ...fields, pole_name: poleName, line_name: lineName, utility_id_owning_pole: utilityId });
+}
+
+/**
+ * Inserts the ticket of a job for a pole (SPEC §4: adding a pole saves its ticket at once).
+ * Address and coordinates start as the pole's; EHASP starts as the job's override.
+ */
+export async function insertTicketForPole(
+  db: DbOrTx,
+  companyId: number,
+  job: Job,
+  poleId: number,
+  dueDate: string | null | undefined,
+): Promise<number> {
+  const pole = await poleRepo.findPole(db, companyId, poleId);
+  if (!pole) throw notFound('pole');
+  let due: string | null = null;
+  if (dueDate != null && dueDate !== '') {
+    due = toIsoDate(dueDate);
+    if (!due) throw badRequest('The due date is not a date (use MM/DD/YYYY).', { due_date: 'not a date' });
+  }
+  return repo.insertTicket(db, {
+    companyId,
+    jobId: job.id,
+    poleId,
+    dueDate: due ?? job.dueDate,
+    streetAddress: pole.street_address,
+    geoLat: pole.geo_lat,
+    geoLon: pole.geo_lon,
+    ehasp: job.ehaspOverride,
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// PUT /tickets/
+
+/** Equal within the 6 decimals kept (SPEC §9): a stored 42.1049 may come back as 42.104899. */
+const sameCoordinate = (a: number | null, b: number | null) => (a === null || b === null ? a === b : Math.abs(a - b) < 1e-6);
+
+const blankToNull = (v: string | null | undefined) => (v == null || v.trim() === '' ? null : v);
+
+interface Changes {
+  /** Ticket columns to set. */
+  set: Partial<TicketInsert>;
+  /** What the caller changed, by permission needed. */
+  structural: string[]; // tickets.write
+  edits: string[]; // tickets.edit
+  notes: string[]; // new note texts (tickets.annotate)
+  workOrders?: string[];
+  tasks?: { remove: number[]; update: { id: number; init: number; additional: number }[]; add: { unitId: number; init: number; additional: number }[] };
+  permits?: { remove: number[]; update: { id: number; set: Record<string, unknown> }[]; add: Record<string, unknown>[] };
+  /** Urls no longer referenced once the save commits. */
+  orphanUrls: string[];
+}
+
+/**
+ * What a save changes compared to the stored ticket. The client may send the whole read model
+ * back: only real differences count, so a lineman who re-sends everything and adds a note only
+ * "adds a note".
+ */
+async function diffTicket(ctx: AppContext, db: DbOrTx, user: CurrentUser, cur: repo.TicketRow, input: TicketSave): Promise<Changes> {
+  const c: Changes = { set: {}, structural: [], edits: [], notes: [], orphanUrls: [] };
+  const edit = (field: string, col: keyof TicketInsert, next: unknown, prev: unknown) => {
+    if (next !== prev) {
+      (c.set as Record<string, unknown>)[col] = next;
+      c.edits.push(field);
+    }
+  };
+
+  // Pole: choosing another existing pole, or a new one.
+  const poleId = input.pole_id ?? input.pole?.id ?? undefined;
+  if (poleId !== undefined && poleId !== null && poleId !== cur.poleId) {
+    if (!(await poleRepo.findPole(db, user.companyId, poleId))) throw notFound('pole');
+    c.set.poleId = poleId;
+    c.structural.push('pole');
+  } else if (input.pole && input.pole.id == null && (input.pole.pole_name || input.pole.line_name)) {
+    c.structural.push('pole');
+    c.set.poleId = await insertNewPole(db, user.companyId, input.pole, cur.jobId);
+  }
+
+  if (input.street_address !== undefined) edit('street_address', 'streetAddress', blankToNull(input.street_address), cur.streetAddress);
+  // A coordinate sent back as read (cut to 6 decimals on the way in) is not a change.
+  if (input.geo_lat !== undefined && !sameCoordinate(input.geo_lat, cur.geoLat)) edit('geo_lat', 'geoLat', input.geo_lat, cur.geoLat);
+  if (input.geo_lon !== undefined && !sameCoordinate(input.geo_lon, cur.geoLon)) edit('geo_lon', 'geoLon', input.geo_lon, cur.geoLon);
+  if (input.description !== undefined) edit('description', 'description', blankToNull(input.description), cur.description);
+  if (input.ehasp !== undefined) edit('ehasp', 'ehasp', blankToNull(input.ehasp), cur.ehasp);
+  if (input.ambulance_meetup !== undefined) edit('ambulance_meetup', 'ambulanceMeetup', blankToNull(input.ambulance_meetup), cur.ambulanceMeetup);
+  if (input.due_date !== undefined) {
+    const due = input.due_date == null || input.due_date === '' ? null : toIsoDate(input.due_date);
+    if (input.due_date && !due) throw badRequest('The due date is not a date (use MM/DD/YYYY).', { due_date: 'not a date' });
+    edit('due_date', 'dueDate', due, cur.dueDate);
+  }
+  if (input.assigned_to !== undefined && input.assigned_to !== cur.assignedTo) {
+    if (input.assigned_to !== null && !(await repo.isActiveWorkingForeman(db, user.companyId, input.assigned_to))) {
+      throw badRequest(MSG.ticketAssignWorkingForeman, { assigned_to: MSG.ticketAssignWorkingForeman });
+    }
+    edit('assigned_to', 'assignedTo', input.assigned_to, cur.assignedTo);
+  }
+  if (input.status !== undefined) {
+    const complete = input.status === TICKET_STATUS.COMPLETE;
+    if (complete && !cur.actualCompletionDate) edit('status', 'actualCompletionDate', new Date(), null);
+    if (!complete && cur.actualCompletionDate) edit('status', 'actualCompletionDate', null, cur.actualCompletionDate);
+  }
+
+  // Dig-safe and NRA documents (SPEC §4): uploading one sets its flag to 1, removing it sets 0.
+  const doc = async (
+    label: string,
+    what: string,
+    urlIn: string | null | undefined,
+    nameIn: string | null | undefined,
+    requiredIn: 0 | 1 | undefined,
+    cols: { url: 'digSafeUrl' | 'nraUrl'; name: 'digSafeName' | 'nraName'; required: 'digSafeRequired' | 'nraRequired' },
+  ) => {
+    const prevUrl = cur[cols.url];
+    const nextUrl = urlIn === undefined ? prevUrl : blankToNull(urlIn);
+    if (nextUrl !== prevUrl) {
+      if (nextUrl) {
+        const file = await requireUploadedFile(ctx.storage, user.companyId, nextUrl, DOC_KINDS, what);
+        edit(`${label}_url`, cols.url, nextUrl, prevUrl);
+        edit(`${label}_name`, cols.name, blankToNull(nameIn) ?? file.name, cur[cols.name]);
+        edit(`${label}_required`, cols.required, 1, cur[cols.required]);
+      } else {
+        edit(`${label}_url`, cols.url, null, prevUrl);
+        edit(`${label}_name`, cols.name, null, cur[cols.name]);
+        edit(`${label}_required`, cols.required, 0, cur[cols.required]);
+      }
+      if (prevUrl) c.orphanUrls.push(prevUrl);
+      return;
+    }
+    if (nameIn !== undefined && nextUrl) edit(`${label}_name`, cols.name, blankToNull(nameIn), cur[cols.name]);
+    if (requiredIn !== undefined) edit(`${label}_required`, cols.required, requiredIn, cur[cols.required]);
+  };
+  await doc('dig_safe', 'dig-safe document', input.dig_safe_url, input.dig_safe_name, input.dig_safe_required, {
+    url: 'digSafeUrl',
+    name: 'digSafeName',
+    required: 'digSafeRequired',
+  });
+  await doc('nra', 'NRA document', input.nra_url, input.nra_name, input.nra_required, {
+    url: 'nraUrl',
+    name: 'nraName',
+    required: 'nraRequired',
+  });
+
+  // Work orders: the list as sent (trimmed, blanks and repeats dropped).
+  if (input.work_orders !== undefined) {
+    const seen = new Set<string>();
+    const next = input.work_orders.map((w) => w.trim()).filter((w) => w !== '' && !seen.has(w) && (seen.add(w), true));
+    const prev = (await repo.workOrdersOf(db, cur.id)).map((w) => w.workOrder);
+    if (next.length !== prev.length || next.some((w, i) => w !== prev[i])) {
+      c.workOrders = next;
+      c.edits.push('work_orders');
+    }
+  }
+
+  // Notes are append-only: the ones without an id are new.
+  if (input.notes !== undefined) {
+    c.notes = input.notes.filter((n) => n.id == null && n.note_text.trim() !== '').map((n) => n.note_text.trim());
+  }
+
+  if (input.tasks !== undefined) {
+    const prev = new Map((await repo.tasksOf(db, cur.id)).map((t) => [t.id, t]));
+    const kept = new Set<number>();
+    const tasks: NonNullable<Changes['tasks']> = { remove: [], update: [], add: [] };
+    for (const t of input.tasks) {
+      const init = t.init_qty;
+      const additional = clampAdditionalQty(init, t.additional_qty);
+      if (t.ticket_task_id != null) {
+        const p = prev.get(t.ticket_task_id);
+        if (!p) throw notFound('task');
+        kept.add(p.id);
+        if (p.initQty !== init || p.additionalQty !== additional) tasks.update.push({ id: p.id, init, additional });
+      } else {
+        tasks.add.push({ unitId: t.task_id, init, additional });
+      }
+    }
+    tasks.remove = [...prev.keys()].filter((id) => !kept.has(id));
+    const units = await repo.companyUnitIds(db, user.companyId, [...new Set(tasks.add.map((t) => t.unitId))]);
+    if (tasks.add.some((t) => !units.has(t.unitId))) throw badRequest(MSG.ticketUnitInvalid);
+    if (tasks.remove.length || tasks.update.length || tasks.add.length) {
+      c.tasks = tasks;
+      c.edits.push('tasks');
+    }
+  }
+
+  if (input.permits !== undefined) {
+    const prev = new Map((await repo.permitsOf(db, cur.id)).map((p) => [p.id, p]));
+    const kept = new Set<number>();
+    const permits: NonNullable<Changes['permits']> = { remove: [], update: [], add: [] };
+    const checkPermit = async (p: PermitSave, prevUrl: string | null) => {
+      if (p.permit_type != null && !(await permitTypeExists(db, user.companyId, p.permit_type))) throw badRequest(MSG.ticketPermitTypeInvalid);
+      const url = blankToNull(p.permit_url);
+      if (url && url !== prevUrl) await requireUploadedFile(ctx.storage, user.companyId, url, DOC_KINDS, 'permit');
+      return {
+        permitTypeId: p.permit_type ?? null,
+        permitUrl: url,
+        permitName: blankToNull(p.permit_name),
+        permitFileType: blankToNull(p.permit_file_type),
+        filename: blankToNull(p.filename),
+      };
+    };
+    for (const p of input.permits) {
+      if (p.id != null) {
+        const old = prev.get(p.id);
+        if (!old) throw notFound('permit');
+        kept.add(old.id);
+        const next = await checkPermit(p, old.permitUrl);
+        const changed = (Object.keys(next) as (keyof typeof next)[]).filter((k) => next[k] !== old[k]);
+        if (changed.length) {
+          permits.update.push({ id: old.id, set: next });
+          if (old.permitUrl && next.permitUrl !== old.permitUrl) c.orphanUrls.push(old.permitUrl);
+        }
+      } else {
+        permits.add.push(await checkPermit(p, null));
+      }
+    }
+    for (const [id, old] of prev) {
+      if (kept.has(id)) continue;
+      permits.remove.push(id);
+      if (old.permitUrl) c.orphanUrls.push(old.permitUrl);
+    }
+    if (permits.remove.length || permits.update.length || permits.add.length) {
+      c.permits = permits;
+      c.edits.push('permits');
+    }
+  }
+  return c;
+}
+
+/** DESIGN §4: pole changes need tickets.write, other edits tickets.edit, notes tickets.annotate. */
+function checkRole(user: CurrentUser, c: Changes) {
+  if (c.structural.length && !can(user.roleId, 'tickets.write')) {
+    throw forbidden(can(user.roleId, 'tickets.edit') ? MSG.forbidden : MSG.ticketNotesAndImagesOnly);
+  }
+  if (c.edits.length && !can(user.roleId, 'tickets.edit')) throw forbidden(MSG.ticketNotesAndImagesOnly);
+  if (c.notes.length && !can(user.roleId, 'tickets.annotate')) throw forbidden();
+}
+
+async function applyChanges(db: DbOrTx, user: CurrentUser, cur: repo.TicketRow, c: Changes): Promise<boolean> {
+  const { companyId } = user;
+  if (c.workOrders) await repo.replaceWorkOrders(db, companyId, cur.id, c.workOrders);
+  await repo.insertNotes(db, companyId, cur.id, user.id, c.notes);
+  if (c.tasks) {
+    await repo.deleteTasks(db, cur.id, c.tasks.remove);
+    for (const t of c.tasks.update) await repo.updateTask(db, cur.id, t.id, t.init, t.additional);
+    await repo.insertTasks(
+      db,
+      c.tasks.add.map((t) => ({ companyId, ticketId: cur.id, unitId: t.unitId, initQty: t.init, additionalQty: t.additional })),
+    );
+  }
+  if (c.permits) {
+    await repo.deletePermits(db, cur.id, c.permits.remove);
+    for (const p of c.permits.update) await repo.updatePermit(db, cur.id, p.id, p.set);
+    await repo.insertPermits(
+      db,
+      c.permits.add.map((p) => ({ ...p, companyId, ticketId: cur.id })),
+    );
+  }
+  const changed = c.structural.length > 0 || c.edits.length > 0 || c.notes.length > 0;
+  if (changed) await repo.updateTicket(db, companyId, cur.id, { ...c.set, version: cur.version + 1 });
+  return changed;
+}
+
+export interface SaveResult {
+  ticket: Ticket;
+  notifyMergeRequired?: boolean;
+  ticketIdToMerge?: number;
+}
+
+/** PUT /tickets/ (DESIGN §5): create (no id) or update with the version that was read. */
+export async function saveTicket(ctx: AppContext, user: CurrentUser, input: TicketSave, log?: (err: unknown) => void): Promise<SaveResult> {
+  const { db } = ctx;
+  let orphanUrls: string[] = [];
+  const id = await db.transaction(async (tx) => {
+    let cur: repo.TicketRow | undefined;
+    let body = input;
+    if (input.id == null) {
+      if (!can(user.roleId, 'tickets.write')) throw forbidden();
+      if (input.job_id == null) throw badRequest('Say which job the ticket belongs to (job_id).', { job_id: 'required' });
+      const job = await repo.findJob(tx, user.companyId, input.job_id);
+      if (!job) throw notFound('job');
+      const existingPole = input.pole_id ?? input.pole?.id ?? null;
+      let poleId: number;
+      if (existingPole != null) {
+        if (!(await poleRepo.findPole(tx, user.companyId, existingPole))) throw notFound('pole');
+        poleId = existingPole;
+      } else if (input.pole) {
+        poleId = await insertNewPole(tx, user.companyId, input.pole, job.id);
+      } else {
+        throw badRequest(MSG.ticketPoleRequired);
+      }
+      const newId = await insertTicketForPole(tx, user.companyId, job, poleId, input.due_date);
+      cur = await repo.lockTicket(tx, user.companyId, newId);
+      // The pole is chosen; the rest of the draft is applied like an update of the new ticket.
+      body = { ...input, pole_id: undefined, pole: undefined };
+    } else {
+      if (input.version === undefined) throw badRequest(MSG.ticketVersionRequired, { version: 'required' });
+      cur = await repo.lockTicket(tx, user.companyId, input.id);
+      if (!cur) throw notFound('ticket');
+      if (input.job_id != null && input.job_id !== cur.jobId) throw notFound('ticket');
+      if (cur.version !== input.version) throw conflict(MSG.staleVersion);
+    }
+    const changes = await diffTicket(ctx, tx, user, cur!, body);
+    checkRole(user, changes);
+    await applyChanges(tx, user, cur!, changes);
+    orphanUrls = changes.orphanUrls;
+    return cur!.id;
+  });
+  await deleteStoredUrls(ctx.storage, user.companyId, orphanUrls, log);
+  const ticket = await reload(db, user.companyId, id);
+  return { ticket, ...(await mergeFlags(db, user.companyId, ticket)) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Merge, needsMerge, delete
+
+/** GET /tickets/needsMerge/{jobId}?pole_id=: the job's tickets on that pole (but `exceptTicketId`). */
+export async function needsMerge({ db }: AppContext, user: CurrentUser, jobId: number, poleId: number, exceptTicketId?: number) {
+  if (!(await repo.findJob(db, user.companyId, jobId))) throw notFound('job');
+  return { ticket_ids: await repo.ticketsOnPole(db, user.companyId, jobId, poleId, exceptTicketId) };
+}
+
+/**
+ * PUT /tickets/merge/{id}: in one transaction, ticket `id` receives the tasks, notes, work orders,
+ * permits and images of the secondary, its dig-safe / NRA documents where it has none, and any
+ * field it left blank; then the secondary is deleted.
+ */
+export async function mergeTickets(ctx: AppContext, user: CurrentUser, primaryId: number, secondaryId: number, log?: (err: unknown) => void) {
+  if (primaryId === secondaryId) throw badRequest(MSG.mergeSameTicket);
+  const orphanUrls: string[] = [];
+  await ctx.db.transaction(async (tx) => {
+    // Lock in id order, so two opposite merges cannot deadlock.
+    const [a, b] = primaryId < secondaryId ? [primaryId, secondaryId] : [secondaryId, primaryId];
+    const first = await repo.lockTicket(tx, user.companyId, a);
+    const second = await repo.lockTicket(tx, user.companyId, b);
+    const primary = first?.id === primaryId ? first : second;
+    const secondary = first?.id === secondaryId ? first : second;
+    if (!primary) throw notFound('ticket');
+    if (!secondary) throw notFound('ticket');
+    if (primary.jobId !== secondary.jobId) throw badRequest(MSG.mergeOtherJob);
+
+    await repo.moveChildren(tx, user.companyId, secondary.id, primary.id);
+
+    const set: Partial<TicketInsert> = { version: primary.version + 1 };
+    for (const [url, name, required] of [
+      ['digSafeUrl', 'digSafeName', 'digSafeRequired'],
+      ['nraUrl', 'nraName', 'nraRequired'],
+    ] as const) {
+      if (!primary[url] && secondary[url]) {
+        set[url] = secondary[url];
+        set[name] = secondary[name];
+      } else if (secondary[url] && secondary[url] !== primary[url]) {
+        orphanUrls.push(secondary[url]);
+      }
+      set[required] = Math.max(primary[required], secondary[required]);
+    }
+    for (const col of ['streetAddress', 'description', 'ehasp', 'ambulanceMeetup', 'assignedTo', 'dueDate'] as const) {
+      if (primary[col] == null && secondary[col] != null) (set as Record<string, unknown>)[col] = secondary[col];
+    }
+    if (primary.geoLat == null && primary.geoLon == null && (secondary.geoLat != null || secondary.geoLon != null)) {
+      set.geoLat = secondary.geoLat;
+      set.geoLon = secondary.geoLon;
+    }
+    await repo.updateTicket(tx, user.companyId, primary.id, set);
+    await repo.deleteTicketRow(tx, user.companyId, secondary.id);
+  });
+  await deleteStoredUrls(ctx.storage, user.companyId, orphanUrls, log);
+  return { ticket: await reload(ctx.db, user.companyId, primaryId) };
+}
+
+/** DELETE /tickets/{id}: the ticket, its rows (cascade) and, after commit, its stored files. */
+export async function deleteTicket(ctx: AppContext, user: CurrentUser, id: number, log?: (err: unknown) => void) {
+  const urls: (string | null)[] = [];
+  await ctx.db.transaction(async (tx) => {
+    const t = await repo.lockTicket(tx, user.companyId, id);
+    if (!t) throw notFound('ticket');
+    urls.push(t.digSafeUrl, t.nraUrl);
+    for (const img of await repo.imagesOf(tx, id)) urls.push(img.url, img.thumbnailUrl);
+    for (const p of await repo.permitsOf(tx, id)) urls.push(p.permitUrl);
+    await repo.deleteTicketRow(tx, user.companyId, id);
+  });
+  await deleteStoredUrls(ctx.storage, user.companyId, urls, log);
+  return { success: true as const };
+}

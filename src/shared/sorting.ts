@@ -1,0 +1,173 @@
+/**
+ * Comparators of SPEC §5 shared by every sortable table (jobs list, tickets table). Each takes
+ * raw cell values and answers ascending order; callers flip the sign for descending and break
+ * ties themselves (e.g. by id) so that the order is stable.
+ */
+
+// Case-insensitive, and "J-2" before "J-10" as a person reading numbers expects.
+const collator = new Intl.Collator('en', { sensitivity: 'accent', numeric: true });
+
+/** Case-insensitive text; null, undefined and '' sort as empty text (first ascending). */
+export function compareText(a: unknown, b: unknown): number {
+  return collator.compare(a == null ? '' : String(a), b == null ? '' : String(b));
+}
+
+/** Numbers (job type, flags, counts); anything that is not a number sorts as -Infinity. */
+export function compareNumber(a: unknown, b: unknown): number {
+  const na = toNumber(a);
+  const nb = toNumber(b);
+  return na === nb ? 0 : na < nb ? -1 : 1;
+}
+
+function toNumber(v: unknown): number {
+  if (typeof v === 'number') return Number.isNaN(v) ? -Infinity : v;
+  if (typeof v === 'string' && v.trim() !== '') {
+    const n = Number(v);
+    return Number.isNaN(n) ? -Infinity : n;
+  }
+  return -Infinity;
+}
+
+/** Milliseconds of a date, a 'YYYY-MM-DD' or an ISO timestamp; null when empty or invalid. */
+export function dateValue(v: unknown): number | null {
+  if (v == null || v === '') return null;
+  const t = v instanceof Date ? v.getTime() : Date.parse(String(v));
+  return Number.isNaN(t) ? null : t;
+}
+
+/**
+ * Dates, with empty or invalid values last in BOTH directions (SPEC §5 ticket due dates).
+ * Pass the direction so that "last" survives the flip.
+ */
+export function compareDate(a: unknown, b: unknown, direction: 'asc' | 'desc' = 'asc'): number {
+  const ta = dateValue(a);
+  const tb = dateValue(b);
+  if (ta === null || tb === null) return ta === tb ? 0 : ta === null ? 1 : -1;
+  const cmp = ta - tb;
+  return direction === 'asc' ? cmp : -cmp;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Ticket table of the job page (SPEC §2 Job detail, §5 Ticket table sorting).
+
+/** The sortable columns of the ticket table, in display order. */
+export const TICKET_SORT_COLUMNS = [
+  'pole_name',
+  'line_name',
+  'assigned_to_name',
+  'gps',
+  'street_address',
+  'dig_safe_required',
+  'nra_required',
+  'status',
+  'created_date',
+  'actual_completion_date',
+  'due_date',
+] as const;
+export type TicketSortColumn = (typeof TICKET_SORT_COLUMNS)[number];
+
+/** The fields of a ticket the table sorts by (a subset of SPEC §3 Ticket). */
+export interface TicketSortRow {
+  id: number;
+  pole_name: string | null;
+  line_name: string | null;
+  assigned_to_name: string | null;
+  geo_lat: number | null;
+  geo_lon: number | null;
+  street_address: string | null;
+  dig_safe_required: number;
+  dig_safe_url: string | null;
+  nra_required: number;
+  nra_url: string | null;
+  status: string;
+  created_date: string | null;
+  actual_completion_date: string | null;
+  due_date: string | null;
+}
+
+const hasGps = (t: TicketSortRow) => (t.geo_lat != null && t.geo_lon != null ? 1 : 0);
+
+/**
+ * Ascending comparator of one ticket column (SPEC §5): due_date as a date with empty or invalid
+ * values last in both directions; the dig-safe and NRA flags numerically (a present document
+ * after a missing one on ties, matching the green/red circles); the rest case-insensitive text.
+ * Date Added and Date Completed are instants: they sort as dates, empty last, like Due Date, so a
+ * ticket that is not complete yet never sits between two completion dates.
+ */
+export function ticketComparator(column: TicketSortColumn, direction: 'asc' | 'desc'): (a: TicketSortRow, b: TicketSortRow) => number {
+  const flip = direction === 'asc' ? 1 : -1;
+  const byId = (a: TicketSortRow, b: TicketSortRow) => a.id - b.id;
+  switch (column) {
+    case 'due_date':
+    case 'created_date':
+    case 'actual_completion_date':
+      return (a, b) => compareDate(a[column], b[column], direction) || byId(a, b);
+    case 'dig_safe_required':
+      return (a, b) =>
+        flip * (compareNumber(a.dig_safe_required, b.dig_safe_required) || compareNumber(a.dig_safe_url ? 1 : 0, b.dig_safe_url ? 1 : 0)) ||
+        byId(a, b);
+    case 'nra_required':
+      return (a, b) =>
+        flip * (compareNumber(a.nra_required, b.nra_required) || compareNumber(a.nra_url ? 1 : 0, b.nra_url ? 1 : 0)) || byId(a, b);
+    case 'gps':
+      return (a, b) => flip * compareNumber(hasGps(a), hasGps(b)) || byId(a, b);
+    default:
+      return (a, b) => flip * compareText(a[column], b[column]) || byId(a, b);
+  }
+}
+
+/**
+ * A plain-string sort key with the collator's order for everyday text: lower case, and digit runs
+ * zero-padded so that '9' < '10'. Comparing these with `<` is ~10× faster than Intl.Collator.
+ */
+export function textKey(v: unknown): string {
+  if (v == null) return '';
+  const s = String(v).toLowerCase();
+  return /\d/.test(s) ? s.replace(/\d+/g, padDigits) : s;
+}
+const padDigits = (d: string) => d.replace(/^0+(?=\d)/, '').padStart(16, '0');
+
+// Sort keys per row object and column: rows keep their identity until the data is reloaded, so
+// the second sort by a column (and every sort after a filter change) reuses them.
+const keyCache = new WeakMap<object, Map<TicketSortColumn, number | string | null>>();
+
+function sortKey(r: TicketSortRow, column: TicketSortColumn): number | string | null {
+  let byColumn = keyCache.get(r);
+  if (!byColumn) keyCache.set(r, (byColumn = new Map()));
+  if (byColumn.has(column)) return byColumn.get(column)!;
+  let key: number | string | null;
+  if (column === 'due_date' || column === 'created_date' || column === 'actual_completion_date') key = dateValue(r[column]);
+  else if (column === 'gps') key = hasGps(r);
+  else if (column === 'dig_safe_required') key = (Number(r.dig_safe_required) || 0) * 2 + (r.dig_safe_url ? 1 : 0);
+  else if (column === 'nra_required') key = (Number(r.nra_required) || 0) * 2 + (r.nra_url ? 1 : 0);
+  else key = textKey(r[column]);
+  byColumn.set(column, key);
+  return key;
+}
+
+/**
+ * A sorted copy (the input is never reordered, so React state stays untouched). Sort keys are
+ * computed once per row rather than once per comparison: 5,000 rows re-sort in a few ms.
+ */
+export function sortTickets<T extends TicketSortRow>(rows: readonly T[], column: TicketSortColumn, direction: 'asc' | 'desc'): T[] {
+  const flip = direction === 'asc' ? 1 : -1;
+  const isDate = column === 'due_date' || column === 'created_date' || column === 'actual_completion_date';
+  const isText = !isDate && column !== 'gps' && column !== 'dig_safe_required' && column !== 'nra_required';
+  const keyed = rows.map((r) => ({ r, key: sortKey(r, column) }));
+  keyed.sort((a, b) => {
+    let c: number;
+    if (isDate) {
+      const ka = a.key as number | null;
+      const kb = b.key as number | null;
+      c = ka === null || kb === null ? (ka === kb ? 0 : ka === null ? 1 : -1) : flip * (ka - kb);
+    } else if (isText) c = flip * (a.key === b.key ? 0 : (a.key as string) < (b.key as string) ? -1 : 1);
+    else c = flip * ((a.key as number) - (b.key as number));
+    return c || a.r.id - b.r.id;
+  });
+  return keyed.map((k) => k.r);
+}
+
+/** Computes the sort keys of every column ahead of time (e.g. while the browser is idle). */
+export function warmTicketSortKeys(rows: readonly TicketSortRow[], columns: readonly TicketSortColumn[] = TICKET_SORT_COLUMNS): void {
+  for (const column of columns) for (const r of rows) sortKey(r, column);
+}

@@ -1,0 +1,270 @@
+import { z } from 'zod';
+import { LIMITS, TICKET_STATUS } from './constants';
+import { latitudeSchema, longitudeSchema } from './geo';
+import { poleFieldsSchema } from './poles.schemas';
+import { MAX_TASK_QTY } from './tasks';
+
+/**
+ * The ticket contract (SPEC §3 Ticket, Pole, Task, Note, Permit, Image; DESIGN §5).
+ * Used by: the server's batched ticket loaders (src/server/modules/tickets/tickets.read.ts), the
+ * jobs routes (GET /jobs/{id}, GET /jobs/tickets/{id}), the tickets routes (GET /tickets/{id},
+ * PUT /tickets/ …), the web job-detail page, ticket window and the CSV export
+ * (src/shared/export.ts). Types are z.infer of these schemas: never re-declare them.
+ *
+ * Conventions: calendar dates are 'YYYY-MM-DD' strings; instants (created_date,
+ * actual_completion_date, uploaded_at, …) are ISO-8601 strings in UTC; absent values are null.
+ */
+
+const ts = z.string(); // ISO-8601 instant
+const day = z.string(); // 'YYYY-MM-DD'
+
+/** SPEC §3 Pole. `id` is our row id; `pole_id` / `line_id` are the utility's own identifiers. */
+export const poleSchema = z.object({
+  id: z.number().int(),
+  pole_id: z.string().nullable(),
+  pole_name: z.string(),
+  line_id: z.string().nullable(),
+  line_name: z.string(),
+  utility_id_owning_pole: z.number().int().nullable(),
+  utility_name: z.string().nullable(),
+  street_address: z.string().nullable(),
+  /** True-Y latitude. */
+  geo_lat: z.number().nullable(),
+  /** True-X longitude. */
+  geo_lon: z.number().nullable(),
+  accessibility_id: z.number().int().nullable(),
+  accessibility_label: z.string().nullable(),
+  utility_spec: z.string().nullable(),
+  primary_voltage: z.string().nullable(),
+  secondary_voltage: z.string().nullable(),
+  arc_rating: z.string().nullable(),
+  /** Substation (sic: the spec's spelling). */
+  sub_curcuit: z.string().nullable(),
+  /** Substation circuit. */
+  sap_curcuit: z.string().nullable(),
+});
+export type Pole = z.infer<typeof poleSchema>;
+
+/** SPEC §3 Task: a unit of the library on a ticket. additional_qty is the actual change. */
+export const ticketTaskSchema = z.object({
+  /** Row id of the ticket task. */
+  ticket_task_id: z.number().int(),
+  /** The unit-library unit's id. */
+  task_id: z.number().int(),
+  code: z.string(),
+  description: z.string(),
+  family: z.string(),
+  type: z.string(),
+  uom: z.string(),
+  action: z.string(),
+  date_completed: ts.nullable(),
+  init_qty: z.number(),
+  additional_qty: z.number(),
+});
+export type TicketTask = z.infer<typeof ticketTaskSchema>;
+
+export const noteSchema = z.object({
+  id: z.number().int(),
+  /** The author's display name ('First Last'), '' when the author was deleted. */
+  author: z.string(),
+  author_id: z.number().int().nullable(),
+  created_date: ts,
+  note_text: z.string(),
+});
+export type Note = z.infer<typeof noteSchema>;
+
+export const permitSchema = z.object({
+  id: z.number().int(),
+  /** Permit type id (GET /permits/types), null when none chosen. */
+  permit_type: z.number().int().nullable(),
+  permit_type_title: z.string().nullable(),
+  permit_url: z.string().nullable(),
+  permit_name: z.string().nullable(),
+  /** Content type of the uploaded document. */
+  permit_file_type: z.string().nullable(),
+  filename: z.string().nullable(),
+});
+export type Permit = z.infer<typeof permitSchema>;
+
+export const imageSchema = z.object({
+  id: z.number().int(),
+  url: z.string(),
+  thumbnailurl: z.string(),
+  pole_name: z.string().nullable(),
+  line_name: z.string().nullable(),
+  uploaded_at: ts,
+});
+export type TicketImage = z.infer<typeof imageSchema>;
+
+export const ticketStatus = z.enum([TICKET_STATUS.PENDING, TICKET_STATUS.COMPLETE]);
+
+/** SPEC §3 Ticket, as every read endpoint returns it. */
+export const ticketSchema = z.object({
+  id: z.number().int(),
+  job_id: z.number().int(),
+  /** Our pole row id (pole.id), null when the ticket has no pole. */
+  pole_id: z.number().int().nullable(),
+  pole: poleSchema.nullable(),
+  pole_name: z.string().nullable(),
+  line_name: z.string().nullable(),
+  /** The utility's line identifier (pole.line_id). */
+  line_id: z.string().nullable(),
+  /** 'Pending' until actual_completion_date is set, then 'Complete' (DESIGN §4). */
+  status: ticketStatus,
+  due_date: day.nullable(),
+  created_date: ts,
+  actual_completion_date: ts.nullable(),
+  assigned_to: z.number().int().nullable(),
+  /** 'First Last' of the assigned working foreman; null = 'Unassigned'. */
+  assigned_to_name: z.string().nullable(),
+  street_address: z.string().nullable(),
+  geo_lat: z.number().nullable(),
+  geo_lon: z.number().nullable(),
+  /** The pole's latitude (pole.geo_lat), kept for the spec's field list. */
+  pole_lat: z.number().nullable(),
+  description: z.string().nullable(),
+  dig_safe_required: z.number().int(),
+  dig_safe_url: z.string().nullable(),
+  dig_safe_name: z.string().nullable(),
+  nra_required: z.number().int(),
+  nra_url: z.string().nullable(),
+  nra_name: z.string().nullable(),
+  ehasp: z.string().nullable(),
+  ambulance_meetup: z.string().nullable(),
+  work_orders: z.array(z.string()),
+  notes: z.array(noteSchema),
+  tasks: z.array(ticketTaskSchema),
+  permits: z.array(permitSchema),
+  images: z.array(imageSchema),
+  /** Optimistic-concurrency token: send it back with an update (DESIGN §4 Concurrency). */
+  version: z.number().int(),
+});
+export type Ticket = z.infer<typeof ticketSchema>;
+
+// =============================================================================================
+// TICKET WRITE BODIES — owned by the tickets-server engineer (PUT /tickets/, merge, …).
+// Add the {ticket} save body, merge body and replies below this line.
+// =============================================================================================
+
+const rowId = z.number().int().positive().max(2_147_483_647);
+const saveText = z.string().max(LIMITS.shortTextMax).nullable().optional();
+const saveUrl = z.string().max(2048).nullable().optional();
+const flag = z.union([z.literal(0), z.literal(1)]);
+const qty = z.number().min(-MAX_TASK_QTY).max(MAX_TASK_QTY);
+
+/** A task in a ticket save: with ticket_task_id it updates that task, without it adds unit task_id. */
+export const taskSaveSchema = z.object({
+  ticket_task_id: rowId.nullable().optional(),
+  task_id: rowId,
+  init_qty: qty.min(0, 'The bid quantity cannot be negative'),
+  /** Clamped to -init_qty by the server (clampAdditionalQty). */
+  additional_qty: qty,
+});
+export type TaskSave = z.infer<typeof taskSaveSchema>;
+
+/** A note in a ticket save: notes with an id are kept as they are; notes without one are added. */
+export const noteSaveSchema = z.object({
+  id: rowId.nullable().optional(),
+  note_text: z.string().max(LIMITS.textMax),
+});
+
+/** A permit in a ticket save: with id it updates that permit; without, it adds one. */
+export const permitSaveSchema = z.object({
+  id: rowId.nullable().optional(),
+  permit_type: rowId.nullable().optional(),
+  permit_url: saveUrl,
+  permit_name: saveText,
+  permit_file_type: saveText,
+  filename: saveText,
+});
+export type PermitSave = z.infer<typeof permitSaveSchema>;
+
+/** The pole of a ticket save: an existing pole (id) or a new one (pole_name, line_name, utility). */
+export const ticketPoleSaveSchema = poleFieldsSchema.extend({
+  id: rowId.nullable().optional(),
+  // Blank names are answered by the server with the one SPEC §5 add-pole message.
+  pole_name: saveText,
+  line_name: saveText,
+});
+
+/**
+ * PUT /tickets/ `{ticket}` (DESIGN §5): no id creates (job_id and a pole); an update carries the
+ * version it read. Absent fields are left as stored, so the client may send the whole read model
+ * back (read-only fields such as assigned_to_name or images are ignored) or only what changed.
+ * Lists replace the stored list: work_orders and permits and tasks as sent (a row missing from
+ * the list is removed); notes are append-only (those without id are added, author = caller).
+ */
+export const ticketSaveSchema = z.object({
+  id: rowId.nullable().optional(),
+  version: z.number().int().nonnegative().optional(),
+  job_id: rowId.optional(),
+  pole_id: rowId.nullable().optional(),
+  pole: ticketPoleSaveSchema.nullable().optional(),
+  street_address: saveText,
+  geo_lat: latitudeSchema.optional(),
+  geo_lon: longitudeSchema.optional(),
+  description: z.string().max(LIMITS.textMax).nullable().optional(),
+  /** A working foreman (role 4) of the company, or null = unassigned ('Select...'). */
+  assigned_to: rowId.nullable().optional(),
+  due_date: z.string().max(30).nullable().optional(),
+  dig_safe_required: flag.optional(),
+  dig_safe_url: saveUrl,
+  dig_safe_name: saveText,
+  nra_required: flag.optional(),
+  nra_url: saveUrl,
+  nra_name: saveText,
+  ehasp: saveText,
+  ambulance_meetup: z.string().max(LIMITS.textMax).nullable().optional(),
+  /** 'Complete' sets actual_completion_date (now); 'Pending' clears it. */
+  status: ticketStatus.optional(),
+  work_orders: z.array(z.string().trim().max(LIMITS.shortTextMax)).max(500).optional(),
+  notes: z.array(noteSaveSchema).max(5000).optional(),
+  permits: z.array(permitSaveSchema).max(200).optional(),
+  tasks: z.array(taskSaveSchema).max(2000).optional(),
+});
+export type TicketSave = z.infer<typeof ticketSaveSchema>;
+export const ticketSaveBody = z.object({ ticket: ticketSaveSchema });
+
+/** PUT /tickets/ reply; the flags say the chosen pole is held by another ticket of the job (SPEC §3). */
+export const ticketSaveReply = z.object({
+  ticket: ticketSchema,
+  notifyMergeRequired: z.boolean().optional(),
+  ticketIdToMerge: z.number().int().optional(),
+});
+export const ticketReply = z.object({ ticket: ticketSchema });
+
+/** GET /tickets/needsMerge/{jobId}?pole_id=[&ticket_id= to leave that ticket out] → {ticket_ids}. */
+export const needsMergeQuery = z.object({
+  pole_id: z.coerce.number().int().positive().max(2_147_483_647),
+  ticket_id: z.coerce.number().int().positive().max(2_147_483_647).optional(),
+});
+export const needsMergeReply = z.object({ ticket_ids: z.array(z.number().int()) });
+
+/** PUT /tickets/merge/{id} `{secondary_ticket}`: the ticket object (its id is used) or its id. */
+export const mergeBody = z.object({
+  secondary_ticket: z.union([rowId, z.object({ id: rowId }).loose()]).transform((v) => (typeof v === 'number' ? v : v.id)),
+});
+
+/** POST /media_upload/s3-upload-complete form body (urlencoded or multipart: every value is text). */
+export const imageCompleteBody = z.object({
+  ticketId: z.coerce.number().int().positive().max(2_147_483_647),
+  url: z.string().min(1).max(2048),
+  /** Ignored: the server makes the thumbnail itself. */
+  thumbUrl: z.string().max(2048).optional(),
+  isVideo: z.union([z.string().max(10), z.boolean()]).optional(),
+});
+export const imageCompleteReply = z.object({ id: z.number().int(), image: imageSchema });
+
+/** GET /poles/byUtility and /poles/polesByPoleOrLine reply; /poles/specificPole answers the bare list. */
+export const polesReply = z.object({ poles: z.array(poleSchema) });
+
+/** POST /poles/ reply: the new pole and, when job_id was sent, its new ticket (SPEC §4). */
+export const addPoleReply = z.object({ ok: z.literal(true), pole: poleSchema, ticket: ticketSchema.optional() });
+
+/** POST /tickets/xls-upload reply: how much was added. A file with any bad row adds nothing (422). */
+export const xlsUploadReply = z.object({
+  tickets: z.number().int(),
+  tasks: z.number().int(),
+  rejectedRows: z.array(z.object({ row: z.number().int(), message: z.string() })),
+});
+export const xlsRejectedReply = xlsUploadReply.extend({ error: z.string(), status: z.string().optional() });
