@@ -1,0 +1,139 @@
+import { useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { Alert, Anchor, Badge, Button, Group, Paper, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { IconDownload, IconFileTypePdf, IconPencil, IconTrash } from '@tabler/icons-react';
+import { formatLongDate } from '../../../shared/dates';
+import { jobTypeLabel } from '../../../shared/jobs.list';
+import { MSG } from '../../../shared/messages';
+import { can } from '../../../shared/permissions';
+import { ApiError } from '../../api/client';
+import { useSession } from '../../api/session';
+import { useDeleteJob } from './api/deleteJob';
+import { useJob } from './api/job';
+import { confirmDialog } from './confirm';
+import { EditJobModal } from './EditJobModal';
+import { ExportJobModal } from './ExportJobModal';
+
+const STATUS_COLOR: Record<string, string> = { 'In Estimation': 'grape', 'In Progress': 'blue', Complete: 'green' };
+
+function Field({ label, children }: { label: string; children: React.ReactNode }) {
+  return (
+    <div>
+      <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
+        {label}
+      </Text>
+      <Text size="sm">{children}</Text>
+    </div>
+  );
+}
+
+/**
+ * The job detail header (SPEC §2 Job detail): Job number, Foreman, Utility, Due Date, Date
+ * Completed, and the links Delete Job, Edit Job Info and Export Job Info (hidden for roles that
+ * may not change jobs, DESIGN §4).
+ */
+export default function JobDetailHeader({ jobId }: { jobId: number }) {
+  const { claims } = useSession();
+  const canWrite = can(claims?.roleId, 'jobs.write');
+  const job = useJob(jobId);
+  const del = useDeleteJob();
+  const navigate = useNavigate();
+  const [editing, setEditing] = useState(false);
+  const [exporting, setExporting] = useState(false);
+
+  if (job.isLoading) {
+    return (
+      <Paper withBorder p="md">
+        <Skeleton height={28} width="40%" mb="md" />
+        <Skeleton height={40} />
+      </Paper>
+    );
+  }
+  if (job.isError || !job.data) {
+    const missing = job.error instanceof ApiError && job.error.status === 404;
+    return (
+      <Alert color="red" role="alert" title={missing ? 'Job not found' : 'The job could not be loaded'}>
+        <Stack gap="xs" align="flex-start">
+          <Text size="sm">{missing ? 'This job does not exist or was deleted.' : job.error?.message}</Text>
+          <Anchor component={Link} to="/jobs" size="sm">
+            Back to the job list
+          </Anchor>
+        </Stack>
+      </Alert>
+    );
+  }
+  const j = job.data;
+
+  async function onDelete() {
+    if (!(await confirmDialog({ title: 'Delete Job', message: MSG.confirmDeleteJob, confirmLabel: 'Delete Job', danger: true }))) return;
+    try {
+      await del.mutateAsync(j.id);
+      notifications.show({ color: 'green', message: `Job ${j.job_number} was deleted.` });
+      navigate('/jobs');
+    } catch (err) {
+      notifications.show({ color: 'red', title: 'The job was not deleted', message: err instanceof Error ? err.message : MSG.generic });
+    }
+  }
+
+  return (
+    <Paper withBorder p="md">
+      <Stack gap="sm">
+        <Group justify="space-between" align="flex-start" wrap="wrap" gap="sm">
+          <Group gap="sm" align="center">
+            <Title order={2}>Job {j.job_number}</Title>
+            <Badge variant="light" color={STATUS_COLOR[j.status] ?? 'gray'}>
+              {j.status}
+            </Badge>
+            <Badge variant="outline" color="gray">
+              {jobTypeLabel(j.job_type)}
+            </Badge>
+          </Group>
+          {canWrite && (
+            <Group gap="xs" wrap="wrap">
+              <Button variant="subtle" color="red" size="compact-sm" leftSection={<IconTrash size={16} />} onClick={() => void onDelete()} loading={del.isPending}>
+                Delete Job
+              </Button>
+              <Button variant="subtle" size="compact-sm" leftSection={<IconPencil size={16} />} onClick={() => setEditing(true)}>
+                Edit Job Info
+              </Button>
+              <Button variant="subtle" size="compact-sm" leftSection={<IconDownload size={16} />} onClick={() => setExporting(true)}>
+                Export Job Info
+              </Button>
+            </Group>
+          )}
+        </Group>
+        <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="sm">
+          <Field label="Foreman">{j.foreman_name || '--'}</Field>
+          <Field label="Utility">{j.selected_utility_name}</Field>
+          <Field label="Due Date">{formatLongDate(j.due_date)}</Field>
+          <Field label="Date Completed">{formatLongDate(j.date_completed)}</Field>
+        </SimpleGrid>
+        {(j.work_packet_url || j.work_contact_phone || j.hospital_name) && (
+          <Group gap="lg" wrap="wrap">
+            {j.work_packet_url && (
+              <Anchor href={j.work_packet_url} target="_blank" rel="noreferrer" size="sm">
+                <Group gap={4} wrap="nowrap">
+                  <IconFileTypePdf size={16} /> {j.work_packet_name || 'Work packet'}
+                </Group>
+              </Anchor>
+            )}
+            {j.work_contact_phone && (
+              <Text size="sm">
+                Work contact: <Anchor href={`tel:${j.work_contact_phone}`}>{j.work_contact_phone}</Anchor>
+              </Text>
+            )}
+            {j.hospital_name && (
+              <Text size="sm">
+                Hospital: {j.hospital_name}
+                {j.hospital_address ? `, ${j.hospital_address}` : ''}
+              </Text>
+            )}
+          </Group>
+        )}
+      </Stack>
+      {canWrite && <EditJobModal job={j} opened={editing} onClose={() => setEditing(false)} />}
+      {canWrite && <ExportJobModal job={j} opened={exporting} onClose={() => setExporting(false)} />}
+    </Paper>
+  );
+}

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { MSG } from '../../../shared/messages';
+import { emptyJobForm, isJobFormDirty, jobFieldsOf, jobFormErrors, jobFormFrom } from './jobForm';
+
+const packet = { url: '/files/1/work_packet/abc/packet.pdf', name: 'packet.pdf', size: 601, type: 'application/pdf' };
+
+describe('job form (SPEC §4 Create/Edit Job, §5 Job save)', () => {
+  it('opens blank with Normal job type and a due date one month from today', () => {
+    const form = emptyJobForm(new Date(2026, 0, 31));
+    expect(form.job_number).toBe('');
+    expect(form.job_type).toBe(0);
+    expect(form.due_date).toBe('2026-02-28'); // 31 Jan + 1 month, clamped
+    expect(form.selected_utility_id).toBeNull();
+  });
+
+  it('names every rule a blank draft breaks, with the shared messages', () => {
+    const errors = jobFormErrors(emptyJobForm());
+    expect(errors.job_number).toBe(MSG.jobNumberRequired);
+    expect(errors.selected_utility_id).toBe(MSG.jobUtilityRequired);
+    expect(errors.work_packet_url).toBe(MSG.jobPacketRequired);
+    expect(errors.due_date).toBeUndefined();
+    expect(jobFormErrors({ ...emptyJobForm(), due_date: null }).due_date).toBe(MSG.jobDueDateRequired);
+  });
+
+  it('is valid with a number, a utility, a due date and a packet; foreman stays optional', () => {
+    const form = { ...emptyJobForm(), job_number: ' J-77 ', selected_utility_id: 2, packet };
+    expect(jobFormErrors(form)).toEqual({});
+    const fields = jobFieldsOf(form);
+    expect(fields.job_number).toBe('J-77');
+    expect(fields.foreman_id).toBeNull();
+    expect(fields.work_packet_url).toBe(packet.url);
+    expect(fields.hospital_name).toBeNull(); // blank text is sent as null
+  });
+
+  it('is dirty once anything differs, including removing the packet', () => {
+    const job = {
+      id: 1, job_number: 'J-1', job_type: 1, status: 'In Estimation' as const, ticket_count: 0, created_name: '', created_by: null,
+      foreman_id: 5, foreman_name: 'F F', due_date: '2027-01-02', date_completed: null, selected_utility_id: 3, selected_utility_name: 'NGRID',
+      work_packet_url: packet.url, work_packet_name: packet.name, work_packet_size: 601, work_packet_type: 'application/pdf',
+      work_contact_phone: null, hospital_name: 'Mercy', hospital_address: null, ehasp_override: null, arc_rating_override: null,
+      primary_voltage_override: null, secondary_voltage_override: null, version: 4, created_at: '2026-01-01T00:00:00Z',
+    };
+    const base = jobFormFrom(job);
+    expect(isJobFormDirty(base, jobFormFrom(job))).toBe(false);
+    const removed = { ...base, packet: null };
+    expect(isJobFormDirty(base, removed)).toBe(true);
+    expect(jobFormErrors(removed).work_packet_url).toBe(MSG.jobPacketRequired);
+    expect(jobFieldsOf(removed).work_packet_name).toBeNull();
+    expect(isJobFormDirty(base, { ...base, hospital_name: 'Mercy General' })).toBe(true);
+  });
+});

@@ -1,0 +1,118 @@
+import { useState } from 'react';
+import { Alert, Badge, Button, Group, Modal, NumberInput, Paper, Progress, Stack, Text } from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
+import { notifications } from '@mantine/notifications';
+import type { Job } from '../../../shared/jobs.schemas';
+import { clampAdditionalQty, MAX_TASK_QTY, NEW_TASK_ADDITIONAL_QTY } from '../../../shared/tasks';
+import { queryKeys } from '../../api/queryKeys';
+import type { UnitOption } from './api/reference';
+import { saveTicket } from './api/saveTicket';
+import { getTicket } from './api/ticket';
+import { UnitPicker } from './UnitPicker';
+
+const num = (v: string | number) => (typeof v === 'number' ? v : Number(v) || 0);
+
+/**
+ * 'Create Task' on the job page (SPEC §2): one unit of the library added to every ticked ticket.
+ * Each ticket is read fresh and saved with its own version, so nobody's edits are overwritten;
+ * tickets that fail are named and the rest keep their new task.
+ */
+export function CreateTaskModal({ job, ticketIds, onClose, onDone }: { job: Job; ticketIds: number[]; onClose: () => void; onDone: () => void }) {
+  const qc = useQueryClient();
+  const [unit, setUnit] = useState<UnitOption | null>(null);
+  const [bid, setBid] = useState(1);
+  const [actual, setActual] = useState(NEW_TASK_ADDITIONAL_QTY);
+  const [progress, setProgress] = useState<number | null>(null);
+  const [failures, setFailures] = useState<string[]>([]);
+
+  const names = new Map(job.tickets.map((t) => [t.id, `${t.pole_name ?? '?'} / ${t.line_name ?? '?'}`]));
+
+  const run = async () => {
+    if (!unit) return;
+    setFailures([]);
+    const failed: string[] = [];
+    for (const [i, id] of ticketIds.entries()) {
+      setProgress(i);
+      try {
+        const t = await getTicket(id);
+        await saveTicket({
+          id: t.id,
+          version: t.version,
+          job_id: t.job_id,
+          tasks: [
+            { task_id: unit.id, init_qty: bid, additional_qty: clampAdditionalQty(bid, actual) },
+            ...t.tasks.map((x) => ({ ticket_task_id: x.ticket_task_id, task_id: x.task_id, init_qty: x.init_qty, additional_qty: x.additional_qty })),
+          ],
+        });
+        qc.removeQueries({ queryKey: queryKeys.ticket(id) });
+      } catch (err) {
+        failed.push(`Pole ${names.get(id) ?? id}: ${(err as Error).message}`);
+      }
+    }
+    setProgress(null);
+    void qc.invalidateQueries({ queryKey: queryKeys.job(job.id) });
+    const added = ticketIds.length - failed.length;
+    if (failed.length) setFailures(failed);
+    if (added > 0) notifications.show({ color: 'green', message: `Task ${unit.code} added to ${added} ticket${added === 1 ? '' : 's'}.` });
+    if (!failed.length) onDone();
+  };
+
+  const busy = progress !== null;
+  return (
+    <Modal opened onClose={busy ? () => undefined : onClose} title="Create Task" size="lg">
+      <Stack gap="sm">
+        <Text size="sm">
+          Add one unit of work to {ticketIds.length} selected ticket{ticketIds.length === 1 ? '' : 's'}.
+        </Text>
+        {unit ? (
+          <Paper withBorder p="sm">
+            <Group justify="space-between">
+              <div>
+                <Group gap={6}>
+                  <Text fw={600}>{unit.code}</Text>
+                  {unit.uom && (
+                    <Badge size="xs" variant="outline" color="gray">
+                      {unit.uom}
+                    </Badge>
+                  )}
+                </Group>
+                <Text size="sm">{unit.description}</Text>
+              </div>
+              <Button variant="subtle" size="xs" onClick={() => setUnit(null)} disabled={busy}>
+                Change
+              </Button>
+            </Group>
+          </Paper>
+        ) : (
+          <UnitPicker utilityId={job.selected_utility_id} onPick={setUnit} autoFocus />
+        )}
+        <Group grow>
+          <NumberInput label="Bid qty" value={bid} min={0} max={MAX_TASK_QTY} decimalScale={3} onChange={(v) => {
+            const b = Math.max(0, num(v));
+            setBid(b);
+            setActual((a) => clampAdditionalQty(b, a));
+          }} />
+          <NumberInput label="Actual qty (+/-)" value={actual} min={-bid} max={MAX_TASK_QTY} decimalScale={3} onChange={(v) => setActual(clampAdditionalQty(bid, num(v)))} />
+        </Group>
+        {busy && <Progress value={((progress ?? 0) / ticketIds.length) * 100} aria-label="Adding the task" />}
+        {failures.length > 0 && (
+          <Alert color="red" role="alert" title="Some tickets did not get the task">
+            {failures.map((f) => (
+              <Text key={f} size="sm">
+                {f}
+              </Text>
+            ))}
+          </Alert>
+        )}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose} disabled={busy}>
+            Close
+          </Button>
+          <Button onClick={() => void run()} disabled={!unit || ticketIds.length === 0} loading={busy}>
+            Add to {ticketIds.length} ticket{ticketIds.length === 1 ? '' : 's'}
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}

@@ -1,0 +1,276 @@
+import { useState } from 'react';
+import {
+  Alert,
+  Autocomplete,
+  Button,
+  Group,
+  Loader,
+  Paper,
+  ScrollArea,
+  Select,
+  SimpleGrid,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { IconCheck, IconGitMerge, IconPlus, IconSearch } from '@tabler/icons-react';
+import { MSG } from '../../../shared/messages';
+import type { Pole } from '../../../shared/tickets.schemas';
+import { usePoleSearch } from './api/poles';
+import { useAccessTypes, useSpecs, useUtilities } from './api/reference';
+import { GeoInput } from './GeoInput';
+import type { DraftPole } from './ticketDraft';
+
+const text = (v: string | null | undefined) => v ?? '';
+const orNull = (v: string) => (v.trim() === '' ? null : v);
+
+/**
+ * SPEC §2/§4 Pole tab: search the company's poles by utility, pole and line; pick one; or add
+ * what was typed as a new pole. The chosen pole's own fields follow, with 'Save Pole' when they
+ * changed. Typing a pole name, line, substation or circuit unselects the pole (the parent clears
+ * its id), so the ticket is never silently re-pointed at a different pole.
+ */
+export function PoleTab({
+  pole,
+  basePole,
+  canWrite,
+  onPoleChange,
+  onSelect,
+  onAddPole,
+  addingPole,
+  addPoleError,
+  onSavePole,
+  savingPole,
+  needsMerge,
+  onMerge,
+  merging,
+  isNew,
+}: {
+  pole: DraftPole;
+  basePole: DraftPole | null;
+  canWrite: boolean;
+  onPoleChange: (patch: Partial<DraftPole>) => void;
+  onSelect: (p: Pole) => void;
+  onAddPole: () => void;
+  addingPole: boolean;
+  addPoleError: string | null;
+  onSavePole: (() => void) | null;
+  savingPole: boolean;
+  needsMerge: boolean;
+  onMerge: () => void;
+  merging: boolean;
+  isNew: boolean;
+}) {
+  const utilities = useUtilities();
+  const accessTypes = useAccessTypes();
+  const [specText, setSpecText] = useState<string | null>(null);
+  const [debSpec] = useDebouncedValue(specText ?? '', 250);
+  const specs = useSpecs(debSpec);
+
+  const search = { utility: pole.utility_id_owning_pole, pole: pole.pole_name, line: pole.line_name };
+  const [debSearch] = useDebouncedValue(search, 300);
+  const hasText = debSearch.pole.trim() !== '' || debSearch.line.trim() !== '';
+  const results = usePoleSearch(debSearch, hasText && canWrite);
+  const ro = !canWrite;
+
+  const utilityName = (id: number | null) => utilities.data?.find((u) => u.id === id)?.code ?? '';
+  const canAdd = pole.pole_name.trim() !== '' && pole.line_name.trim() !== '';
+
+  return (
+    <Stack gap="md">
+      {needsMerge && (
+        <Alert color="orange" title="Pole already on this job" role="alert">
+          <Stack gap="xs" align="flex-start">
+            <Text size="sm">{MSG.needsMerge}</Text>
+            {canWrite && (
+              <Button color="orange" leftSection={<IconGitMerge size={16} />} onClick={onMerge} loading={merging}>
+                {isNew ? 'Open the Existing Ticket' : 'Merge Tickets'}
+              </Button>
+            )}
+          </Stack>
+        </Alert>
+      )}
+
+      <Paper withBorder p="sm">
+        <Stack gap="xs">
+          <Title order={5}>{canWrite ? 'Find a pole' : 'Pole'}</Title>
+          <SimpleGrid cols={{ base: 1, xs: 3 }} spacing="xs">
+            <Select
+              label="Utility"
+              placeholder="All"
+              data={(utilities.data ?? []).map((u) => ({ value: String(u.id), label: u.code }))}
+              value={pole.utility_id_owning_pole != null ? String(pole.utility_id_owning_pole) : null}
+              onChange={(v) => onPoleChange({ utility_id_owning_pole: v ? Number(v) : null, utility_name: v ? utilityName(Number(v)) : null })}
+              clearable
+              readOnly={ro}
+              comboboxProps={{ withinPortal: true }}
+            />
+            <TextInput
+              label="Pole"
+              value={pole.pole_name}
+              onChange={(e) => onPoleChange({ pole_name: e.currentTarget.value })}
+              leftSection={<IconSearch size={14} />}
+              readOnly={ro}
+              maxLength={255}
+              autoComplete="off"
+            />
+            <TextInput
+              label="Line"
+              value={pole.line_name}
+              onChange={(e) => onPoleChange({ line_name: e.currentTarget.value })}
+              leftSection={<IconSearch size={14} />}
+              readOnly={ro}
+              maxLength={255}
+              autoComplete="off"
+            />
+          </SimpleGrid>
+
+          {canWrite && hasText && (
+            <ScrollArea.Autosize mah={220} type="auto">
+              {results.isLoading ? (
+                <Group gap="xs">
+                  <Loader size="xs" /> <Text size="sm">Searching poles…</Text>
+                </Group>
+              ) : (results.data ?? []).length === 0 ? (
+                <Text size="sm" c="dimmed">
+                  No existing pole matches. Add it as a new pole below.
+                </Text>
+              ) : (
+                <Table highlightOnHover aria-label="Matching poles" fz="sm">
+                  <Table.Thead>
+                    <Table.Tr>
+                      <Table.Th>Pole</Table.Th>
+                      <Table.Th>Line</Table.Th>
+                      <Table.Th>Utility</Table.Th>
+                      <Table.Th visibleFrom="sm">Address</Table.Th>
+                      <Table.Th />
+                    </Table.Tr>
+                  </Table.Thead>
+                  <Table.Tbody>
+                    {(results.data ?? []).map((p) => {
+                      const chosen = pole.id === p.id;
+                      return (
+                        <Table.Tr key={p.id} bg={chosen ? 'var(--mantine-color-blue-light)' : undefined}>
+                          <Table.Td>{p.pole_name}</Table.Td>
+                          <Table.Td>{p.line_name}</Table.Td>
+                          <Table.Td>{p.utility_name ?? ''}</Table.Td>
+                          <Table.Td visibleFrom="sm">{p.street_address ?? ''}</Table.Td>
+                          <Table.Td>
+                            <Button
+                              size="compact-sm"
+                              variant={chosen ? 'filled' : 'light'}
+                              leftSection={chosen ? <IconCheck size={14} /> : undefined}
+                              onClick={() => onSelect(p)}
+                              aria-label={`Select pole ${p.pole_name} line ${p.line_name}`}
+                            >
+                              {chosen ? 'Selected' : 'Select'}
+                            </Button>
+                          </Table.Td>
+                        </Table.Tr>
+                      );
+                    })}
+                  </Table.Tbody>
+                </Table>
+              )}
+            </ScrollArea.Autosize>
+          )}
+
+          {canWrite && (
+            <Group gap="xs">
+              <Button variant="light" leftSection={<IconPlus size={16} />} disabled={!canAdd || pole.id != null} onClick={onAddPole} loading={addingPole}>
+                Add as a New Pole
+              </Button>
+              {pole.id != null && (
+                <Text size="sm" c="green.8">
+                  Pole {pole.pole_name} on line {pole.line_name} is selected.
+                </Text>
+              )}
+            </Group>
+          )}
+          {addPoleError && (
+            <Alert color="red" role="alert" p="xs">
+              {addPoleError}
+            </Alert>
+          )}
+        </Stack>
+      </Paper>
+
+      <Paper withBorder p="sm">
+        <Stack gap="xs">
+          <Group justify="space-between">
+            <Title order={5}>Pole details</Title>
+            {onSavePole && (
+              <Button size="xs" onClick={onSavePole} loading={savingPole}>
+                Save Pole
+              </Button>
+            )}
+          </Group>
+          {pole.id == null && (
+            <Text size="sm" c="dimmed">
+              {basePole ? 'The pole name, line, substation or circuit changed: select a pole or add it as a new pole.' : 'Select a pole or add a new one to see its details.'}
+            </Text>
+          )}
+          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="xs">
+            <TextInput label="Pole ID" value={text(pole.pole_id)} onChange={(e) => onPoleChange({ pole_id: orNull(e.currentTarget.value) })} readOnly={ro} maxLength={255} />
+            <TextInput label="Line ID" value={text(pole.line_id)} onChange={(e) => onPoleChange({ line_id: orNull(e.currentTarget.value) })} readOnly={ro} maxLength={255} />
+            <TextInput
+              label="Pole address"
+              value={text(pole.street_address)}
+              onChange={(e) => onPoleChange({ street_address: orNull(e.currentTarget.value) })}
+              readOnly={ro}
+              maxLength={255}
+            />
+            <Select
+              label="Access type"
+              data={(accessTypes.data ?? []).map((a) => ({ value: String(a.id), label: a.title }))}
+              value={pole.accessibility_id != null ? String(pole.accessibility_id) : null}
+              onChange={(v) =>
+                onPoleChange({
+                  accessibility_id: v ? Number(v) : null,
+                  accessibility_label: accessTypes.data?.find((a) => String(a.id) === v)?.title ?? null,
+                })
+              }
+              clearable
+              readOnly={ro}
+              comboboxProps={{ withinPortal: true }}
+            />
+            <GeoInput label="Latitude (True-Y)" value={pole.geo_lat} onChange={(v) => onPoleChange({ geo_lat: v })} min={-90} max={90} readOnly={ro} />
+            <GeoInput label="Longitude (True-X)" value={pole.geo_lon} onChange={(v) => onPoleChange({ geo_lon: v })} min={-180} max={180} readOnly={ro} />
+            <Autocomplete
+              label="Utility spec"
+              value={specText ?? text(pole.utility_spec)}
+              onChange={(v) => {
+                setSpecText(v);
+                onPoleChange({ utility_spec: orNull(v) });
+              }}
+              data={[...new Set((specs.data ?? []).map((s) => s.spec_number))]}
+              readOnly={ro}
+              maxLength={255}
+              comboboxProps={{ withinPortal: true }}
+            />
+            <TextInput label="Arc rating" value={text(pole.arc_rating)} onChange={(e) => onPoleChange({ arc_rating: orNull(e.currentTarget.value) })} readOnly={ro} maxLength={255} />
+            <TextInput
+              label="Primary voltage"
+              value={text(pole.primary_voltage)}
+              onChange={(e) => onPoleChange({ primary_voltage: orNull(e.currentTarget.value) })}
+              readOnly={ro}
+              maxLength={255}
+            />
+            <TextInput
+              label="Secondary voltage"
+              value={text(pole.secondary_voltage)}
+              onChange={(e) => onPoleChange({ secondary_voltage: orNull(e.currentTarget.value) })}
+              readOnly={ro}
+              maxLength={255}
+            />
+            <TextInput label="Substation" value={text(pole.sub_curcuit)} onChange={(e) => onPoleChange({ sub_curcuit: orNull(e.currentTarget.value) })} readOnly={ro} maxLength={255} />
+            <TextInput label="Circuit" value={text(pole.sap_curcuit)} onChange={(e) => onPoleChange({ sap_curcuit: orNull(e.currentTarget.value) })} readOnly={ro} maxLength={255} />
+          </SimpleGrid>
+        </Stack>
+      </Paper>
+    </Stack>
+  );
+}

@@ -1,0 +1,352 @@
+import { memo, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { Alert, Badge, Button, Center, FileButton, Group, List, Loader, Paper, Select, SegmentedControl, Stack, Text, Title, Tooltip } from '@mantine/core';
+import { IconArrowLeft, IconFileSpreadsheet, IconListCheck, IconPlus } from '@tabler/icons-react';
+import { TICKET_STATUS } from '../../../shared/constants';
+import { can } from '../../../shared/permissions';
+import { sortTickets, TICKET_SORT_COLUMNS, warmTicketSortKeys, type TicketSortColumn } from '../../../shared/sorting';
+import type { Ticket } from '../../../shared/tickets.schemas';
+import { acceptFor } from '../../../shared/uploads';
+import { ApiError } from '../../api/client';
+import { useSession } from '../../api/session';
+import { nextSort, type SortState } from '../../../shared/sort';
+import { useJob } from './api/job';
+import { useXlsUpload, type XlsUploadReply } from './api/xlsUpload';
+import { CreateTaskModal } from './CreateTaskModal';
+import { TicketsTable } from './TicketsTable';
+import { TicketWindow, type WindowTarget } from './TicketWindow';
+
+const ALL = 'All';
+type StatusFilter = 'All' | 'Pending' | 'Complete';
+
+/** Distinct non-empty values, in natural order, for the Pole and Line filters. */
+function distinct(rows: Ticket[], pick: (t: Ticket) => string | null): string[] {
+  const set = new Set<string>();
+  for (const r of rows) {
+    const v = pick(r);
+    if (v) set.add(v);
+  }
+  return [...set].sort(new Intl.Collator('en', { numeric: true, sensitivity: 'base' }).compare);
+}
+
+function mark(name: string) {
+  if (typeof performance !== 'undefined' && performance.mark) performance.mark(name);
+}
+
+/**
+ * A Pole or Line filter. Memoised with its option list: a job of 5,000 poles gives a Select of
+ * 5,000 options, which must not re-render on every sort; the list shows 100 matches at a time.
+ */
+const FilterSelect = memo(function FilterSelect({
+  label,
+  options,
+  value,
+  onChange,
+}: {
+  label: string;
+  options: string[];
+  value: string;
+  onChange: (v: string) => void;
+}) {
+  const data = useMemo(() => [ALL, ...options], [options]);
+  return (
+    <Select
+      label={label}
+      data={data}
+      value={value}
+      onChange={(v) => onChange(v ?? ALL)}
+      allowDeselect={false}
+      searchable
+      limit={100}
+      w={140}
+      comboboxProps={{ withinPortal: true }}
+    />
+  );
+});
+
+/** What the spreadsheet upload did, in words: counts, or the rows it refused. */
+function UploadResult({ result, onClose }: { result: { ok: boolean; reply: XlsUploadReply | null; message: string }; onClose: () => void }) {
+  const r = result.reply as (XlsUploadReply & { rejectedRows?: { row: number; message: string }[] }) | null;
+  const rejected = r?.rejectedRows ?? [];
+  return (
+    <Alert color={result.ok ? 'green' : 'red'} withCloseButton onClose={onClose} title={result.ok ? 'Spreadsheet added' : 'Spreadsheet not added'} role="status">
+      <Text size="sm">{result.message}</Text>
+      {rejected.length > 0 && (
+        <List size="sm" mt={4} spacing={2}>
+          {rejected.slice(0, 20).map((x) => (
+            <List.Item key={`${x.row}-${x.message}`}>{x.message}</List.Item>
+          ))}
+          {rejected.length > 20 && <List.Item>… and {rejected.length - 20} more rows</List.Item>}
+        </List>
+      )}
+    </Alert>
+  );
+}
+
+/**
+ * The ticket part of the job page (SPEC §2 Job detail): buttons, filters, the sortable ticket
+ * table and the ticket window. Sorting and filtering are memoised and the rows virtualised, so a
+ * job of 5,000 tickets stays responsive; performance marks feed the benchmark.
+ */
+export default function TicketsSection({ jobId }: { jobId: number }) {
+  const navigate = useNavigate();
+  const { claims } = useSession();
+  const roleId = claims?.roleId;
+  const canWrite = can(roleId, 'tickets.write');
+  const canEdit = can(roleId, 'tickets.edit');
+  const { data: job, isLoading, error } = useJob(jobId);
+
+  const [poleFilter, setPoleFilter] = useState<string>(ALL);
+  const [lineFilter, setLineFilter] = useState<string>(ALL);
+  const [statusFilter, setStatusFilter] = useState<StatusFilter>('All');
+  const [sort, setSort] = useState<SortState<TicketSortColumn>>({ column: 'pole_name', direction: 'asc' });
+  const [selected, setSelected] = useState<Set<number>>(() => new Set());
+  const [target, setTarget] = useState<WindowTarget | null>(null);
+  const [taskOpen, setTaskOpen] = useState(false);
+  const [uploadResult, setUploadResult] = useState<{ ok: boolean; reply: XlsUploadReply | null; message: string } | null>(null);
+  const xls = useXlsUpload();
+  const resetFile = useRef<() => void>(null);
+
+  const tickets = useMemo(() => job?.tickets ?? [], [job]);
+  const poles = useMemo(() => distinct(tickets, (t) => t.pole_name), [tickets]);
+  const lines = useMemo(() => distinct(tickets, (t) => t.line_name), [tickets]);
+
+  // A filter whose value disappeared (ticket deleted or merged) falls back to All.
+  const pole = poleFilter !== ALL && poles.includes(poleFilter) ? poleFilter : ALL;
+  const line = lineFilter !== ALL && lines.includes(lineFilter) ? lineFilter : ALL;
+
+  // Sort everything once per sort order, then filter the sorted list (filtering keeps the order):
+  // changing a filter never re-sorts, and re-sorting reuses cached keys (src/shared/sorting.ts).
+  const deferredSort = useDeferredValue(sort);
+  const sorted = useMemo(() => sortTickets(tickets, deferredSort.column, deferredSort.direction), [tickets, deferredSort]);
+  const rows = useMemo(
+    () =>
+      pole === ALL && line === ALL && statusFilter === 'All'
+        ? sorted
+        : sorted.filter(
+            (t) =>
+              (pole === ALL || t.pole_name === pole) &&
+              (line === ALL || t.line_name === line) &&
+              (statusFilter === 'All' || t.status === statusFilter),
+          ),
+    [sorted, pole, line, statusFilter],
+  );
+
+  // Benchmark marks (bench/ reads them): first paint of the table, and each re-sort/filter.
+  const firstPaint = useRef(false);
+  useEffect(() => {
+    if (!job || firstPaint.current) return;
+    firstPaint.current = true;
+    requestAnimationFrame(() => mark('tickets-table-visible'));
+  }, [job]);
+  // While the browser is idle, prepare the sort keys of the other columns: the first click on
+  // any header then costs what a repeat click does.
+  useEffect(() => {
+    if (tickets.length < 500 || typeof requestIdleCallback === 'undefined') return;
+    const handles: number[] = [];
+    for (const column of TICKET_SORT_COLUMNS) handles.push(requestIdleCallback(() => warmTicketSortKeys(tickets, [column]), { timeout: 5000 }));
+    return () => handles.forEach((h) => cancelIdleCallback(h));
+  }, [tickets]);
+
+  // 'tickets-sort' / 'tickets-filter': from the click to the re-ordered rows being painted.
+  const pending = useRef<'tickets-sort' | 'tickets-filter' | null>(null);
+  const startMeasure = useCallback((name: 'tickets-sort' | 'tickets-filter') => {
+    mark(`${name}-start`);
+    pending.current = name;
+  }, []);
+  useEffect(() => {
+    const name = pending.current;
+    if (!name) return;
+    pending.current = null;
+    requestAnimationFrame(() => {
+      mark(`${name}-end`);
+      try {
+        performance.measure(name, `${name}-start`, `${name}-end`);
+      } catch {
+        // marks cleared by the page: nothing to measure
+      }
+    });
+  }, [rows]);
+
+  const onSort = useCallback(
+    (c: TicketSortColumn) => {
+      startMeasure('tickets-sort');
+      setSort((s) => nextSort(s, c));
+    },
+    [startMeasure],
+  );
+  const onPoleFilter = useCallback(
+    (v: string) => {
+      startMeasure('tickets-filter');
+      setPoleFilter(v);
+    },
+    [startMeasure],
+  );
+  const onLineFilter = useCallback(
+    (v: string) => {
+      startMeasure('tickets-filter');
+      setLineFilter(v);
+    },
+    [startMeasure],
+  );
+  const onToggle = useCallback((id: number) => {
+    setSelected((s) => {
+      const n = new Set(s);
+      if (n.has(id)) n.delete(id);
+      else n.add(id);
+      return n;
+    });
+  }, []);
+  const onToggleAll = useCallback((ids: number[] | null) => setSelected(new Set(ids ?? [])), []);
+  const onOpen = useCallback((id: number) => setTarget({ id }), []);
+
+  // Selections of tickets that no longer exist are dropped.
+  const selectedIds = useMemo(() => tickets.filter((t) => selected.has(t.id)).map((t) => t.id), [tickets, selected]);
+
+  const onSpreadsheet = (file: File | null) => {
+    resetFile.current?.();
+    if (!file) return;
+    setUploadResult(null);
+    xls.mutate(
+      { jobId, file },
+      {
+        onSuccess: (reply) => {
+          const r = reply as XlsUploadReply & { rejectedRows?: unknown[] };
+          const tix = r.tickets ?? r.imported?.tickets ?? 0;
+          const tasks = r.tasks ?? r.imported?.tasks ?? 0;
+          setUploadResult({
+            ok: true,
+            reply,
+            message: `Added ${tix} ticket${tix === 1 ? '' : 's'} and ${tasks} task${tasks === 1 ? '' : 's'} from ${file.name}.`,
+          });
+        },
+        onError: (err) => {
+          const body = err instanceof ApiError ? (err.body as (XlsUploadReply & { rejectedRows?: unknown[] }) | null) : null;
+          // The rows are listed one per line below; the message's own copy of them is left out.
+          const message = body?.rejectedRows?.length ? err.message.split(' Row ')[0] : err.message;
+          setUploadResult({ ok: false, reply: body, message });
+        },
+      },
+    );
+  };
+
+  if (isLoading) {
+    return (
+      <Center py="xl">
+        <Loader aria-label="Loading tickets" />
+      </Center>
+    );
+  }
+  if (error || !job) {
+    return (
+      <Alert color="red" role="alert" title="Could not load the tickets">
+        {error?.message ?? 'This job could not be found.'}
+      </Alert>
+    );
+  }
+
+  const complete = tickets.filter((t) => t.status === TICKET_STATUS.COMPLETE).length;
+
+  return (
+    <Paper withBorder p={{ base: 'xs', sm: 'md' }} radius="md">
+      <Stack gap="sm">
+        <Group justify="space-between" wrap="wrap" gap="xs">
+          <Group gap="xs">
+            <Title order={3}>Tickets</Title>
+            <Badge variant="light" color="gray" aria-label={`${tickets.length} tickets, ${complete} complete`}>
+              {complete}/{tickets.length} complete
+            </Badge>
+          </Group>
+          <Group gap="xs" wrap="wrap">
+            <Button variant="default" leftSection={<IconArrowLeft size={16} />} onClick={() => navigate('/jobs')}>
+              Back
+            </Button>
+            {canWrite && (
+              <Button leftSection={<IconPlus size={16} />} onClick={() => setTarget({ id: null })}>
+                Create Ticket
+              </Button>
+            )}
+            {canEdit && (
+              <Tooltip label="Tick the tickets to add a task to first" disabled={selectedIds.length > 0}>
+                <Button
+                  variant="light"
+                  leftSection={<IconListCheck size={16} />}
+                  onClick={() => setTaskOpen(true)}
+                  disabled={selectedIds.length === 0}
+                  data-disabled={selectedIds.length === 0 || undefined}
+                >
+                  Create Task{selectedIds.length ? ` (${selectedIds.length})` : ''}
+                </Button>
+              </Tooltip>
+            )}
+            {canWrite && (
+              <FileButton onChange={onSpreadsheet} accept={acceptFor('excel').join(',')} resetRef={resetFile}>
+                {(props) => (
+                  <Button {...props} variant="default" leftSection={<IconFileSpreadsheet size={16} />} loading={xls.isPending}>
+                    Upload Spreadsheet
+                  </Button>
+                )}
+              </FileButton>
+            )}
+          </Group>
+        </Group>
+
+        {uploadResult && <UploadResult result={uploadResult} onClose={() => setUploadResult(null)} />}
+
+        <Group gap="sm" align="flex-end" wrap="wrap">
+          {poles.length > 1 && <FilterSelect label="Pole" options={poles} value={pole} onChange={onPoleFilter} />}
+          {lines.length > 1 && <FilterSelect label="Line" options={lines} value={line} onChange={onLineFilter} />}
+          <Stack gap={4}>
+            <Text size="sm" fw={500} id="ticket-status-filter">
+              Status
+            </Text>
+            <SegmentedControl
+              aria-labelledby="ticket-status-filter"
+              data={['All', 'Pending', 'Complete']}
+              value={statusFilter}
+              onChange={(v) => {
+                startMeasure('tickets-filter');
+                setStatusFilter(v as StatusFilter);
+              }}
+            />
+          </Stack>
+          <Text size="sm" c="dimmed" ml="auto" aria-live="polite">
+            {rows.length === tickets.length ? `${tickets.length} tickets` : `${rows.length} of ${tickets.length} tickets`}
+          </Text>
+        </Group>
+
+        <TicketsTable
+          rows={rows}
+          sort={sort}
+          onSort={onSort}
+          selectable={canEdit}
+          selected={selected}
+          onToggle={onToggle}
+          onToggleAll={onToggleAll}
+          onOpen={onOpen}
+        />
+      </Stack>
+
+      {target && (
+        <TicketWindow
+          key={target.id ?? 'new'}
+          job={job}
+          target={target}
+          onOpenTicket={(t) => setTarget(t)}
+          onClose={() => setTarget(null)}
+        />
+      )}
+      {taskOpen && (
+        <CreateTaskModal
+          job={job}
+          ticketIds={selectedIds}
+          onClose={() => setTaskOpen(false)}
+          onDone={() => {
+            setTaskOpen(false);
+            setSelected(new Set());
+          }}
+        />
+      )}
+    </Paper>
+  );
+}

@@ -1,0 +1,215 @@
+import { memo, useEffect, useRef } from 'react';
+import { Checkbox, Table, Text } from '@mantine/core';
+import { IconMapPin } from '@tabler/icons-react';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { isoToUs } from '../../../shared/dates';
+import type { TicketSortColumn } from '../../../shared/sorting';
+import type { Ticket } from '../../../shared/tickets.schemas';
+import { SortableTh } from '../../components/SortableTh';
+import type { SortState } from '../../components/useStoredSort';
+import { DocCircle } from './DocCircle';
+import classes from './TicketsTable.module.css';
+
+export const COLUMNS: { key: TicketSortColumn; label: string; width: number }[] = [
+  { key: 'pole_name', label: 'Pole', width: 80 },
+  { key: 'line_name', label: 'Line', width: 70 },
+  { key: 'assigned_to_name', label: 'WF Crew', width: 130 },
+  { key: 'gps', label: 'GPS', width: 62 },
+  { key: 'street_address', label: 'Address', width: 200 },
+  { key: 'dig_safe_required', label: 'Digsafe', width: 86 },
+  { key: 'nra_required', label: 'NRA/DNR', width: 96 },
+  { key: 'status', label: 'Status', width: 94 },
+  { key: 'created_date', label: 'Date Added', width: 110 },
+  { key: 'actual_completion_date', label: 'Date Completed', width: 140 },
+  { key: 'due_date', label: 'Due Date', width: 100 },
+];
+
+const ROW_HEIGHT = 41;
+const SHORT = new Intl.DateTimeFormat('en-US', { month: '2-digit', day: '2-digit', year: 'numeric' });
+function shortInstant(v: string | null): string {
+  if (!v) return '--';
+  const d = new Date(v);
+  return Number.isNaN(d.getTime()) ? '--' : SHORT.format(d);
+}
+
+
+const Row = memo(function Row({
+  t,
+  selectable,
+  selected,
+  onToggle,
+  onOpen,
+  index,
+}: {
+  t: Ticket;
+  selectable: boolean;
+  selected: boolean;
+  onToggle: (id: number) => void;
+  onOpen: (id: number) => void;
+  index: number;
+}) {
+  const gps = t.geo_lat != null && t.geo_lon != null;
+  return (
+    <tr
+      className={selected ? `${classes.row} ${classes.selected}` : classes.row}
+      data-index={index}
+      data-ticket-id={t.id}
+      onClick={() => onOpen(t.id)}
+      onKeyDown={(e) => {
+        if (e.key === 'Enter' && e.target === e.currentTarget) onOpen(t.id);
+      }}
+      tabIndex={0}
+      aria-label={`Ticket pole ${t.pole_name ?? ''} line ${t.line_name ?? ''}`}
+    >
+      {selectable && (
+        <td onClick={(e) => e.stopPropagation()} className={classes.checkCell}>
+          <input
+            type="checkbox"
+            className={classes.check}
+            aria-label={`Select pole ${t.pole_name ?? ''}`}
+            checked={selected}
+            onChange={() => onToggle(t.id)}
+          />
+        </td>
+      )}
+      <td>{t.pole_name ?? '--'}</td>
+      <td>{t.line_name ?? '--'}</td>
+      <td>{t.assigned_to_name ? t.assigned_to_name : <span className={classes.dimmed}>Unassigned</span>}</td>
+      <td>{gps ? <IconMapPin size={18} color="var(--mantine-color-blue-6)" aria-label={`GPS ${t.geo_lat}, ${t.geo_lon}`} role="img" /> : null}</td>
+      <td title={t.street_address ?? undefined}>{t.street_address ?? ''}</td>
+      <td>
+        <DocCircle what="Digsafe" required={t.dig_safe_required} url={t.dig_safe_url} />
+      </td>
+      <td>
+        <DocCircle what="NRA/DNR" required={t.nra_required} url={t.nra_url} />
+      </td>
+      <td>
+        <span className={t.status === 'Complete' ? classes.complete : undefined}>{t.status}</span>
+      </td>
+      <td>{shortInstant(t.created_date)}</td>
+      <td>{shortInstant(t.actual_completion_date)}</td>
+      <td>{t.due_date ? isoToUs(t.due_date) : '--'}</td>
+    </tr>
+  );
+});
+
+/**
+ * The job's tickets (SPEC §2 Job detail). Only the rows in view (plus a few) are in the DOM, so a
+ * job of 5,000 tickets scrolls, filters and re-sorts without delay; the header stays in place.
+ */
+export function TicketsTable({
+  rows,
+  sort,
+  onSort,
+  selectable,
+  selected,
+  onToggle,
+  onToggleAll,
+  onOpen,
+}: {
+  rows: Ticket[];
+  sort: SortState<TicketSortColumn>;
+  onSort: (c: TicketSortColumn) => void;
+  selectable: boolean;
+  selected: ReadonlySet<number>;
+  onToggle: (id: number) => void;
+  onToggleAll: (ids: number[] | null) => void;
+  onOpen: (id: number) => void;
+}) {
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 10,
+    getItemKey: (i) => rows[i].id,
+  });
+  const items = virtualizer.getVirtualItems();
+  const top = items.length ? items[0].start : 0;
+  const bottom = items.length ? virtualizer.getTotalSize() - items[items.length - 1].end : 0;
+
+  useEffect(() => {
+    scrollRef.current?.scrollTo({ top: 0 });
+  }, [sort.column, sort.direction]);
+
+  const allSelected = rows.length > 0 && rows.every((r) => selected.has(r.id));
+  const someSelected = !allSelected && rows.some((r) => selected.has(r.id));
+  const width = COLUMNS.reduce((s, c) => s + c.width, selectable ? 40 : 0);
+
+  return (
+    <div
+      ref={scrollRef}
+      data-testid="tickets-scroll"
+      style={{ maxHeight: 'max(320px, calc(100dvh - 300px))', overflow: 'auto', border: '1px solid var(--mantine-color-gray-3)', borderRadius: 4 }}
+    >
+      <Table
+        highlightOnHover
+        stickyHeader
+        style={{ minWidth: width, tableLayout: 'fixed' }}
+        aria-rowcount={rows.length + 1}
+        aria-label="Tickets"
+      >
+        <colgroup>
+          {selectable && <col style={{ width: 40 }} />}
+          {COLUMNS.map((c) => (
+            <col key={c.key} style={{ width: c.width }} />
+          ))}
+        </colgroup>
+        <Table.Thead>
+          <Table.Tr>
+            {selectable && (
+              <Table.Th>
+                <Checkbox
+                  aria-label="Select all shown tickets"
+                  checked={allSelected}
+                  indeterminate={someSelected}
+                  onChange={() => onToggleAll(allSelected ? null : rows.map((r) => r.id))}
+                />
+              </Table.Th>
+            )}
+            {COLUMNS.map((c) => (
+              <SortableTh key={c.key} active={sort.column === c.key} direction={sort.direction} onSort={() => onSort(c.key)}>
+                {c.label}
+              </SortableTh>
+            ))}
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {top > 0 && (
+            <tr aria-hidden>
+              <td style={{ height: top, padding: 0 }} colSpan={COLUMNS.length + (selectable ? 1 : 0)} />
+            </tr>
+          )}
+          {items.map((v) => {
+            const t = rows[v.index];
+            return (
+              <Row
+                key={t.id}
+                t={t}
+                index={v.index}
+                selectable={selectable}
+                selected={selected.has(t.id)}
+                onToggle={onToggle}
+                onOpen={onOpen}
+              />
+            );
+          })}
+          {bottom > 0 && (
+            <tr aria-hidden>
+              <td style={{ height: bottom, padding: 0 }} colSpan={COLUMNS.length + (selectable ? 1 : 0)} />
+            </tr>
+          )}
+          {rows.length === 0 && (
+            <Table.Tr>
+              <Table.Td colSpan={COLUMNS.length + (selectable ? 1 : 0)}>
+                <Text c="dimmed" ta="center" py="md">
+                  No tickets match these filters.
+                </Text>
+              </Table.Td>
+            </Table.Tr>
+          )}
+        </Table.Tbody>
+      </Table>
+    </div>
+  );
+}

@@ -1,0 +1,273 @@
+import { LIMITS, TICKET_STATUS } from '../../../shared/constants';
+import type { Job } from '../../../shared/jobs.schemas';
+import { addPoleMissing } from '../../../shared/poles.schemas';
+import type { Note, Permit, Pole, Ticket, TicketSave, TicketTask } from '../../../shared/tickets.schemas';
+
+/**
+ * The ticket window's working copy (SPEC §4 Ticket window). Rows not saved yet have a null id;
+ * every list row carries a client `key` for React. Pure functions, unit-tested beside this file.
+ */
+export type DraftTask = Omit<TicketTask, 'ticket_task_id'> & { ticket_task_id: number | null; key: string };
+export type DraftNote = Omit<Note, 'id'> & { id: number | null; key: string };
+export type DraftPermit = Omit<Permit, 'id'> & { id: number | null; key: string };
+/** A pole being chosen or typed: id null = not an existing pole (new, or its name was edited). */
+export type DraftPole = Omit<Pole, 'id'> & { id: number | null };
+
+export interface TicketDraft
+  extends Omit<Ticket, 'id' | 'tasks' | 'notes' | 'permits' | 'pole' | 'version' | 'created_date' | 'images'> {
+  id: number | null;
+  version: number | null;
+  created_date: string | null;
+  pole: DraftPole | null;
+  tasks: DraftTask[];
+  notes: DraftNote[];
+  permits: DraftPermit[];
+}
+
+let seq = 0;
+export const newKey = (prefix: string) => `${prefix}-${++seq}`;
+
+export function emptyPole(utilityId: number | null, utilityName: string | null = null): DraftPole {
+  return {
+    id: null,
+    pole_id: null,
+    pole_name: '',
+    line_id: null,
+    line_name: '',
+    utility_id_owning_pole: utilityId,
+    utility_name: utilityName,
+    street_address: null,
+    geo_lat: null,
+    geo_lon: null,
+    accessibility_id: null,
+    accessibility_label: null,
+    utility_spec: null,
+    primary_voltage: null,
+    secondary_voltage: null,
+    arc_rating: null,
+    sub_curcuit: null,
+    sap_curcuit: null,
+  };
+}
+
+/** A new ticket for the job: no pole chosen yet (the Pole tab opens first). */
+export function emptyDraft(job: Pick<Job, 'id' | 'selected_utility_id' | 'selected_utility_name' | 'due_date'>): TicketDraft {
+  return {
+    id: null,
+    version: null,
+    job_id: job.id,
+    pole_id: null,
+    pole: emptyPole(job.selected_utility_id, job.selected_utility_name),
+    pole_name: null,
+    line_name: null,
+    line_id: null,
+    status: TICKET_STATUS.PENDING,
+    due_date: job.due_date ?? null,
+    created_date: null,
+    actual_completion_date: null,
+    assigned_to: null,
+    assigned_to_name: null,
+    street_address: null,
+    geo_lat: null,
+    geo_lon: null,
+    pole_lat: null,
+    description: null,
+    dig_safe_required: 0,
+    dig_safe_url: null,
+    dig_safe_name: null,
+    nra_required: 0,
+    nra_url: null,
+    nra_name: null,
+    ehasp: null,
+    ambulance_meetup: null,
+    work_orders: [],
+    notes: [],
+    tasks: [],
+    permits: [],
+  };
+}
+
+export function toDraft(t: Ticket): TicketDraft {
+  // Images live in the server's copy only: they are saved as they are uploaded, not with Save.
+  const { images: _images, ...rest } = t;
+  return {
+    ...rest,
+    pole: t.pole ? { ...t.pole } : null,
+    tasks: t.tasks.map((task) => ({ ...task, key: `task-${task.ticket_task_id}` })),
+    notes: t.notes.map((n) => ({ ...n, key: `note-${n.id}` })),
+    permits: t.permits.map((p) => ({ ...p, key: `permit-${p.id}` })),
+    work_orders: [...t.work_orders],
+  };
+}
+
+// Fields compared for dirty tracking: what a person can change in the window.
+const TICKET_FIELDS = [
+  'pole_id',
+  'due_date',
+  'assigned_to',
+  'street_address',
+  'geo_lat',
+  'geo_lon',
+  'description',
+  'dig_safe_required',
+  'dig_safe_url',
+  'dig_safe_name',
+  'nra_required',
+  'nra_url',
+  'nra_name',
+  'ehasp',
+  'ambulance_meetup',
+  'status',
+] as const satisfies readonly (keyof TicketDraft)[];
+const POLE_FIELDS = [
+  'id',
+  'pole_id',
+  'pole_name',
+  'line_id',
+  'line_name',
+  'utility_id_owning_pole',
+  'street_address',
+  'geo_lat',
+  'geo_lon',
+  'accessibility_id',
+  'utility_spec',
+  'primary_voltage',
+  'secondary_voltage',
+  'arc_rating',
+  'sub_curcuit',
+  'sap_curcuit',
+] as const satisfies readonly (keyof DraftPole)[];
+
+const norm = (v: unknown) => (v === '' || v === undefined ? null : v);
+
+export function samePole(a: DraftPole | null, b: DraftPole | null): boolean {
+  if (!a || !b) return a === b;
+  return POLE_FIELDS.every((f) => norm(a[f]) === norm(b[f]));
+}
+
+/** SPEC §4: dirty when the ticket or its pole differs from what was loaded. */
+export function isDirty(draft: TicketDraft, original: TicketDraft): boolean {
+  if (TICKET_FIELDS.some((f) => norm(draft[f]) !== norm(original[f]))) return true;
+  if (!samePole(draft.pole, original.pole)) return true;
+  if (draft.work_orders.join('\u0000') !== original.work_orders.join('\u0000')) return true;
+  if (draft.notes.some((n) => n.id == null)) return true;
+  const taskSig = (t: DraftTask) => `${t.ticket_task_id}:${t.task_id}:${t.init_qty}:${t.additional_qty}`;
+  if (draft.tasks.map(taskSig).join('|') !== original.tasks.map(taskSig).join('|')) return true;
+  const permitSig = (p: DraftPermit) => `${p.id}:${p.permit_type}:${p.permit_url}:${p.permit_name}`;
+  return draft.permits.map(permitSig).join('|') !== original.permits.map(permitSig).join('|');
+}
+
+/** A pole has been chosen (an existing pole row): Info and Tasks open only then (SPEC §2). */
+export const hasChosenPole = (d: TicketDraft) => d.pole?.id != null;
+
+/**
+ * SPEC §4 Save rule: allowed when dirty, or when just created and the pole has a pole name, a
+ * line name and a valid utility; never while a merge is needed or without a chosen pole.
+ */
+export function canSave(draft: TicketDraft, original: TicketDraft, opts: { justCreated: boolean; needsMerge: boolean }): boolean {
+  if (opts.needsMerge || !hasChosenPole(draft)) return false;
+  if (draft.tasks.some((t) => t.task_id <= 0)) return false; // a blank new task: choose a unit first
+  if (isDirty(draft, original)) return true;
+  const p = draft.pole!;
+  return opts.justCreated && !addPoleMissing({ pole_name: p.pole_name, line_name: p.line_name, utility: p.utility_id_owning_pole });
+}
+
+/** The `{ticket}` body of PUT /tickets/ (src/shared/tickets.schemas.ts ticketSaveSchema). */
+export function toSaveBody(d: TicketDraft): TicketSave & { job_id: number } {
+  const pole = d.pole;
+  return {
+    id: d.id,
+    ...(d.version != null ? { version: d.version } : {}),
+    job_id: d.job_id,
+    pole_id: pole?.id ?? null,
+    pole: pole
+      ? {
+          id: pole.id,
+          pole_id: pole.pole_id,
+          pole_name: pole.pole_name,
+          line_id: pole.line_id,
+          line_name: pole.line_name,
+          utility_id_owning_pole: pole.utility_id_owning_pole,
+          street_address: pole.street_address,
+          geo_lat: pole.geo_lat,
+          geo_lon: pole.geo_lon,
+          accessibility_id: pole.accessibility_id,
+          utility_spec: pole.utility_spec,
+          primary_voltage: pole.primary_voltage,
+          secondary_voltage: pole.secondary_voltage,
+          arc_rating: pole.arc_rating,
+          sub_curcuit: pole.sub_curcuit,
+          sap_curcuit: pole.sap_curcuit,
+        }
+      : null,
+    street_address: d.street_address,
+    geo_lat: d.geo_lat,
+    geo_lon: d.geo_lon,
+    description: d.description,
+    assigned_to: d.assigned_to,
+    due_date: d.due_date,
+    dig_safe_required: d.dig_safe_required ? 1 : 0,
+    dig_safe_url: d.dig_safe_url,
+    dig_safe_name: d.dig_safe_name,
+    nra_required: d.nra_required ? 1 : 0,
+    nra_url: d.nra_url,
+    nra_name: d.nra_name,
+    ehasp: d.ehasp,
+    ambulance_meetup: d.ambulance_meetup,
+    status: d.status,
+    work_orders: d.work_orders.map((w) => w.trim()).filter(Boolean),
+    notes: d.notes.map((n) => ({ id: n.id, note_text: n.note_text })),
+    permits: d.permits.map((p) => ({
+      id: p.id,
+      permit_type: p.permit_type,
+      permit_url: p.permit_url,
+      permit_name: p.permit_name,
+      permit_file_type: p.permit_file_type,
+      filename: p.filename,
+    })),
+    tasks: d.tasks
+      .filter((t) => t.task_id > 0)
+      .map((t) => ({ ticket_task_id: t.ticket_task_id, task_id: t.task_id, init_qty: t.init_qty, additional_qty: t.additional_qty })),
+  };
+}
+
+/** A blank new task for the top of the list (SPEC §5: only one at a time, starting at 1). */
+export function blankTask(): DraftTask {
+  return {
+    key: newKey('task'),
+    ticket_task_id: null,
+    task_id: 0,
+    code: '',
+    description: '',
+    family: '',
+    type: '',
+    uom: '',
+    action: '',
+    date_completed: null,
+    init_qty: 0,
+    additional_qty: 1,
+  };
+}
+
+export const hasBlankTask = (tasks: DraftTask[]) => tasks.some((t) => t.ticket_task_id == null && t.task_id <= 0);
+
+/** Notes newest first (SPEC §2: author and time). */
+export function notesNewestFirst<T extends { created_date: string | null; id: number | null }>(notes: readonly T[]): T[] {
+  return [...notes].sort((a, b) => {
+    const ta = a.created_date ? Date.parse(a.created_date) : Infinity;
+    const tb = b.created_date ? Date.parse(b.created_date) : Infinity;
+    return tb - ta || (b.id ?? Infinity) - (a.id ?? Infinity);
+  });
+}
+
+/** SPEC §5 Images: selected plus existing may not exceed 10; a pick is capped at 10. */
+export function tooManyImages(existing: number, picked: number): boolean {
+  return picked > LIMITS.imagesPerPick || existing + picked > LIMITS.imagesPerTicket;
+}
+
+/** Cuts typed coordinate text to 6 decimals (SPEC §5, §9), keeping what is still being typed ("42.", "-"). */
+export function cutGeoText(text: string): string {
+  const m = /^(\s*-?\d*)(\.(\d*))?(.*)$/.exec(text);
+  if (!m) return text;
+  return m[2] === undefined ? text : `${m[1]}.${m[3].slice(0, LIMITS.geoDecimals)}${m[4]}`;
+}
