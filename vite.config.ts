@@ -12,6 +12,7 @@ export default defineConfig({
   },
   server: {
     port: 5173,
-    proxy: { '/api': 'http://localhost:3000', '/files': 'http://localhost:3000' },
+    // Only the API prefix: '/api' alone would also catch the app's own src/web/api/*.ts modules.
+    proxy: { '/api/v1': 'http://localhost:3000', '/files': 'http://localhost:3000' },
   },
 });
