@@ -1,0 +1,764 @@
+/**
+ * `npm run bench` (issue 6): one table of medians over repeated runs, printed and written to
+ * docs/benchmarks.md with the date, machine and commit, each budget marked met / not met.
+ *
+ *   npm run bench                       PGlite (and PostgreSQL too when BENCH_DATABASE_URL is set)
+ *   npm run bench -- --db postgres      only one of them (pglite | postgres)
+ *   npm run bench -- --quick            smaller data, shorter runs (a minute or two)
+ *   options: --runs N (load-test repeats, default 3) --duration S (seconds per load run, 5)
+ *            --skip-browser --no-build --regen (make the data again) --no-write (no docs/benchmarks.md)
+ *
+ * Data comes from `npm run bench:data` (made here when missing); each run works on a fresh copy.
+ * Phases per database:
+ *  1. in process (buildApp + app.inject on the run copy): SQL statements per GET /jobs/{id} at
+ *     10/100/N tickets (drizzle's logger, queryStats), the bare SQL of each load-tested route
+ *     replayed on the driver, CSV export (buildExportCsv), and exceljs reading the workbook alone;
+ *  2. the real server as a child process (node --import tsx src/server/main.ts), peak RSS from
+ *     /proc: autocannon with 10 connections, then the workbook import through PUT /jobs/ with
+ *     ticketsFile while GET /api/v1/health is sampled;
+ *  3. headless Chromium against that server (bench/lib/browser.ts).
+ * Every loop is bounded in count and time; all traffic goes to 127.0.0.1.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import autocannon, { type RequestSpec } from 'autocannon';
+import ExcelJS from 'exceljs';
+import { and, asc, eq } from 'drizzle-orm';
+import { buildApp } from '../src/server/app';
+import { loadConfig } from '../src/server/config';
+import type { AppContext } from '../src/server/context';
+import { openDatabase, queryStats } from '../src/server/db/client';
+import { tickets } from '../src/server/db/schema/index';
+import { createMailer } from '../src/server/mail/mailer';
+import { createStorage } from '../src/server/storage/create';
+import { ROOT, memoryOf, rssSampler, startServer, type ServerProcess } from '../src/server/test/server-process';
+import { defaultMappings } from '../src/shared/excel';
+import { buildExportCsv, exportProblems } from '../src/shared/export';
+import type { Job } from '../src/shared/jobs.schemas';
+import { generateData } from './data';
+import { measureBrowser, type BrowserFigures } from './lib/browser';
+import {
+  BENCH_PASSWORD,
+  JWT_SECRET,
+  benchTarget,
+  dropRun,
+  median,
+  parseArgs,
+  percentile,
+  prepareRun,
+  readManifest,
+  repeat,
+  round,
+  sleep,
+  type Kind,
+  type Manifest,
+  type Target,
+} from './lib/common';
+import { capture, replayOnce, replayUnderLoad, type Statement } from './lib/sql';
+
+const CONNECTIONS = 10;
+const args = parseArgs(process.argv.slice(2));
+const QUICK = Boolean(args.quick);
+const RUNS = Math.min(10, Math.max(1, Number(args.runs ?? (QUICK ? 2 : 3))));
+const DURATION = Math.min(60, Math.max(1, Number(args.duration ?? (QUICK ? 3 : 5))));
+const log = (m: string) => console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${m}`);
+
+// ---------------------------------------------------------------------------------------------
+// Results
+
+interface LoadFigures {
+  p50: number;
+  p99: number;
+  rps: number;
+  non2xx: number;
+  errors: number;
+  requests: number;
+  /** p50 of one client alone. */
+  singleP50: number;
+  runs: number;
+  mode: string;
+  /** Bare SQL: one replay at a time, and at the same concurrency as the load test. */
+  sqlSingle: number | null;
+  sqlP50: number | null;
+  ratio: number | null;
+  note?: string;
+}
+interface DbResults {
+  kind: Kind;
+  manifest: Manifest;
+  statements: Record<string, number | null>;
+  load: Record<string, LoadFigures | null>;
+  importFig: {
+    seconds: number;
+    rowsPerSecond: number;
+    exceljsSeconds: number;
+    healthMaxMs: number;
+    healthP99Ms: number;
+    healthSamples: number;
+    healthFailures: number;
+    tickets?: number;
+  } | null;
+  exportMs: Record<string, number> | null;
+  rss: { loadMB: number; importMB: number; hwmMB: number } | null;
+  browser: BrowserFigures | null;
+  notes: string[];
+  seconds: number;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Helpers
+
+async function http(origin: string, method: string, route: string, token?: string, body?: unknown) {
+  const res = await fetch(`${origin}${route}`, {
+    method,
+    headers: {
+      accept: 'application/json',
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal: AbortSignal.timeout(300_000),
+  });
+  const text = await res.text();
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- replies of several routes, read loosely
+  let json: any = null;
+  try {
+    json = text ? JSON.parse(text) : null;
+  } catch {
+    json = { raw: text.slice(0, 500) };
+  }
+  return { status: res.status, json };
+}
+
+function newestMtime(dir: string): number {
+  let latest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    latest = Math.max(latest, entry.isDirectory() ? newestMtime(full) : statSync(full).mtimeMs);
+  }
+  return latest;
+}
+
+/** Builds the web app into dist/web when missing or older than its sources (as `npm start` does). */
+function ensureWebBuilt(notes: string[]): boolean {
+  const built = path.join(ROOT, 'dist/web/index.html');
+  const sources = Math.max(newestMtime(path.join(ROOT, 'src/web')), newestMtime(path.join(ROOT, 'src/shared')));
+  if (existsSync(built) && statSync(built).mtimeMs >= sources) return true;
+  if (args['no-build']) {
+    notes.push('web build is older than its sources (--no-build): browser figures are of the old build');
+    return existsSync(built);
+  }
+  log('building the web app (vite build)…');
+  const r = spawnSync(process.execPath, [path.join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], {
+    cwd: ROOT,
+    stdio: 'inherit',
+    timeout: 300_000,
+  });
+  if (r.status !== 0) {
+    notes.push('vite build failed: browser figures skipped');
+    return false;
+  }
+  return true;
+}
+
+/** Waits until the server has worked off what a load run left in flight (health queues behind it). */
+async function drain(origin: string) {
+  await fetch(`${origin}/api/v1/health`, { signal: AbortSignal.timeout(180_000) })
+    .then((r) => r.arrayBuffer())
+    .catch(() => {});
+}
+
+/**
+ * autocannon with CONNECTIONS connections; medians of the runs. First one client alone (4
+ * requests after a warm-up one): that latency picks the mode. A route fast enough for several
+ * rounds per run gets RUNS runs of DURATION seconds; a slow one gets runs of a fixed number of
+ * requests (2 per connection, so nothing is cut off at the end of a run), as many as fit in
+ * LOAD_BUDGET_MS. Responses still in flight are waited for before the next test.
+ */
+const LOAD_BUDGET_MS = QUICK ? 60_000 : 120_000;
+async function loadTest(
+  origin: string,
+  opts: { method: string; path: string; token: string; requests?: RequestSpec[]; between?: () => Promise<void> },
+): Promise<Omit<LoadFigures, 'sqlSingle' | 'sqlP50' | 'ratio'>> {
+  const base = {
+    url: origin,
+    timeout: 120,
+    // content-type only with a body: Fastify answers 400 to an empty JSON body.
+    headers: { authorization: `Bearer ${opts.token}`, accept: 'application/json', ...(opts.method === 'GET' ? {} : { 'content-type': 'application/json' }) },
+    requests: opts.requests ?? [{ method: opts.method, path: opts.path }],
+  };
+  await autocannon({ ...base, connections: 1, amount: 1 });
+  const single = await autocannon({ ...base, connections: 1, amount: 4 });
+  await opts.between?.();
+  const one = single.latency.p50;
+  // At CONNECTIONS clients a request may wait for the others (PGlite runs one statement at a time).
+  const slow = one * CONNECTIONS * 2 > DURATION * 1000;
+  const started = Date.now();
+  const runs = [];
+  if (!slow) await autocannon({ ...base, connections: CONNECTIONS, duration: 1 }); // warm-up: JIT, pools, caches
+  await drain(origin);
+  await opts.between?.();
+  for (let i = 0; i < RUNS && (i === 0 || Date.now() - started < LOAD_BUDGET_MS); i++) {
+    runs.push(await autocannon({ ...base, connections: CONNECTIONS, ...(slow ? { amount: CONNECTIONS * 2 } : { duration: DURATION }) }));
+    await drain(origin);
+    await opts.between?.();
+  }
+  return {
+    p50: median(runs.map((r) => r.latency.p50)),
+    p99: median(runs.map((r) => r.latency.p99)),
+    rps: median(runs.map((r) => (slow ? (r.requests.total / Math.max(r.duration, 0.001)) : r.requests.average))),
+    non2xx: runs.reduce((n, r) => n + r.non2xx, 0) + single.non2xx,
+    errors: runs.reduce((n, r) => n + r.errors + r.timeouts, 0),
+    requests: runs.reduce((n, r) => n + r.requests.total, 0),
+    singleP50: one,
+    runs: runs.length,
+    mode: slow ? `${runs.length} × ${CONNECTIONS * 2} requests` : `${runs.length} × ${DURATION} s`,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Phase 1: in process
+
+interface Phase1 {
+  statements: Record<string, number | null>;
+  sql: Record<string, { single: number; p50: number } | null>;
+  exportMs: Record<string, number> | null;
+  exceljsSeconds: number;
+  putTickets: { id: number; version: number }[];
+  notes: string[];
+}
+
+async function phase1(t: Target, m: Manifest): Promise<Phase1> {
+  const notes: string[] = [];
+  const config = loadConfig({ NODE_ENV: 'production', DATA_DIR: t.runDir, DATABASE_URL: t.runUrl ?? '', JWT_SECRET, LOG_LEVEL: 'error' });
+  const database = await openDatabase({ databaseUrl: t.runUrl, pgliteDir: path.join(t.runDir, 'db') });
+  const ctx: AppContext = {
+    db: database.db,
+    config,
+    mail: createMailer({ outboxDir: path.join(t.runDir, 'outbox'), from: config.mailFrom }),
+    storage: await createStorage(config),
+  };
+  const app = await buildApp({ ...ctx, logger: false });
+  await app.ready();
+  try {
+    const login = await app.inject({ method: 'POST', url: '/api/v1/crew/login', payload: { email: m.adminEmail, password: BENCH_PASSWORD } });
+    if (login.statusCode !== 200) throw new Error(`bench sign-in failed: ${login.statusCode} ${login.body}`);
+    const token = login.json().token as string;
+    const inject = (method: 'GET' | 'PUT', url: string, payload?: unknown) =>
+      app.inject({ method, url, headers: { authorization: `Bearer ${token}` }, ...(payload ? { payload: payload as object } : {}) });
+
+    // SQL statements per GET /jobs/{id} (session check included), after one warm-up request.
+    const statements: Record<string, number | null> = {};
+    for (const [size, jobId] of Object.entries(m.sizedJobs)) {
+      await inject('GET', `/api/v1/jobs/${jobId}`);
+      const before = queryStats.count;
+      const res = await inject('GET', `/api/v1/jobs/${jobId}`);
+      statements[size] = res.statusCode === 200 ? queryStats.count - before : null;
+      if (res.statusCode !== 200) notes.push(`GET /jobs/${jobId}: ${res.statusCode} (route missing?)`);
+    }
+
+    // The bare SQL of each load-tested route.
+    const sql: Phase1['sql'] = {};
+    const sqlTime = async (name: string, perWorker: Statement[][], write: boolean) => {
+      sql[name] = null;
+      if (perWorker.length === 0 || perWorker[0].length === 0) return;
+      try {
+        const singles = await repeat(QUICK ? 5 : 9, 30_000, () => replayOnce(database.db, database.kind, perWorker[0], { write }));
+        const loaded = await replayUnderLoad(database.db, database.kind, perWorker, { write, ms: DURATION * 1000, maxIterations: 5000 });
+        sql[name] = { single: median(singles), p50: loaded.p50 };
+      } catch (e) {
+        notes.push(`${name}: bare SQL replay failed: ${(e as Error).message.split('\n')[0]}`);
+      }
+    };
+    for (const [name, url] of [
+      ['GET /api/v1/jobs', '/api/v1/jobs'],
+      ['GET /api/v1/jobs/{big job}', `/api/v1/jobs/${m.bigJobId}`],
+    ] as const) {
+      await inject('GET', url);
+      const { result, statements: st } = await capture(() => inject('GET', url));
+      if (result.statusCode !== 200) {
+        notes.push(`${name}: ${result.statusCode} in process: no bare SQL figure`);
+        sql[name] = null;
+        continue;
+      }
+      await sqlTime(name, Array.from({ length: CONNECTIONS }, () => st), false);
+    }
+
+    // PUT /tickets/: one ticket per connection; each save captured, then the ticket put back as
+    // it was (version, description) so that replays and the load test meet the same state.
+    const rows = await ctx.db
+      .select({ id: tickets.id, version: tickets.version, description: tickets.description })
+      .from(tickets)
+      .where(and(eq(tickets.companyId, m.companyId), eq(tickets.jobId, m.bigJobId)))
+      .orderBy(asc(tickets.id))
+      .limit(CONNECTIONS * 2);
+    const perWorker: Statement[][] = [];
+    for (const r of rows.slice(0, CONNECTIONS)) {
+      const body = { ticket: { id: r.id, version: r.version, description: `bench edit of ticket ${r.id}` } };
+      const { result, statements: st } = await capture(() => inject('PUT', '/api/v1/tickets/', body));
+      await ctx.db.update(tickets).set({ version: r.version, description: r.description }).where(eq(tickets.id, r.id));
+      if (result.statusCode !== 200) {
+        notes.push(`PUT /api/v1/tickets/: ${result.statusCode} in process (${result.body.slice(0, 120)}): no bare SQL figure`);
+        break;
+      }
+      perWorker.push(st);
+    }
+    await sqlTime('PUT /api/v1/tickets/', perWorker, true);
+
+    // CSV export of the big job: what the Export button does (check, then build), in process.
+    let exportMs: Record<string, number> | null = null;
+    try {
+      const jobRes = await inject('GET', `/api/v1/jobs/${m.bigJobId}`);
+      if (jobRes.statusCode !== 200) throw new Error(`GET /jobs/{id}: ${jobRes.statusCode}`);
+      const job = jobRes.json() as Job;
+      const run = (option: 1 | 2) => {
+        const problem = exportProblems(job);
+        if (problem) throw new Error(`export refused: ${problem}`);
+        return buildExportCsv(job, job.tickets, option, job.company_time_zone);
+      };
+      exportMs = {};
+      for (const option of [1, 2] as const) {
+        run(option); // warm-up
+        const times = await repeat(QUICK ? 3 : 7, 30_000, async () => {
+          const t0 = performance.now();
+          run(option);
+          return performance.now() - t0;
+        });
+        exportMs[`option ${option}`] = median(times);
+      }
+    } catch (e) {
+      notes.push(`export: ${(e as Error).message}`);
+    }
+
+    // exceljs reading the same workbook alone (what the import can at best approach).
+    const buf = readFileSync(m.workbook.path);
+    const reads = await repeat(3, 120_000, async () => {
+      const t0 = performance.now();
+      await new ExcelJS.Workbook().xlsx.load(buf as unknown as ArrayBuffer);
+      return (performance.now() - t0) / 1000;
+    });
+
+    return {
+      statements,
+      sql,
+      exportMs,
+      exceljsSeconds: median(reads),
+      putTickets: rows.map((r) => ({ id: r.id, version: r.version })),
+      notes,
+    };
+  } finally {
+    await app.close();
+    await database.close();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Phase 2 + 3: the real server
+
+async function phase2(t: Target, m: Manifest, p1: Phase1, res: DbResults) {
+  const server: ServerProcess = await startServer({
+    env: {
+      NODE_ENV: 'production',
+      DATA_DIR: t.runDir,
+      ...(t.runUrl ? { DATABASE_URL: t.runUrl } : {}),
+      JWT_SECRET,
+      SEED_DEMO: '0',
+      LOG_LEVEL: 'warn',
+    },
+    timeoutMs: 120_000,
+  });
+  const rss = rssSampler(server.pid, 100);
+  try {
+    await server.ready;
+    const origin = server.origin;
+    const login = await http(origin, 'POST', '/api/v1/crew/login', undefined, { email: m.adminEmail, password: BENCH_PASSWORD });
+    if (login.status !== 200) throw new Error(`sign-in on the server failed: ${login.status}`);
+    const token = login.json.token as string;
+
+    // Load tests.
+    rss.reset();
+    const routes: [string, string][] = [
+      ['GET /api/v1/jobs', '/api/v1/jobs'],
+      ['GET /api/v1/jobs/{big job}', `/api/v1/jobs/${m.bigJobId}`],
+    ];
+    for (const [name, url] of routes) {
+      const probe = await http(origin, 'GET', url, token);
+      if (probe.status !== 200) {
+        res.load[name] = null;
+        res.notes.push(`${name}: ${probe.status} — not load-tested`);
+        continue;
+      }
+      log(`load: ${name}`);
+      const fig = await loadTest(origin, { method: 'GET', path: url, token });
+      res.load[name] = withSql(fig, p1.sql[name]);
+    }
+
+    // PUT /tickets/: each request takes a free ticket, sends the version it last saw, and puts
+    // the ticket back with the version of the reply: no request is stale by construction.
+    const free = [...p1.putTickets];
+    const probe = free.length ? await http(origin, 'GET', `/api/v1/tickets/${free[0].id}`, token) : { status: 0 };
+    // A duration-bound run drops the requests still in flight at its end (their new version is
+    // never seen): between runs, every ticket's version is read again and all are free again.
+    const resync = async () => {
+      for (const tk of p1.putTickets) {
+        const r = await http(origin, 'GET', `/api/v1/tickets/${tk.id}`, token);
+        if (r.status === 200) tk.version = (r.json.ticket ?? r.json).version;
+      }
+      free.splice(0, free.length, ...p1.putTickets);
+    };
+    if (probe.status === 200) {
+      log('load: PUT /api/v1/tickets/');
+      let n = 0;
+      const fig = await loadTest(origin, {
+        method: 'PUT',
+        path: '/api/v1/tickets/',
+        token,
+        between: resync,
+        requests: [
+          {
+            method: 'PUT',
+            path: '/api/v1/tickets/',
+            setupRequest: (req, context) => {
+              const tk = free.shift() ?? p1.putTickets[n % p1.putTickets.length];
+              context.ticket = tk;
+              return { ...req, body: JSON.stringify({ ticket: { id: tk.id, version: tk.version, description: `bench edit ${++n}` } }) };
+            },
+            onResponse: (status, body, context) => {
+              const tk = context.ticket as { id: number; version: number };
+              if (status === 200) {
+                try {
+                  tk.version = (JSON.parse(body) as { ticket: { version: number } }).ticket.version;
+                } catch {
+                  // keep the old version: the next save answers 409 and shows up as non-2xx
+                }
+              }
+              free.push(tk);
+            },
+          },
+        ],
+      });
+      res.load['PUT /api/v1/tickets/'] = withSql(fig, p1.sql['PUT /api/v1/tickets/']);
+    } else {
+      res.load['PUT /api/v1/tickets/'] = null;
+      res.notes.push(`PUT /api/v1/tickets/: tickets routes answer ${probe.status} — not load-tested`);
+    }
+    const loadMB = rss.peak();
+
+    // Import of the workbook through PUT /jobs/ with ticketsFile, health sampled meanwhile.
+    rss.reset();
+    res.importFig = await importBench(origin, token, m, p1);
+    const importMB = rss.peak();
+    res.rss = { loadMB, importMB, hwmMB: memoryOf(server.pid)?.hwmMB ?? NaN };
+
+    // Browser.
+    if (!args['skip-browser'] && process.env.BENCH_WEB_OK === '1') {
+      log('browser: headless Chromium');
+      res.browser = await measureBrowser({ origin, token, bigJobId: m.bigJobId, runs: QUICK ? 2 : 5, timeBudgetMs: 180_000, log });
+      res.notes.push(...res.browser.notes);
+    }
+  } finally {
+    rss.stop();
+    await server.stop();
+    if (server.child.exitCode && server.child.exitCode !== 0) res.notes.push(`server exited ${server.child.exitCode}: ${server.output().slice(-300)}`);
+  }
+}
+
+function withSql(fig: Omit<LoadFigures, 'sqlSingle' | 'sqlP50' | 'ratio'>, sql: { single: number; p50: number } | null | undefined): LoadFigures {
+  return { ...fig, sqlSingle: sql?.single ?? null, sqlP50: sql?.p50 ?? null, ratio: sql ? fig.p50 / Math.max(sql.p50, 0.01) : null };
+}
+
+async function importBench(origin: string, token: string, m: Manifest, p1: Phase1): Promise<DbResults['importFig']> {
+  const buf = readFileSync(m.workbook.path);
+  const type = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+  // The signed-upload flow of the browser: sign, PUT the bytes, keep the url.
+  const sign = await http(origin, 'GET', `/api/v1/doc_upload/sign-s3-pdf?directory=excel&fileName=bench.xlsx&fileType=${encodeURIComponent(type)}&fileSize=${buf.length}`, token);
+  if (sign.status !== 200) throw new Error(`sign upload: ${sign.status} ${JSON.stringify(sign.json)}`);
+  const target = new URL(sign.json.signedRequest as string, origin);
+  const put = await fetch(`${origin}${target.pathname}${target.search}`, { method: 'PUT', headers: sign.json.headers, body: buf });
+  if (!put.ok) throw new Error(`upload: ${put.status}`);
+  const url = sign.json.url as string;
+  const cols = await http(origin, 'GET', `/api/v1/jobs/excel/getColumns?url=${encodeURIComponent(url)}`, token);
+  if (cols.status !== 200) throw new Error(`getColumns: ${cols.status}`);
+  const mappings = defaultMappings(cols.json);
+
+  const probe = await http(origin, 'GET', '/api/v1/jobs', token);
+  if (probe.status !== 200) return null;
+  const packet = (probe.json as { work_packet_url: string | null }[]).find((j) => j.work_packet_url)?.work_packet_url;
+
+  const runs: { seconds: number; tickets?: number }[] = [];
+  const health: number[] = [];
+  let healthFailures = 0;
+  for (let i = 0; i < (QUICK ? 1 : RUNS); i++) {
+    let importing = true;
+    const sampler = (async () => {
+      const deadline = Date.now() + 300_000;
+      while (importing && Date.now() < deadline) {
+        const t0 = performance.now();
+        try {
+          const r = await fetch(`${origin}/api/v1/health`, { signal: AbortSignal.timeout(5000) });
+          await r.arrayBuffer();
+          if (r.ok) health.push(performance.now() - t0);
+          else healthFailures++;
+        } catch {
+          healthFailures++;
+        }
+        await sleep(25);
+      }
+    })();
+    const t0 = performance.now();
+    const r = await http(origin, 'PUT', '/api/v1/jobs/', token, {
+      job: {
+        job_number: `IMPORT-${Date.now().toString(36)}-${i}`,
+        job_type: 0,
+        due_date: '2027-06-30',
+        selected_utility_id: m.utilityId,
+        work_packet_url: packet,
+        work_packet_name: 'packet.pdf',
+        ticketsFile: {
+          ticket_file_url: url,
+          ticket_file_name: 'bench.xlsx',
+          ticket_file_size: buf.length,
+          ticket_file_type: type,
+          ticketsMappings: mappings.ticketsMappings,
+          libraryMappings: mappings.libraryMappings,
+        },
+      },
+    });
+    const seconds = (performance.now() - t0) / 1000;
+    importing = false;
+    await sampler;
+    if (r.status !== 200) throw new Error(`import: ${r.status} ${JSON.stringify(r.json).slice(0, 300)}`);
+    runs.push({ seconds, tickets: r.json?.imported?.tickets });
+    log(`import ${i + 1}: ${seconds.toFixed(2)} s`);
+  }
+  const seconds = median(runs.map((r) => r.seconds));
+  return {
+    seconds,
+    rowsPerSecond: m.workbook.rows / seconds,
+    exceljsSeconds: p1.exceljsSeconds,
+    healthMaxMs: Math.max(...health),
+    healthP99Ms: percentile(health, 99),
+    healthSamples: health.length,
+    healthFailures,
+    tickets: runs[0]?.tickets,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// One database
+
+async function benchDatabase(kind: Kind): Promise<DbResults> {
+  const started = performance.now();
+  const t = benchTarget(kind, QUICK);
+  let m = readManifest(t);
+  if (!m || args.regen || !existsSync(m.workbook.path)) {
+    log(`${kind}: no bench data yet — making it (npm run bench:data${QUICK ? ' -- --quick' : ''})`);
+    m = await generateData(t, QUICK ? { jobs: 500, bigJobTickets: 1000, workbookRows: 2000, log } : { jobs: 5000, bigJobTickets: 5000, workbookRows: 10_000, log });
+  }
+  const res: DbResults = { kind, manifest: m, statements: {}, load: {}, importFig: null, exportMs: null, rss: null, browser: null, notes: [], seconds: 0 };
+  await prepareRun(t);
+  try {
+    log(`${kind}: phase 1 (in process)`);
+    const p1 = await phase1(t, m);
+    res.statements = p1.statements;
+    res.exportMs = p1.exportMs;
+    res.notes.push(...p1.notes);
+    log(`${kind}: phase 2 (server process)`);
+    await phase2(t, m, p1, res);
+  } catch (e) {
+    res.notes.push(`aborted: ${(e as Error).message.split('\n')[0]}`);
+    console.error(e);
+  } finally {
+    await dropRun(t).catch(() => {});
+  }
+  res.seconds = (performance.now() - started) / 1000;
+  return res;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Report
+
+type Status = 'met' | 'not met' | 'n/a';
+const ms = (v: number | null | undefined, d = 1) => (v == null || !Number.isFinite(v) ? '–' : `${round(v, d)} ms`);
+const status = (ok: boolean | null): Status => (ok === null ? 'n/a' : ok ? 'met' : 'not met');
+
+interface Row {
+  measure: string;
+  budget: string;
+  cells: Record<string, { text: string; status?: Status }>;
+}
+
+function buildRows(all: DbResults[]): Row[] {
+  const rows: Row[] = [];
+  const row = (measure: string, budget: string, cell: (r: DbResults) => { text: string; status?: Status }) =>
+    rows.push({ measure, budget, cells: Object.fromEntries(all.map((r) => [r.kind, cell(r)])) });
+
+  for (const name of ['GET /api/v1/jobs', 'GET /api/v1/jobs/{big job}', 'PUT /api/v1/tickets/']) {
+    const big = name.includes('big job');
+    row(`${name}, ${CONNECTIONS} clients: p50 / p99 / req/s`, big ? 'p50 < 150 ms (PostgreSQL)' : '', (r) => {
+      const f = r.load[name];
+      if (!f) return { text: 'not measured' };
+      const extra = f.non2xx || f.errors ? `; ${f.non2xx} non-2xx, ${f.errors} errors of ${f.requests}` : '';
+      return {
+        text: `${ms(f.p50, 0)} / ${ms(f.p99, 0)} / ${round(f.rps, 1)} (1 client: ${ms(f.singleP50, 0)}; ${f.mode}${extra})`,
+        status: big ? (r.kind === 'postgres' ? status(f.p50 < 150) : 'n/a') : undefined,
+      };
+    });
+    row(`  bare SQL of that route: alone / p50 at ${CONNECTIONS} concurrent; route ÷ SQL`, big ? 'route ÷ SQL < 2' : '', (r) => {
+      const f = r.load[name];
+      if (!f || f.sqlP50 == null) return { text: 'not measured' };
+      return { text: `${ms(f.sqlSingle)} / ${ms(f.sqlP50)}; ×${round(f.ratio!, 2)}`, status: big ? status(f.ratio! < 2) : undefined };
+    });
+  }
+  const sizes = Object.keys(all[0]?.manifest.sizedJobs ?? {}).sort((a, b) => Number(a) - Number(b));
+  row(`SQL statements per GET /jobs/{id} at ${sizes.join(' / ')} tickets`, 'flat (no N+1)', (r) => {
+    const v = sizes.map((s) => r.statements[s]);
+    if (v.some((x) => x == null)) return { text: 'not measured' };
+    return { text: v.join(' / '), status: status(new Set(v).size === 1) };
+  });
+  row(`Import of the ${all[0]?.manifest.workbook.rows.toLocaleString('en-US')}-row workbook (PUT /jobs/ ticketsFile)`, '< 5 s, ≤ 2× exceljs read', (r) => {
+    const f = r.importFig;
+    if (!f) return { text: 'not measured' };
+    const x = f.seconds / f.exceljsSeconds;
+    return {
+      text: `${round(f.seconds, 2)} s, ${round(f.rowsPerSecond, 0)} rows/s; exceljs alone ${round(f.exceljsSeconds, 2)} s (×${round(x, 2)})`,
+      status: status(f.seconds < 5 && x <= 2),
+    };
+  });
+  row('GET /api/v1/health during the import: max / p99 (samples)', 'max < 100 ms', (r) => {
+    const f = r.importFig;
+    if (!f) return { text: 'not measured' };
+    return {
+      text: `${ms(f.healthMaxMs, 0)} / ${ms(f.healthP99Ms, 0)} (${f.healthSamples}${f.healthFailures ? `, ${f.healthFailures} failed` : ''})`,
+      status: status(f.healthFailures === 0 && f.healthMaxMs < 100),
+    };
+  });
+  row(`CSV export of the ${all[0]?.manifest.bigJobTickets.toLocaleString('en-US')}-ticket job (buildExportCsv): option 1 / 2`, '', (r) =>
+    r.exportMs ? { text: `${ms(r.exportMs['option 1'], 0)} / ${ms(r.exportMs['option 2'], 0)}` } : { text: 'not measured' },
+  );
+  row('Browser: navigation → ticket table of the big job visible', '< 1.5 s', (r) =>
+    r.browser?.tableVisibleMs != null ? { text: `${ms(r.browser.tableVisibleMs, 0)} (${r.browser.tableVisibleHow})`, status: status(r.browser.tableVisibleMs < 1500) } : { text: 'not measured' },
+  );
+  row('Browser: re-sort of that table by a column', '< 100 ms', (r) =>
+    r.browser?.resortMs != null ? { text: `${ms(r.browser.resortMs, 0)} (${r.browser.resortHow})`, status: status(r.browser.resortMs < 100) } : { text: 'not measured' },
+  );
+  for (const page of ['/login', '/jobs']) {
+    row(`Initial JavaScript of ${page}, gzip`, page === '/login' ? '< 200 KB' : '', (r) => {
+      const j = r.browser?.initialJs[page];
+      if (!j) return { text: 'not measured' };
+      return {
+        text: `${round(j.gzipBytes / 1024, 1)} KB (${j.files} files, ${round(j.rawBytes / 1024, 0)} KB raw${j.landed !== page ? `; ended on ${j.landed}` : ''})`,
+        status: page === '/login' ? status(j.gzipBytes < 200 * 1024) : undefined,
+      };
+    });
+  }
+  row('Server peak RSS: load test / import (VmHWM at the end)', '', (r) =>
+    r.rss ? { text: `${round(r.rss.loadMB, 0)} MB / ${round(r.rss.importMB, 0)} MB (${round(r.rss.hwmMB, 0)} MB)` } : { text: 'not measured' },
+  );
+  return rows;
+}
+
+function machine() {
+  let commit = 'unknown';
+  try {
+    commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT }).toString().trim();
+    const dirty = execFileSync('git', ['status', '--porcelain'], { cwd: ROOT }).toString().trim();
+    if (dirty) commit += ' (with uncommitted changes)';
+  } catch {
+    // not a git checkout
+  }
+  return {
+    date: new Date().toISOString().replace('T', ' ').slice(0, 16) + ' UTC',
+    cpus: `${os.cpus().length} × ${os.cpus()[0]?.model.trim() ?? 'cpu'}`,
+    memory: `${round(os.totalmem() / 2 ** 30, 1)} GiB`,
+    node: process.version,
+    os: `${os.type()} ${os.release()}`,
+    load: os.loadavg().map((v) => round(v, 1)).join(' / '),
+    commit,
+  };
+}
+
+function render(all: DbResults[], rows: Row[], mach: ReturnType<typeof machine>, loadAfter: string): { text: string; md: string } {
+  const kinds = all.map((r) => r.kind);
+  const head = ['Measure', ...kinds.map((k) => (k === 'pglite' ? 'PGlite' : 'PostgreSQL')), 'Budget'];
+  const cellText = (c: { text: string; status?: Status } | undefined) => (c ? (c.status ? `${c.text} — ${c.status}` : c.text) : '');
+  const body = rows.map((r) => [r.measure, ...kinds.map((k) => cellText(r.cells[k])), r.budget]);
+  const widths = head.map((h, i) => Math.min(90, Math.max(h.length, ...body.map((b) => b[i].length))));
+  const line = (cols: string[]) => cols.map((c, i) => c.padEnd(widths[i])).join(' │ ');
+  const text = [line(head), widths.map((w) => '─'.repeat(w)).join('─┼─'), ...body.map(line)].join('\n');
+
+  const esc = (s: string) => s.replace(/\|/g, '\\|');
+  const m0 = all[0].manifest;
+  const md = [
+    '# Benchmarks',
+    '',
+    'Written by `npm run bench` (bench/run.ts); data from `npm run bench:data` (bench/data.ts). Medians over',
+    `repeated runs: ${RUNS} load-test runs of ${DURATION} s with ${CONNECTIONS} connections (autocannon, after a 1 s warm-up),`,
+    `${QUICK ? 1 : RUNS} imports, ${QUICK ? 2 : 5} browser loads.${QUICK ? ' **Quick mode: smaller data, fewer runs.**' : ''}`,
+    '',
+    `- date: ${mach.date}`,
+    `- machine: ${mach.cpus}, ${mach.memory} memory, ${mach.os}; load average at start ${mach.load}, at end ${loadAfter}`,
+    `- node: ${mach.node}`,
+    `- commit: ${mach.commit}`,
+    `- data: ${m0.counts.jobs} jobs (one of ${m0.bigJobTickets} tickets × 4 tasks, 1 note, 1 work order), ${m0.counts.crew} crew members, ${m0.counts.units} units, ${m0.counts.tickets} tickets in all; workbook ${m0.workbook.rows} rows (${round(m0.workbook.bytes / 1024, 0)} KB)`,
+    '',
+    `| ${head.map(esc).join(' | ')} |`,
+    `| ${head.map(() => '---').join(' | ')} |`,
+    ...body.map((b) => `| ${b.map(esc).join(' | ')} |`),
+    '',
+    '## How to read it',
+    '',
+    '- Load tests run against the real server (`node --import tsx src/server/main.ts`, `NODE_ENV=production`) as a',
+    '  child process; autocannon runs in the bench process on the same machine, so both share the CPUs.',
+    '- "Bare SQL" is the exact statements the route sent (captured from drizzle\'s logger during one request,',
+    '  session check included) replayed directly on the driver against the same database: reads with the',
+    '  route\'s own parallelism, the ticket save in order inside a transaction that is rolled back. The ratio',
+    `  is route p50 ÷ bare-SQL p50, both at ${CONNECTIONS} concurrent: what Fastify, validation, mapping and JSON add.`,
+    '- PGlite is one connection in one process: the bare SQL is timed in the bench process before the server',
+    '  starts (the server would otherwise hold the data folder). The p50 budget is stated for PostgreSQL.',
+    '- Statements per request are counted in process (buildApp + app.inject) by `queryStats` (src/server/db/client.ts).',
+    '- The import is timed from the PUT /jobs/ request to its reply (the workbook was uploaded beforehand with the',
+    '  signed-upload flow); "exceljs alone" is `new ExcelJS.Workbook().xlsx.load(buffer)` on the same file.',
+    '- Browser figures come from the marks the tickets page sets (`tickets-table-visible`, measure `tickets-sort`);',
+    '  initial JavaScript is every script a fresh load of the page fetches, each gzipped with zlib.',
+    '',
+    ...(all.some((r) => r.notes.length)
+      ? ['## Notes from this run', '', ...all.flatMap((r) => r.notes.map((n) => `- ${r.kind}: ${n}`)), '']
+      : []),
+  ].join('\n');
+  return { text, md };
+}
+
+async function main() {
+  const wanted = typeof args.db === 'string' ? [args.db as Kind] : (['pglite', ...(process.env.BENCH_DATABASE_URL ? ['postgres'] : [])] as Kind[]);
+  for (const k of wanted) if (k !== 'pglite' && k !== 'postgres') throw new Error(`--db must be pglite or postgres, not ${k}`);
+  const mach = machine();
+  const webNotes: string[] = [];
+  if (!args['skip-browser']) process.env.BENCH_WEB_OK = ensureWebBuilt(webNotes) ? '1' : '0';
+  const all: DbResults[] = [];
+  for (const kind of wanted) {
+    const r = await benchDatabase(kind);
+    r.notes.unshift(...webNotes);
+    all.push(r);
+    log(`${kind}: done in ${round(r.seconds, 0)} s`);
+  }
+  const rows = buildRows(all);
+  const { text, md } = render(all, rows, mach, os.loadavg().map((v) => round(v, 1)).join(' / '));
+  console.log(`\n${text}\n`);
+  for (const r of all) for (const n of r.notes) console.log(`note (${r.kind}): ${n}`);
+  if (!args['no-write']) {
+    writeFileSync(path.join(ROOT, 'docs/benchmarks.md'), md);
+    log('written to docs/benchmarks.md');
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

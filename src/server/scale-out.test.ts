@@ -1,0 +1,180 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withDatabase } from './test/global-setup';
+import { startServer, type ServerProcess } from './test/server-process';
+
+/**
+ * Scale-out proof (issue 6, docs/deploy.md): two real server processes on ONE fresh PostgreSQL
+ * database and ONE storage folder, same JWT_SECRET, different ports, started at the same moment
+ * (so both race to migrate and seed: the advisory lock must make that safe). A session made on
+ * one process works on the other, a write through one is read through the other, and a stale
+ * `version` from one is refused by the other. Real HTTP to 127.0.0.1, no app.inject.
+ *
+ * It needs a real PostgreSQL server (TEST_DATABASE_URL) — PGlite is one process by design — and
+ * runs once, in the vitest "postgres" project.
+ */
+const url = process.env.TEST_DATABASE_URL;
+const skipReason = !url
+  ? 'skipped: TEST_DATABASE_URL is not set (needs a real PostgreSQL server; CI sets it)'
+  : process.env.TEST_DB_KIND !== 'postgres'
+    ? 'skipped here: runs once, in the "postgres" vitest project'
+    : null;
+const label = (name: string) => (skipReason ? `${name} [${skipReason}]` : name);
+
+const JWT_SECRET = `scale-out-${randomBytes(24).toString('hex')}`;
+const dbName = `linecrew_scale_${randomBytes(5).toString('hex')}`;
+let dataDir = '';
+let a: ServerProcess | undefined;
+let b: ServerProcess | undefined;
+let admin: pg.Client | undefined;
+let token = '';
+
+async function call(server: ServerProcess, method: string, route: string, body?: unknown) {
+  const res = await fetch(`${server.origin}/api/v1${route}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${token}`,
+      accept: 'application/json',
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+    },
+    body: body !== undefined ? JSON.stringify(body) : undefined,
+    signal: AbortSignal.timeout(15_000),
+  });
+  const text = await res.text();
+  let json: Record<string, unknown> = {};
+  try {
+    json = text ? JSON.parse(text) : {};
+  } catch {
+    json = { raw: text };
+  }
+  return { status: res.status, json };
+}
+
+describe.skipIf(skipReason !== null)('scale-out: two app processes, one PostgreSQL, one storage folder', () => {
+  beforeAll(async () => {
+    admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${dbName}`);
+    dataDir = mkdtempSync(path.join(tmpdir(), 'linecrew-scale-'));
+    const env = {
+      NODE_ENV: 'production',
+      DATABASE_URL: withDatabase(url!, dbName),
+      DATA_DIR: dataDir,
+      JWT_SECRET,
+      SEED_DEMO: '1',
+    };
+    // Both at once: the migration/seed advisory lock is what keeps this from failing.
+    [a, b] = await Promise.all([startServer({ env }), startServer({ env })]);
+    await Promise.all([a.ready, b.ready]);
+  }, 120_000);
+
+  afterAll(async () => {
+    await Promise.all([a?.stop(), b?.stop()]);
+    if (admin) {
+      await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch(() => {});
+      await admin.end();
+    }
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  }, 30_000);
+
+  it(label('both processes started together: migrated and seeded exactly once'), async () => {
+    const db = new pg.Client({ connectionString: withDatabase(url!, dbName) });
+    await db.connect();
+    try {
+      const companies = await db.query(`SELECT name, count(*)::int AS n FROM companies GROUP BY name ORDER BY name`);
+      expect(companies.rows).toEqual([
+        { name: 'Demo Line Co', n: 1 },
+        { name: 'Other Line Co', n: 1 },
+      ]);
+      const migrations = await db.query(`SELECT hash, count(*)::int AS n FROM drizzle.__drizzle_migrations GROUP BY hash HAVING count(*) > 1`);
+      expect(migrations.rows).toEqual([]);
+    } finally {
+      await db.end();
+    }
+    expect(a!.port).not.toBe(b!.port);
+  });
+
+  it(label('a token signed in on the first process works on the second'), async () => {
+    const res = await fetch(`${a!.origin}/api/v1/crew/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'admin@example.com', password: 'linecrew' }),
+    });
+    expect(res.status).toBe(200);
+    token = ((await res.json()) as { token: string }).token;
+    expect(token).toBeTruthy();
+    const me = await call(b!, 'GET', '/crew/myData');
+    expect(me.status).toBe(200);
+    expect(JSON.stringify(me.json)).toContain('admin@example.com');
+  });
+
+  it(label('a ticket created and edited through the second is seen, edited, through the first; a stale version is refused by the other'), async () => {
+    const db = new pg.Client({ connectionString: withDatabase(url!, dbName) });
+    await db.connect();
+    let jobId: number;
+    let utilityId: number;
+    try {
+      const r = await db.query(`SELECT id, utility_id FROM jobs WHERE job_number = 'J-1001' AND company_id = (SELECT id FROM companies WHERE name = 'Demo Line Co')`);
+      jobId = r.rows[0].id;
+      utilityId = r.rows[0].utility_id;
+    } finally {
+      await db.end();
+    }
+
+    const created = await call(b!, 'PUT', '/tickets/', {
+      ticket: { job_id: jobId, pole: { pole_name: 'SCALE-1', line_name: 'SX', utility_id_owning_pole: utilityId }, description: 'made on B' },
+    });
+    expect(created.status, JSON.stringify(created.json)).toBe(200);
+    const ticket = created.json.ticket as { id: number; version: number; description: string };
+    expect(ticket.description).toBe('made on B');
+
+    const edited = await call(b!, 'PUT', '/tickets/', { ticket: { id: ticket.id, version: ticket.version, description: 'edited on B' } });
+    expect(edited.status, JSON.stringify(edited.json)).toBe(200);
+    const v2 = (edited.json.ticket as { version: number }).version;
+    expect(v2).toBeGreaterThan(ticket.version);
+
+    // Read through the other process: the change is there (nothing cached per process).
+    const seen = await call(a!, 'GET', `/tickets/${ticket.id}`);
+    expect(seen.status).toBe(200);
+    const seenTicket = (seen.json.ticket ?? seen.json) as { description: string; version: number };
+    expect(seenTicket.description).toBe('edited on B');
+    expect(seenTicket.version).toBe(v2);
+
+    // The first version, now stale, sent to the first process: refused, nothing overwritten.
+    const stale = await call(a!, 'PUT', '/tickets/', { ticket: { id: ticket.id, version: ticket.version, description: 'stale from A' } });
+    expect(stale.status).toBe(409);
+    expect(typeof stale.json.error).toBe('string');
+
+    // And the other way round: a fresh edit on A makes B's copy stale.
+    const onA = await call(a!, 'PUT', '/tickets/', { ticket: { id: ticket.id, version: v2, description: 'edited on A' } });
+    expect(onA.status, JSON.stringify(onA.json)).toBe(200);
+    const staleOnB = await call(b!, 'PUT', '/tickets/', { ticket: { id: ticket.id, version: v2, description: 'stale from B' } });
+    expect(staleOnB.status).toBe(409);
+
+    const final = await call(b!, 'GET', `/tickets/${ticket.id}`);
+    expect(((final.json.ticket ?? final.json) as { description: string }).description).toBe('edited on A');
+  });
+
+  it(label('a file uploaded through one process is served by the other (one storage location)'), async () => {
+    const signed = await call(a!, 'GET', '/doc_upload/sign-s3-pdf?directory=work_packet&fileName=packet.pdf&fileType=application%2Fpdf');
+    expect(signed.status).toBe(200);
+    const { signedRequest, url: fileUrl, headers } = signed.json as { signedRequest: string; url: string; headers: Record<string, string> };
+    // Signed by A, sent to B: the signature is checked with the shared secret.
+    const target = new URL(signedRequest, a!.origin);
+    const put = await fetch(`${b!.origin}${target.pathname}${target.search}`, {
+      method: 'PUT',
+      headers,
+      body: Buffer.from('%PDF-1.4\nscale-out\n%%EOF\n'),
+    });
+    expect(put.status).toBeLessThan(300);
+    const fileOnA = new URL(fileUrl, a!.origin);
+    const got = await fetch(`${a!.origin}${fileOnA.pathname}`, { headers: { authorization: `Bearer ${token}` } });
+    expect(got.status).toBe(200);
+    expect(await got.text()).toContain('scale-out');
+  });
+});
+
