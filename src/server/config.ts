@@ -18,9 +18,19 @@ export interface Config {
   s3?: { bucket: string; endpoint?: string; region: string };
   logLevel: string;
   trustProxy: boolean;
+  /** Bytes of serialised GET /jobs/{id} replies each process keeps (JOB_CACHE_MB; 0 = none). */
+  jobCacheBytes: number;
 }
 
 export class ConfigError extends Error {}
+
+function megabytes(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback * 1024 * 1024;
+  const mb = Number(raw);
+  if (!Number.isFinite(mb) || mb < 0) throw new ConfigError(`${name} must be a number of megabytes (0 or more), got "${raw}"`);
+  return Math.round(mb * 1024 * 1024);
+}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const production = env.NODE_ENV === 'production';
@@ -45,6 +55,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       : undefined,
     logLevel: env.LOG_LEVEL ?? (env.NODE_ENV === 'test' ? 'warn' : 'info'),
     trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
+    jobCacheBytes: megabytes(env, 'JOB_CACHE_MB', 64),
   };
 }
 

@@ -125,6 +125,11 @@ describe.skipIf(skipReason !== null)('scale-out: two app processes, one PostgreS
       await db.end();
     }
 
+    // The first process reads the job page now (and keeps its serialised reply).
+    type Rows = { tickets: { id: number; pole_name: string | null; version: number }[] };
+    const before = await call(a!, 'GET', `/jobs/${jobId}`);
+    expect(before.status).toBe(200);
+
     const created = await call(b!, 'PUT', '/tickets/', {
       ticket: { job_id: jobId, pole: { pole_name: 'SCALE-1', line_name: 'SX', utility_id_owning_pole: utilityId }, description: 'made on B' },
     });
@@ -137,12 +142,19 @@ describe.skipIf(skipReason !== null)('scale-out: two app processes, one PostgreS
     const v2 = (edited.json.ticket as { version: number }).version;
     expect(v2).toBeGreaterThan(ticket.version);
 
-    // Read through the other process: the change is there (nothing cached per process).
+    // Read through the other process: the change is there.
     const seen = await call(a!, 'GET', `/tickets/${ticket.id}`);
     expect(seen.status).toBe(200);
     const seenTicket = (seen.json.ticket ?? seen.json) as { description: string; version: number };
     expect(seenTicket.description).toBe('edited on B');
     expect(seenTicket.version).toBe(v2);
+
+    // ...and so does the first process's job page: its kept reply is not served any more.
+    const page = await call(a!, 'GET', `/jobs/${jobId}`);
+    expect(page.status).toBe(200);
+    const row = (page.json as unknown as Rows).tickets.find((x) => x.id === ticket.id);
+    expect(row).toMatchObject({ pole_name: 'SCALE-1', version: v2 });
+    expect((page.json as unknown as Rows).tickets).toHaveLength((before.json as unknown as Rows).tickets.length + 1);
 
     // The first version, now stale, sent to the first process: refused, nothing overwritten.
     const stale = await call(a!, 'PUT', '/tickets/', { ticket: { id: ticket.id, version: ticket.version, description: 'stale from A' } });

@@ -3,7 +3,7 @@ import { JOB_STATUS, JOB_TYPE, LIMITS } from './constants';
 import { toIsoDate } from './dates';
 import { ticketsFileSchema } from './excel';
 import { MSG } from './messages';
-import { ticketSchema } from './tickets.schemas';
+import { ticketRowSchema } from './tickets.schemas';
 
 /**
  * The jobs contract (SPEC §3 Job, §5 Job creation / Job save, §7 Jobs; DESIGN §4 statuses,
@@ -65,9 +65,9 @@ export const jobListItemSchema = z.object({
 });
 export type JobListItem = z.infer<typeof jobListItemSchema>;
 
-/** GET /jobs/{id}: the job with its tickets, and the company's IANA zone for the CSV export. */
+/** GET /jobs/{id}: the job with its ticket-table rows, and the company's IANA zone for the CSV export. */
 export const jobSchema = jobListItemSchema.extend({
-  tickets: z.array(ticketSchema),
+  tickets: z.array(ticketRowSchema),
   /** IANA time zone of the caller's company (export Completion Date/Time, DESIGN §5). */
   company_time_zone: z.string(),
 });

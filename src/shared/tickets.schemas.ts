@@ -141,6 +141,35 @@ export const ticketSchema = z.object({
 });
 export type Ticket = z.infer<typeof ticketSchema>;
 
+/**
+ * One row of the job page's ticket table (GET /jobs/{id}): what the table, its filters and its
+ * sort read, without the pole record, tasks, notes, permits or images. A job of 5,000 tickets
+ * is then about half the bytes, and the ticket window loads the full ticket (GET /tickets/{id});
+ * the CSV export reads the full tickets from GET /jobs/tickets/{id} (docs/decisions/013).
+ */
+export const ticketRowSchema = ticketSchema.pick({
+  id: true,
+  job_id: true,
+  pole_id: true,
+  pole_name: true,
+  line_name: true,
+  status: true,
+  due_date: true,
+  created_date: true,
+  actual_completion_date: true,
+  assigned_to: true,
+  assigned_to_name: true,
+  street_address: true,
+  geo_lat: true,
+  geo_lon: true,
+  dig_safe_required: true,
+  dig_safe_url: true,
+  nra_required: true,
+  nra_url: true,
+  version: true,
+});
+export type TicketRow = z.infer<typeof ticketRowSchema>;
+
 // =============================================================================================
 // TICKET WRITE BODIES — owned by the tickets-server engineer (PUT /tickets/, merge, …).
 // Add the {ticket} save body, merge body and replies below this line.

@@ -5,6 +5,8 @@
 export const queryKeys = {
   jobs: ['jobs'] as const,
   job: (id: number) => ['jobs', id] as const,
+  /** Under the job's key, so whatever refreshes the job refreshes these too. */
+  jobTickets: (id: number) => ['jobs', id, 'tickets'] as const,
   ticket: (id: number) => ['tickets', id] as const,
   utilities: ['utilities'] as const,
   foremen: ['crew', 'foremen'] as const,

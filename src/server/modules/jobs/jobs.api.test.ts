@@ -1,11 +1,14 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gunzipSync } from 'node:zlib';
+import { z } from 'zod';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { and, count, eq, inArray, sql } from 'drizzle-orm';
 import { MSG } from '../../../shared/messages';
 import { defaultMappings } from '../../../shared/excel';
-import type { Job, JobListItem, JobSaveInput } from '../../../shared/jobs.schemas';
+import { jobSchema, type Job, type JobListItem, type JobSaveInput } from '../../../shared/jobs.schemas';
+import { ticketRowSchema, ticketSchema } from '../../../shared/tickets.schemas';
 import { queryStats } from '../../db/client';
 import { companies, images, jobs, notes, permits, poles, tickets, ticketTasks, units, users, utilities, workOrders } from '../../db/schema/index';
 import { makeStorageKey } from '../../storage/keys';
@@ -72,6 +75,10 @@ async function newJob(over: Partial<JobSaveInput> = {}): Promise<JobSaveInput> {
 
 const put = (token: string | undefined, job: unknown) => t.request({ method: 'PUT', url: `${API}/jobs/`, token, body: { job } });
 const get = (token: string | undefined, url: string) => t.request({ method: 'GET', url: `${API}${url}`, token });
+const fullTickets = (res: { statusCode: number; json: () => unknown }) => {
+  expect(res.statusCode).toBe(200);
+  return z.array(ticketSchema).parse(res.json());
+};
 const demoJob = async (number: string) => (await db.select().from(jobs).where(and(eq(jobs.companyId, demoId), eq(jobs.jobNumber, number))))[0];
 
 const drafts = (p = 'NP') => [
@@ -184,14 +191,20 @@ describe('GET /jobs/{id}', () => {
     expect((await get(undefined, '/jobs/1')).statusCode).toBe(401);
   });
 
-  it('returns the job with its tickets in the SPEC §3 shape and the company time zone', async () => {
+  it('returns the job with its ticket-table rows and the company time zone; GET /jobs/tickets/{id} the full tickets', async () => {
     const j1 = await demoJob('J-1001');
     const res = await get(lineman, `/jobs/${j1.id}`);
     expect(res.statusCode).toBe(200);
-    const job = res.json() as Job;
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+    const job = jobSchema.strict().parse(res.json());
     expect(job).toMatchObject({ id: j1.id, job_number: 'J-1001', ticket_count: 5, company_time_zone: 'America/New_York', version: 1 });
     expect(job.tickets).toHaveLength(5);
-    const first = job.tickets[0];
+    for (const row of job.tickets) expect(Object.keys(row).sort()).toEqual(Object.keys(ticketRowSchema.shape).sort());
+
+    const full = fullTickets(await get(lineman, `/jobs/tickets/${j1.id}`));
+    // A row is exactly the full ticket's fields of the same name.
+    expect(job.tickets).toEqual(full.map((x) => ticketRowSchema.parse(x)));
+    const first = full[0];
     expect(first.pole).toMatchObject({ pole_name: expect.any(String), line_name: expect.any(String), utility_name: 'NGRID' });
     expect(first.pole_name).toBe(first.pole!.pole_name);
     expect(first.tasks).toHaveLength(2);
@@ -201,6 +214,71 @@ describe('GET /jobs/{id}', () => {
     expect(first.assigned_to_name).toEqual(expect.any(String));
     expect(first.status).toBe('Pending');
     expect(job.tickets.find((x) => x.actual_completion_date)?.status).toBe('Complete');
+  });
+
+  it('answers 304 to a matching If-None-Match, a new ETag after any change, and gzip when asked', async () => {
+    const j2 = await demoJob('J-1002');
+    const first = await get(lineman, `/jobs/${j2.id}`);
+    const etag = first.headers.etag as string;
+    expect(etag).toMatch(/^W\/".+"$/);
+    expect(first.headers['cache-control']).toBe('private, no-cache');
+    const again = await t.request({ method: 'GET', url: `${API}/jobs/${j2.id}`, token: lineman, headers: { 'if-none-match': etag } });
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe('');
+    // Another company's user gets 404, never the cached reply or a 304.
+    const foreign = await t.request({ method: 'GET', url: `${API}/jobs/${j2.id}`, token: otherAdmin, headers: { 'if-none-match': etag } });
+    expect(foreign.statusCode).toBe(404);
+
+    const zipped = await t.request({ method: 'GET', url: `${API}/jobs/${j2.id}`, token: lineman, headers: { 'accept-encoding': 'br;q=1, gzip;q=0.8' } });
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(JSON.parse(gunzipSync(zipped.rawPayload).toString('utf8'))).toEqual(first.json());
+    const refused = await t.request({ method: 'GET', url: `${API}/jobs/${j2.id}`, token: lineman, headers: { 'accept-encoding': 'gzip;q=0' } });
+    expect(refused.headers['content-encoding']).toBeUndefined();
+
+    const [tk] = await db.select().from(tickets).where(eq(tickets.jobId, j2.id)).orderBy(tickets.id).limit(1);
+    await db.update(tickets).set({ streetAddress: '99 Changed Rd' }).where(eq(tickets.id, tk.id));
+    const changed = await t.request({ method: 'GET', url: `${API}/jobs/${j2.id}`, token: lineman, headers: { 'if-none-match': etag } });
+    expect(changed.statusCode).toBe(200);
+    expect(changed.headers.etag).not.toBe(etag);
+    expect((changed.json() as Job).tickets.find((x) => x.id === tk.id)?.street_address).toBe('99 Changed Rd');
+  });
+
+  it('shows every write to what it reads at once: ticket, pole, assignee, utility, time zone, deletes', async () => {
+    const job = (await put(office, await newJob({ newTickets: drafts('FP'), newUnits }))).json().job as JobListItem;
+    const read = async () => (await get(lineman, `/jobs/${job.id}`)).json() as Job;
+    let seen = await read();
+    const [a, b] = seen.tickets;
+
+    await db.update(poles).set({ poleName: 'FP-RENAMED' }).where(eq(poles.id, a.pole_id!));
+    seen = await read();
+    expect(seen.tickets[0].pole_name).toBe('FP-RENAMED');
+
+    const wf = userIds['wforeman@example.com'];
+    await db.update(tickets).set({ assignedTo: wf }).where(eq(tickets.id, b.id));
+    seen = await read();
+    const name = seen.tickets[1].assigned_to_name;
+    expect(name).toEqual(expect.any(String));
+    const [before] = await db.select().from(users).where(eq(users.id, wf));
+    await db.update(users).set({ firstName: 'Renamed' }).where(eq(users.id, wf));
+    seen = await read();
+    expect(seen.tickets[1].assigned_to_name).toBe(`Renamed ${before.lastName}`);
+    await db.update(users).set({ firstName: before.firstName }).where(eq(users.id, wf));
+
+    await db.update(utilities).set({ code: 'NGRID-X' }).where(eq(utilities.id, ngrid));
+    expect((await read()).selected_utility_name).toBe('NGRID-X');
+    await db.update(utilities).set({ code: 'NGRID' }).where(eq(utilities.id, ngrid));
+
+    await db.update(companies).set({ timeZone: 'America/Chicago' }).where(eq(companies.id, demoId));
+    expect((await read()).company_time_zone).toBe('America/Chicago');
+    await db.update(companies).set({ timeZone: 'America/New_York' }).where(eq(companies.id, demoId));
+
+    expect((await t.request({ method: 'DELETE', url: `${API}/tickets/${b.id}`, token: office })).statusCode).toBe(200);
+    seen = await read();
+    expect(seen.tickets.map((x) => x.id)).toEqual([a.id]);
+    expect(seen.ticket_count).toBe(1);
+
+    expect((await t.request({ method: 'DELETE', url: `${API}/jobs/${job.id}`, token: office })).statusCode).toBe(200);
+    expect((await get(lineman, `/jobs/${job.id}`)).statusCode).toBe(404);
   });
 
   it("answers 404 for another company's job and 400 for a non-numeric id", async () => {
@@ -403,8 +481,8 @@ describe('PUT /jobs/ create with newTickets', () => {
       poles: before.poles + 2,
     });
 
-    const full = (await get(lineman, `/jobs/${job.id}`)).json() as Job;
-    const p1 = full.tickets.find((x) => x.pole_name === 'FRESH-1')!;
+    const full = fullTickets(await get(lineman, `/jobs/tickets/${job.id}`));
+    const p1 = full.find((x) => x.pole_name === 'FRESH-1')!;
     expect(p1.line_name).toBe('NL-1');
     expect(p1.work_orders).toEqual(['WO-1', 'WO-2', 'WO-3']);
     expect(p1.tasks.map((k) => [k.code, k.init_qty, k.description])).toEqual([
@@ -477,8 +555,7 @@ describe('PUT /jobs/ create with ticketsFile (a workbook written by openpyxl)', 
     }));
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().imported).toMatchObject({ tickets: 3, tasks: 5 });
-    const job = (await get(admin, `/jobs/${res.json().job.id}`)).json() as Job;
-    const p1 = job.tickets.find((x) => x.pole_name === 'P-1')!;
+    const p1 = fullTickets(await get(admin, `/jobs/tickets/${res.json().job.id}`)).find((x) => x.pole_name === 'P-1')!;
     expect(p1.tasks.map((k) => k.code)).toEqual(['U-100', 'U-200', 'U-300']);
     expect(p1.work_orders).toEqual(['WO-100', 'WO-101']);
     // 'Last one wins' for the duplicated library code U-300.
@@ -604,10 +681,10 @@ describe('DELETE /jobs/{id} and GET /jobs/delete/{id}', () => {
     expect(await t.ctx.storage.head(t.ctx.storage.keyFromUrl(aPacket.u!)!)).toBeNull();
 
     // Job B, its rows and files, the shared file, and the poles are all still there.
-    const jobB = (await get(admin, `/jobs/${b.id}`)).json() as Job;
-    expect(jobB.tickets).toHaveLength(2);
-    expect(jobB.tickets[0].tasks.length + jobB.tickets[1].tasks.length).toBe(4);
-    expect(jobB.tickets.flatMap((x) => x.notes.map((n) => n.note_text))).toEqual(['b note']);
+    const ticketsB = fullTickets(await get(admin, `/jobs/tickets/${b.id}`));
+    expect(ticketsB).toHaveLength(2);
+    expect(ticketsB[0].tasks.length + ticketsB[1].tasks.length).toBe(4);
+    expect(ticketsB.flatMap((x) => x.notes.map((n) => n.note_text))).toEqual(['b note']);
     expect(await t.ctx.storage.head(bImg.key)).not.toBeNull();
     expect(await t.ctx.storage.head(keepFile.key)).not.toBeNull();
     expect((await rowCounts()).poles).toBe(polesBefore);

@@ -1,9 +1,10 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Action } from '../../../shared/permissions';
 import { jobDeleteReply, jobExistsReply, jobListItemSchema, jobSaveBody, jobSaveReply, jobSchema, utilitySchema } from '../../../shared/jobs.schemas';
 import { ticketSchema } from '../../../shared/tickets.schemas';
 import type { App, AppContext } from '../../context';
+import { acceptsGzip, JobReplyCache, matchesEtag } from './job-replies';
 import * as service from './jobs.service';
 
 const errorReply = z.object({ error: z.string(), status: z.string().optional(), fields: z.record(z.string(), z.string()).optional() });
@@ -23,10 +24,22 @@ export async function jobsRoutes(app: App, ctx: AppContext) {
     service.listJobs(ctx, request.user),
   );
 
+  // The reply is served as bytes built once per change of the job (job-replies.ts); its schema
+  // documents it and the API tests check every reply against it.
+  const replies = new JobReplyCache(ctx.config.jobCacheBytes);
   app.get(
     '/jobs/:id',
     { ...allow('read'), schema: { tags, params: idParams, response: { 200: jobSchema, ...errors } } },
-    (request) => service.getJob(ctx, request.user, request.params.id),
+    async (request, typedReply) => {
+      const reply = typedReply as FastifyReply; // sends bytes, not the typed object
+      const job = await service.getJobReply(ctx, request.user, request.params.id, replies);
+      // no-cache: a browser may keep it but must ask again (304 when unchanged).
+      reply.header('etag', job.etag).header('cache-control', 'private, no-cache').header('vary', 'Accept-Encoding');
+      if (matchesEtag(request.headers['if-none-match'], job.etag)) return reply.code(304).send();
+      reply.type('application/json; charset=utf-8');
+      if (!acceptsGzip(request.headers['accept-encoding'])) return reply.send(job.json);
+      return reply.header('content-encoding', 'gzip').send(await job.gzipped());
+    },
   );
 
   app.get(

@@ -10,7 +10,8 @@ import type { CurrentUser } from '../../plugins/auth';
 import { deleteStoredUrls, requireUploadedFile } from '../../storage/keys';
 import { loadWorkbookImport } from '../excel/excel.service';
 import { importTickets, type ImportCounts, type ImportTicket, type ImportUnit } from '../imports/import.service';
-import { isoInstant, loadTicketsOfJob } from '../tickets/tickets.read';
+import { isoInstant, loadTicketRows, loadTicketsOfJob } from '../tickets/tickets.read';
+import type { JobReply, JobReplyCache } from './job-replies';
 import * as repo from './jobs.repository';
 
 /** Jobs: list, read, save (create/update with import), delete (SPEC §5 Job save, DESIGN §4–5). */
@@ -34,11 +35,26 @@ async function jobHeader(ctx: AppContext, companyId: number, id: number): Promis
   return toListItem(row);
 }
 
-/** GET /jobs/{id}: header + tickets + the company's time zone (for the CSV export). */
+/** GET /jobs/{id}: header + ticket-table rows + the company's time zone (for the CSV export). */
 export async function getJob(ctx: AppContext, me: CurrentUser, id: number): Promise<Job> {
   const job = await jobHeader(ctx, me.companyId, id);
-  const [tickets, tz] = await Promise.all([loadTicketsOfJob(ctx.db, me.companyId, id), repo.companyTimeZone(ctx.db, me.companyId)]);
+  const [tickets, tz] = await Promise.all([loadTicketRows(ctx.db, me.companyId, id), repo.companyTimeZone(ctx.db, me.companyId)]);
   return { ...job, tickets, company_time_zone: tz };
+}
+
+/**
+ * GET /jobs/{id} as serialised bytes: the fingerprint is read FIRST, then (on a change) the job,
+ * so a write landing in between can only make the stored reply newer than its fingerprint,
+ * which the next request sees as a change; a reply older than the database is never served.
+ */
+export async function getJobReply(ctx: AppContext, me: CurrentUser, id: number, cache: JobReplyCache): Promise<JobReply> {
+  const key = `${me.companyId}:${id}`;
+  const fingerprint = await repo.jobFingerprint(ctx.db, me.companyId, id);
+  if (fingerprint === null) {
+    cache.delete(key);
+    throw notFound('job');
+  }
+  return cache.get(key, fingerprint, () => getJob(ctx, me, id));
 }
 
 export async function ticketsOfJob(ctx: AppContext, me: CurrentUser, id: number): Promise<Ticket[]> {

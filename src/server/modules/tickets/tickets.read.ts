@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { TICKET_STATUS } from '../../../shared/constants';
-import type { Note, Permit, Pole, Ticket, TicketImage, TicketTask } from '../../../shared/tickets.schemas';
+import type { Note, Permit, Pole, Ticket, TicketImage, TicketRow, TicketTask } from '../../../shared/tickets.schemas';
 import type { DbOrTx } from '../../db/client';
 import { accessTypes, images, notes, permits, permitTypes, poles, tickets, ticketTasks, units, users, utilities, workOrders } from '../../db/schema/index';
 
@@ -36,6 +36,51 @@ function ticketWhere(companyId: number, scope: Scope): SQL {
   if ('jobId' in scope) return and(company, eq(tickets.jobId, scope.jobId))!;
   if ('ticketId' in scope) return and(company, eq(tickets.id, scope.ticketId))!;
   return and(company, inArray(tickets.id, scope.ticketIds.length ? [...scope.ticketIds] : [-1]))!;
+}
+
+/** The ticket columns a table row needs (GET /jobs/{id}); the full loader reads all of them. */
+const rowColumns = {
+  id: tickets.id,
+  jobId: tickets.jobId,
+  poleId: tickets.poleId,
+  dueDate: tickets.dueDate,
+  createdDate: tickets.createdDate,
+  actualCompletionDate: tickets.actualCompletionDate,
+  assignedTo: tickets.assignedTo,
+  streetAddress: tickets.streetAddress,
+  geoLat: tickets.geoLat,
+  geoLon: tickets.geoLon,
+  digSafeRequired: tickets.digSafeRequired,
+  digSafeUrl: tickets.digSafeUrl,
+  nraRequired: tickets.nraRequired,
+  nraUrl: tickets.nraUrl,
+  version: tickets.version,
+};
+type RowRecord = Pick<typeof tickets.$inferSelect, keyof typeof rowColumns>;
+
+/** What a ticket row and a full ticket share; status and names are derived here only. */
+function toRow(t: RowRecord, poleName: string | null, lineName: string | null, aFirst: string | null, aLast: string | null): TicketRow {
+  return {
+    id: t.id,
+    job_id: t.jobId,
+    pole_id: t.poleId,
+    pole_name: poleName,
+    line_name: lineName,
+    status: t.actualCompletionDate ? TICKET_STATUS.COMPLETE : TICKET_STATUS.PENDING,
+    due_date: t.dueDate,
+    created_date: isoRequired(t.createdDate),
+    actual_completion_date: isoInstant(t.actualCompletionDate),
+    assigned_to: t.assignedTo,
+    assigned_to_name: t.assignedTo == null ? null : fullName(aFirst, aLast),
+    street_address: t.streetAddress,
+    geo_lat: t.geoLat,
+    geo_lon: t.geoLon,
+    dig_safe_required: t.digSafeRequired,
+    dig_safe_url: t.digSafeUrl,
+    nra_required: t.nraRequired,
+    nra_url: t.nraUrl,
+    version: t.version,
+  };
 }
 
 async function loadTickets(db: DbOrTx, companyId: number, scope: Scope): Promise<Ticket[]> {
@@ -184,29 +229,12 @@ async function loadTickets(db: DbOrTx, companyId: number, scope: Scope): Promise
         }
       : null;
     return {
-      id: t.id,
-      job_id: t.jobId,
-      pole_id: t.poleId,
+      ...toRow(t, pole?.pole_name ?? null, pole?.line_name ?? null, aFirst, aLast),
       pole,
-      pole_name: pole?.pole_name ?? null,
-      line_name: pole?.line_name ?? null,
       line_id: pole?.line_id ?? null,
-      status: t.actualCompletionDate ? TICKET_STATUS.COMPLETE : TICKET_STATUS.PENDING,
-      due_date: t.dueDate,
-      created_date: isoRequired(t.createdDate),
-      actual_completion_date: isoInstant(t.actualCompletionDate),
-      assigned_to: t.assignedTo,
-      assigned_to_name: t.assignedTo == null ? null : fullName(aFirst, aLast),
-      street_address: t.streetAddress,
-      geo_lat: t.geoLat,
-      geo_lon: t.geoLon,
       pole_lat: pole?.geo_lat ?? null,
       description: t.description,
-      dig_safe_required: t.digSafeRequired,
-      dig_safe_url: t.digSafeUrl,
       dig_safe_name: t.digSafeName,
-      nra_required: t.nraRequired,
-      nra_url: t.nraUrl,
       nra_name: t.nraName,
       ehasp: t.ehasp,
       ambulance_meetup: t.ambulanceMeetup,
@@ -215,7 +243,6 @@ async function loadTickets(db: DbOrTx, companyId: number, scope: Scope): Promise
       tasks: tasksBy.get(t.id) ?? [],
       permits: permitsBy.get(t.id) ?? [],
       images: imagesBy.get(t.id) ?? [],
-      version: t.version,
     };
   });
 }
@@ -234,4 +261,19 @@ export async function loadTicket(db: DbOrTx, companyId: number, ticketId: number
 /** Several tickets by id (unknown or foreign ids are skipped), ordered by id. 6 statements. */
 export function loadTicketsByIds(db: DbOrTx, companyId: number, ticketIds: readonly number[]): Promise<Ticket[]> {
   return loadTickets(db, companyId, { ticketIds });
+}
+
+/**
+ * The ticket-table rows of a job (GET /jobs/{id}) in ONE statement: tickets with their pole's
+ * name and line and the assignee's name, ordered by id (empty for another company's job).
+ */
+export async function loadTicketRows(db: DbOrTx, companyId: number, jobId: number): Promise<TicketRow[]> {
+  const rows = await db
+    .select({ t: rowColumns, poleName: poles.poleName, lineName: poles.lineName, aFirst: assignee.firstName, aLast: assignee.lastName })
+    .from(tickets)
+    .leftJoin(poles, and(eq(poles.id, tickets.poleId), eq(poles.companyId, tickets.companyId)))
+    .leftJoin(assignee, and(eq(assignee.id, tickets.assignedTo), eq(assignee.companyId, tickets.companyId)))
+    .where(ticketWhere(companyId, { jobId }))
+    .orderBy(asc(tickets.id));
+  return rows.map((r) => toRow(r.t, r.poleName, r.lineName, r.aFirst, r.aLast));
 }

@@ -1,7 +1,8 @@
-import { Alert, Button, Modal, Stack, Text, Tooltip } from '@mantine/core';
+import { Alert, Button, Group, Loader, Modal, Stack, Text, Tooltip } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
-import { buildExportCsv, exportProblems, type ExportOption } from '../../../shared/export';
+import { buildExportCsv, EXPORT_PROBLEM, exportProblems, type ExportOption } from '../../../shared/export';
 import type { Job } from '../../../shared/jobs.schemas';
+import { useJobTickets } from './api/jobTickets';
 
 /** Saves text as a file the browser downloads. */
 function download(fileName: string, text: string) {
@@ -24,9 +25,13 @@ const OPTIONS: { option: ExportOption; label: string; description: string }[] = 
 /**
  * 'Select an export option' (SPEC §2 Export): two buttons that download the CSV built by
  * src/shared/export.ts; disabled, with the reason of SPEC §5 as tooltip, unless the data is complete.
+ * The full tickets are loaded when the modal opens (the job page holds only the table's rows).
  */
 export function ExportJobModal({ job, opened, onClose }: { job: Job; opened: boolean; onClose: () => void }) {
-  const reason = opened ? exportProblems(job) : null;
+  const full = useJobTickets(job.id, opened);
+  const loading = opened && full.isPending;
+  const exportable = full.data ? { ...job, tickets: full.data } : null;
+  const reason = opened && !loading ? (full.error ? EXPORT_PROBLEM.ticketsNotLoaded : exportProblems(exportable)) : null;
 
   return (
     <Modal opened={opened} onClose={onClose} title="Select an export option" centered>
@@ -36,15 +41,16 @@ export function ExportJobModal({ job, opened, onClose }: { job: Job; opened: boo
             <Tooltip label={reason} disabled={!reason} multiline w={280} withArrow>
               <Button
                 fullWidth
+                loading={loading}
                 leftSection={<IconDownload size={16} />}
                 data-disabled={reason ? true : undefined}
                 aria-disabled={reason ? true : undefined}
                 onClick={(e) => {
-                  if (reason) {
+                  if (reason || !exportable) {
                     e.preventDefault();
                     return;
                   }
-                  const { filename, csv } = buildExportCsv(job, job.tickets, option, job.company_time_zone);
+                  const { filename, csv } = buildExportCsv(exportable, exportable.tickets, option, job.company_time_zone);
                   download(filename, csv);
                 }}
               >
@@ -56,6 +62,12 @@ export function ExportJobModal({ job, opened, onClose }: { job: Job; opened: boo
             </Text>
           </Stack>
         ))}
+        {loading && (
+          <Group gap="xs" role="status">
+            <Loader size="xs" />
+            <Text size="sm">Loading the tickets for the export…</Text>
+          </Group>
+        )}
         {reason && (
           <Alert color="yellow" p="xs" title="This job cannot be exported yet">
             <Text size="sm">{reason}</Text>

@@ -5,7 +5,7 @@ import { IconArrowLeft, IconFileSpreadsheet, IconListCheck, IconPlus } from '@ta
 import { TICKET_STATUS } from '../../../shared/constants';
 import { can } from '../../../shared/permissions';
 import { sortTickets, TICKET_SORT_COLUMNS, warmTicketSortKeys, type TicketSortColumn } from '../../../shared/sorting';
-import type { Ticket } from '../../../shared/tickets.schemas';
+import type { TicketRow } from '../../../shared/tickets.schemas';
 import { acceptFor } from '../../../shared/uploads';
 import { ApiError } from '../../api/client';
 import { useSession } from '../../api/session';
@@ -20,7 +20,7 @@ const ALL = 'All';
 type StatusFilter = 'All' | 'Pending' | 'Complete';
 
 /** Distinct non-empty values, in natural order, for the Pole and Line filters. */
-function distinct(rows: Ticket[], pick: (t: Ticket) => string | null): string[] {
+function distinct(rows: TicketRow[], pick: (t: TicketRow) => string | null): string[] {
   const set = new Set<string>();
   for (const r of rows) {
     const v = pick(r);

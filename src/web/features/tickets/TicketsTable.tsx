@@ -4,7 +4,7 @@ import { IconMapPin } from '@tabler/icons-react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { isoToUs } from '../../../shared/dates';
 import type { TicketSortColumn } from '../../../shared/sorting';
-import type { Ticket } from '../../../shared/tickets.schemas';
+import type { TicketRow } from '../../../shared/tickets.schemas';
 import { SortableTh } from '../../components/SortableTh';
 import type { SortState } from '../../components/useStoredSort';
 import { DocCircle } from './DocCircle';
@@ -41,7 +41,7 @@ const Row = memo(function Row({
   onOpen,
   index,
 }: {
-  t: Ticket;
+  t: TicketRow;
   selectable: boolean;
   selected: boolean;
   onToggle: (id: number) => void;
@@ -107,7 +107,7 @@ export function TicketsTable({
   onToggleAll,
   onOpen,
 }: {
-  rows: Ticket[];
+  rows: TicketRow[];
   sort: SortState<TicketSortColumn>;
   onSort: (c: TicketSortColumn) => void;
   selectable: boolean;

@@ -1,0 +1,90 @@
+import { gunzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { acceptsGzip, JobReplyCache, matchesEtag } from './job-replies';
+
+const body = (n: number) => ({ pad: 'x'.repeat(n) });
+
+describe('JobReplyCache', () => {
+  it('builds once per fingerprint, also when several ask at the same time', async () => {
+    const cache = new JobReplyCache(1024 * 1024);
+    let builds = 0;
+    const build = async () => {
+      builds++;
+      await new Promise((r) => setTimeout(r, 10));
+      return { n: builds };
+    };
+    const [a, b] = await Promise.all([cache.get('1:5', 'fp1', build), cache.get('1:5', 'fp1', build)]);
+    expect(builds).toBe(1);
+    expect(a).toBe(b);
+    expect(JSON.parse(a.json.toString())).toEqual({ n: 1 });
+    expect(await cache.get('1:5', 'fp1', build)).toBe(a);
+    expect(builds).toBe(1);
+
+    const c = await cache.get('1:5', 'fp2', build);
+    expect(builds).toBe(2);
+    expect(c.etag).not.toBe(a.etag);
+    expect(JSON.parse(c.json.toString())).toEqual({ n: 2 });
+    expect(cache.size).toBe(c.json.length);
+  });
+
+  it('keeps at most its byte budget, dropping the least recently used', async () => {
+    const one = Buffer.byteLength(JSON.stringify(body(400)));
+    const cache = new JobReplyCache(one * 2);
+    let builds = 0;
+    const get = (key: string) =>
+      cache.get(key, 'fp', async () => {
+        builds++;
+        return body(400);
+      });
+    await get('a');
+    await get('b');
+    await get('a'); // a is now the most recent
+    await get('c'); // evicts b
+    expect(builds).toBe(3);
+    expect(cache.size).toBe(one * 2);
+    await get('a');
+    expect(builds).toBe(3);
+    await get('b');
+    expect(builds).toBe(4);
+  });
+
+  it('does not keep a reply bigger than the budget (JOB_CACHE_MB=0 keeps none), but still answers it', async () => {
+    const cache = new JobReplyCache(0);
+    const reply = await cache.get('k', 'fp', async () => body(10));
+    expect(JSON.parse(reply.json.toString())).toEqual(body(10));
+    expect(cache.size).toBe(0);
+  });
+
+  it('a failed build is not kept and the next request tries again', async () => {
+    const cache = new JobReplyCache(1024);
+    await expect(cache.get('k', 'fp', async () => Promise.reject(new Error('db down')))).rejects.toThrow('db down');
+    expect(JSON.parse((await cache.get('k', 'fp', async () => ({ ok: true }))).json.toString())).toEqual({ ok: true });
+  });
+
+  it('gzips once, to the same JSON', async () => {
+    const reply = await new JobReplyCache(1024 * 1024).get('k', 'fp', async () => body(5000));
+    const z = await reply.gzipped();
+    expect(await reply.gzipped()).toBe(z);
+    expect(z.length).toBeLessThan(reply.json.length / 10);
+    expect(gunzipSync(z).equals(reply.json)).toBe(true);
+  });
+});
+
+describe('request headers', () => {
+  it('If-None-Match: weak comparison, lists and *', () => {
+    expect(matchesEtag('W/"abc"', 'W/"abc"')).toBe(true);
+    expect(matchesEtag('"abc"', 'W/"abc"')).toBe(true);
+    expect(matchesEtag('W/"x", W/"abc"', 'W/"abc"')).toBe(true);
+    expect(matchesEtag('*', 'W/"abc"')).toBe(true);
+    expect(matchesEtag('W/"abd"', 'W/"abc"')).toBe(false);
+    expect(matchesEtag(undefined, 'W/"abc"')).toBe(false);
+  });
+
+  it('Accept-Encoding: gzip unless refused with q=0', () => {
+    expect(acceptsGzip('gzip, deflate, br')).toBe(true);
+    expect(acceptsGzip('br;q=1.0, GZIP;q=0.5')).toBe(true);
+    expect(acceptsGzip('gzip;q=0')).toBe(false);
+    expect(acceptsGzip('deflate')).toBe(false);
+    expect(acceptsGzip(undefined)).toBe(false);
+  });
+});

@@ -1,0 +1,104 @@
+import { createHash } from 'node:crypto';
+import { promisify } from 'node:util';
+import { gzip as gzipCallback } from 'node:zlib';
+
+const gzip = promisify(gzipCallback);
+
+/** One serialised GET /jobs/{id} reply, valid while the job's fingerprint is unchanged. */
+export interface JobReply {
+  fingerprint: string;
+  /** Weak: the same reply is sent plain or gzipped. */
+  etag: string;
+  json: Buffer;
+  /** Compressed on first demand, on the libuv pool (not the event loop), then kept. */
+  gzipped(): Promise<Buffer>;
+}
+
+/**
+ * Serialised replies of GET /jobs/{id}, per process, bounded in bytes (least recently used go
+ * first). A job of 5,000 tickets takes ~100 ms of CPU to read and serialise but only a few ms to
+ * fingerprint (jobs.repository `jobFingerprint`), and a crew reloads the same job all day: the
+ * reply is built once per change and then served as bytes. Every request still checks the
+ * fingerprint against the database, so a write made through another process is seen at once.
+ */
+export class JobReplyCache {
+  private readonly entries = new Map<string, JobReply>();
+  /** Builds in flight, so ten clients opening a changed job build it once. */
+  private readonly building = new Map<string, Promise<JobReply>>();
+  private bytes = 0;
+
+  constructor(private readonly maxBytes: number) {}
+
+  /** The reply for this fingerprint, from the cache or from `build` (then cached). */
+  async get(key: string, fingerprint: string, build: () => Promise<unknown>): Promise<JobReply> {
+    const hit = this.entries.get(key);
+    if (hit && hit.fingerprint === fingerprint) {
+      // Re-insert: Map order is the recency order.
+      this.entries.delete(key);
+      this.entries.set(key, hit);
+      return hit;
+    }
+    const flightKey = `${key}\u0000${fingerprint}`;
+    let flight = this.building.get(flightKey);
+    if (!flight) {
+      flight = build()
+        .then((body) => this.store(key, fingerprint, Buffer.from(JSON.stringify(body))))
+        .finally(() => this.building.delete(flightKey));
+      this.building.set(flightKey, flight);
+    }
+    return flight;
+  }
+
+  delete(key: string): void {
+    const old = this.entries.get(key);
+    if (!old) return;
+    this.entries.delete(key);
+    this.bytes -= old.json.length;
+  }
+
+  /** Bytes held (plain replies; compressed copies are a fraction of that). */
+  get size(): number {
+    return this.bytes;
+  }
+
+  private store(key: string, fingerprint: string, json: Buffer): JobReply {
+    let compressed: Promise<Buffer> | undefined;
+    const reply: JobReply = {
+      fingerprint,
+      etag: `W/"${createHash('sha256').update(`${key}:${fingerprint}`).digest('base64url').slice(0, 27)}"`,
+      json,
+      gzipped: () => (compressed ??= gzip(json)),
+    };
+    // The last build stored wins: a reply of an older fingerprint is never served for a newer
+    // one (every request compares), it only costs one more build.
+    this.delete(key);
+    if (json.length <= this.maxBytes) {
+      this.entries.set(key, reply);
+      this.bytes += json.length;
+      for (const [oldest, entry] of this.entries) {
+        if (this.bytes <= this.maxBytes) break;
+        this.entries.delete(oldest);
+        this.bytes -= entry.json.length;
+      }
+    }
+    return reply;
+  }
+}
+
+/** Does an If-None-Match header name this ETag (weak comparison, RFC 9110 §13.1.2)? */
+export function matchesEtag(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  const bare = (tag: string) => tag.trim().replace(/^W\//, '');
+  return ifNoneMatch.split(',').some((tag) => tag.trim() === '*' || bare(tag) === bare(etag));
+}
+
+/** Does the client take gzip (and not refuse it with q=0)? */
+export function acceptsGzip(acceptEncoding: string | undefined): boolean {
+  if (!acceptEncoding) return false;
+  return acceptEncoding.split(',').some((part) => {
+    const [coding, ...params] = part.trim().toLowerCase().split(';');
+    if (coding.trim() !== 'gzip') return false;
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    return !q || Number(q.slice(2)) > 0;
+  });
+}
