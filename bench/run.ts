@@ -192,8 +192,14 @@ async function loadTest(
   const base = {
     url: origin,
     timeout: 120,
+    // As a browser sends them (Accept-Encoding included: every browser asks for gzip).
     // content-type only with a body: Fastify answers 400 to an empty JSON body.
-    headers: { authorization: `Bearer ${opts.token}`, accept: 'application/json', ...(opts.method === 'GET' ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      authorization: `Bearer ${opts.token}`,
+      accept: 'application/json',
+      'accept-encoding': 'gzip, deflate, br',
+      ...(opts.method === 'GET' ? {} : { 'content-type': 'application/json' }),
+    },
     requests: opts.requests ?? [{ method: opts.method, path: opts.path }],
   };
   await autocannon({ ...base, connections: 1, amount: 1 });
@@ -760,7 +766,10 @@ function render(all: DbResults[], rows: Row[], mach: ReturnType<typeof machine>,
     '- `GET /jobs/{id}` checks a fingerprint of the job\'s rows (one statement) and serves the reply it built',
     '  after the last change (src/server/modules/jobs/job-replies.ts); every client of the load test reads the',
     '  same unchanged job, so its row is the steady state. The "rebuilt" row is the same request on a server',
-    '  started with `JOB_CACHE_MB=0`: what the first read after each change costs.',
+    '  started with `JOB_CACHE_MB=0`: what the first read after each change costs (requests that arrive while',
+    '  a build is under way still share it). The load test sends `Accept-Encoding: gzip, deflate, br` as',
+    '  browsers do, so the job page comes gzipped (the app compresses it once per change); the other routes',
+    '  are not compressed by the app (nginx does that in production, docs/deploy.md).',
     '- PGlite is one connection in one process: the bare SQL is timed in the bench process before the server',
     '  starts (the server would otherwise hold the data folder). The p50 budget is stated for PostgreSQL.',
     '- Statements per request are counted in process (buildApp + app.inject) by `queryStats` (src/server/db/client.ts).',

@@ -61,7 +61,14 @@ export const tickets = pgTable(
     ambulanceMeetup: text('ambulance_meetup'),
     version: integer('version').notNull().default(1),
   },
-  (t) => [index('tickets_job_idx').on(t.jobId), index('tickets_company_job_pole_idx').on(t.companyId, t.jobId, t.poleId)],
+  (t) => [
+    index('tickets_job_idx').on(t.jobId),
+    index('tickets_company_job_pole_idx').on(t.companyId, t.jobId, t.poleId),
+    // A pole or person renamed touches the tickets showing it (migration 0002), and their
+    // deletion sets these to null: both look tickets up by these columns.
+    index('tickets_pole_idx').on(t.poleId),
+    index('tickets_assigned_to_idx').on(t.assignedTo),
+  ],
 );
 
 /** A unit of work on a ticket: bid quantity plus the actual change (SPEC §3 Task). */
