@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { can, type Action } from '../../shared/permissions';
 import { CREW_STATUS, SESSION_COOKIE } from '../../shared/constants';
 import { MSG } from '../../shared/messages';
@@ -48,6 +48,21 @@ export function registerAuth(app: App, { db, config }: AppContext) {
     if (!can(this.user?.roleId, action)) throw forbidden();
   });
 
+  // Built once and prepared on the server: this runs before every request.
+  const sessionUser = db
+    .select({
+      id: users.id,
+      companyId: users.companyId,
+      roleId: users.roleId,
+      firstName: users.firstName,
+      lastName: users.lastName,
+      email: users.email,
+      crewStatus: users.crewStatus,
+    })
+    .from(users)
+    .where(and(eq(users.id, sql.placeholder('userId')), eq(users.companyId, sql.placeholder('companyId'))))
+    .prepare('session_user');
+
   app.addHook('onRequest', async (request) => {
     if (request.routeOptions.config?.public || !request.routeOptions.url) return;
     const token = tokenOf(request);
@@ -55,18 +70,7 @@ export function registerAuth(app: App, { db, config }: AppContext) {
     const result = await verifyToken(token, config.jwtSecret);
     if (!result.ok) throw unauthorized(result.expired ? MSG.sessionExpired : MSG.notSignedIn);
     const { userId, companyId } = result.claims;
-    const [row] = await db
-      .select({
-        id: users.id,
-        companyId: users.companyId,
-        roleId: users.roleId,
-        firstName: users.firstName,
-        lastName: users.lastName,
-        email: users.email,
-        crewStatus: users.crewStatus,
-      })
-      .from(users)
-      .where(and(eq(users.id, userId), eq(users.companyId, companyId)));
+    const [row] = await sessionUser.execute({ userId, companyId });
     if (!row || row.crewStatus !== CREW_STATUS.ACTIVE) throw unauthorized(MSG.sessionExpired);
     const { crewStatus: _status, ...user } = row;
     request.user = user;

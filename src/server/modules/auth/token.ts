@@ -7,24 +7,56 @@ export interface TokenClaims {
   roleId: number;
 }
 
-const key = (secret: string) => new TextEncoder().encode(secret);
+/**
+ * The HMAC key of a secret, imported once: jose would import raw key bytes again on every
+ * verification, which cost more CPU per request than the rest of the session check.
+ */
+const keys = new Map<string, Promise<CryptoKey>>();
+function key(secret: string): Promise<CryptoKey> {
+  let k = keys.get(secret);
+  if (!k) {
+    k = crypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
+    keys.set(secret, k);
+  }
+  return k;
+}
 
 export async function signToken(claims: TokenClaims, secret: string, expiresIn: string): Promise<string> {
   return new SignJWT({ ...claims })
     .setProtectedHeader({ alg: 'HS256' })
     .setIssuedAt()
     .setExpirationTime(expiresIn)
-    .sign(key(secret));
+    .sign(await key(secret));
 }
 
 export type VerifyResult = { ok: true; claims: TokenClaims } | { ok: false; expired: boolean };
 
+/**
+ * Tokens already verified (by exact text and secret), until they expire: a browser sends the
+ * same token with every request, and WebCrypto's HMAC is the costliest step of a cached page.
+ * A token string verified once stays valid until its `exp`, so nothing is trusted that was not
+ * checked; the user row is still read on every request (plugins/auth.ts).
+ */
+const verified = new Map<string, { claims: TokenClaims; expiresAt: number }>();
+const VERIFIED_MAX = 10_000;
+
 export async function verifyToken(token: string, secret: string): Promise<VerifyResult> {
+  const cacheKey = `${secret.length}:${secret}:${token}`;
+  const hit = verified.get(cacheKey);
+  if (hit) {
+    if (Date.now() < hit.expiresAt) return { ok: true, claims: hit.claims };
+    verified.delete(cacheKey);
+  }
   try {
-    const { payload } = await jwtVerify(token, key(secret), { algorithms: ['HS256'] });
+    const { payload } = await jwtVerify(token, await key(secret), { algorithms: ['HS256'] });
     const { userId, companyId, roleId } = payload as Record<string, unknown>;
     if (![userId, companyId, roleId].every((v) => Number.isInteger(v))) return { ok: false, expired: false };
-    return { ok: true, claims: { userId, companyId, roleId } as TokenClaims };
+    const claims = { userId, companyId, roleId } as TokenClaims;
+    if (typeof payload.exp === 'number') {
+      if (verified.size >= VERIFIED_MAX) verified.delete(verified.keys().next().value!);
+      verified.set(cacheKey, { claims, expiresAt: payload.exp * 1000 });
+    }
+    return { ok: true, claims };
   } catch (err) {
     return { ok: false, expired: err instanceof errors.JWTExpired };
   }

@@ -1,6 +1,6 @@
-import { gunzipSync } from 'node:zlib';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { acceptsGzip, JobReplyCache, matchesEtag } from './job-replies';
+import { JobReplyCache, matchesEtag, preferredEncoding } from './job-replies';
 
 const body = (n: number) => ({ pad: 'x'.repeat(n) });
 
@@ -61,12 +61,15 @@ describe('JobReplyCache', () => {
     expect(JSON.parse((await cache.get('k', 'fp', async () => ({ ok: true }))).json.toString())).toEqual({ ok: true });
   });
 
-  it('gzips once, to the same JSON', async () => {
+  it('compresses once per encoding, to the same JSON', async () => {
     const reply = await new JobReplyCache(1024 * 1024).get('k', 'fp', async () => body(5000));
-    const z = await reply.gzipped();
-    expect(await reply.gzipped()).toBe(z);
+    const z = await reply.encoded('gzip');
+    expect(await reply.encoded('gzip')).toBe(z);
     expect(z.length).toBeLessThan(reply.json.length / 10);
     expect(gunzipSync(z).equals(reply.json)).toBe(true);
+    const br = await reply.encoded('br');
+    expect(await reply.encoded('br')).toBe(br);
+    expect(brotliDecompressSync(br).equals(reply.json)).toBe(true);
   });
 });
 
@@ -80,11 +83,12 @@ describe('request headers', () => {
     expect(matchesEtag(undefined, 'W/"abc"')).toBe(false);
   });
 
-  it('Accept-Encoding: gzip unless refused with q=0', () => {
-    expect(acceptsGzip('gzip, deflate, br')).toBe(true);
-    expect(acceptsGzip('br;q=1.0, GZIP;q=0.5')).toBe(true);
-    expect(acceptsGzip('gzip;q=0')).toBe(false);
-    expect(acceptsGzip('deflate')).toBe(false);
-    expect(acceptsGzip(undefined)).toBe(false);
+  it('Accept-Encoding: br, else gzip, unless refused with q=0', () => {
+    expect(preferredEncoding('gzip, deflate, br')).toBe('br');
+    expect(preferredEncoding('gzip, deflate')).toBe('gzip');
+    expect(preferredEncoding('br;q=0, GZIP;q=0.5')).toBe('gzip');
+    expect(preferredEncoding('gzip;q=0')).toBeNull();
+    expect(preferredEncoding('deflate')).toBeNull();
+    expect(preferredEncoding(undefined)).toBeNull();
   });
 });

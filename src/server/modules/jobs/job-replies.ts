@@ -1,17 +1,21 @@
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
-import { gzip as gzipCallback } from 'node:zlib';
+import { brotliCompress as brotliCallback, constants, gzip as gzipCallback } from 'node:zlib';
 
 const gzip = promisify(gzipCallback);
+const brotli = promisify(brotliCallback);
+
+/** The encodings the job page is sent in, best first. */
+export type Encoding = 'br' | 'gzip';
 
 /** One serialised GET /jobs/{id} reply, valid while the job's fingerprint is unchanged. */
 export interface JobReply {
   fingerprint: string;
-  /** Weak: the same reply is sent plain or gzipped. */
+  /** Weak: the same reply is sent plain or compressed. */
   etag: string;
   json: Buffer;
   /** Compressed on first demand, on the libuv pool (not the event loop), then kept. */
-  gzipped(): Promise<Buffer>;
+  encoded(encoding: Encoding): Promise<Buffer>;
 }
 
 /**
@@ -62,12 +66,17 @@ export class JobReplyCache {
   }
 
   private store(key: string, fingerprint: string, json: Buffer): JobReply {
-    let compressed: Promise<Buffer> | undefined;
+    const compressed: Partial<Record<Encoding, Promise<Buffer>>> = {};
+    const compress = (encoding: Encoding) =>
+      encoding === 'br'
+        ? // Quality 6: a 2 MB job page in ~50 ms to ~40 % of its gzip size (11 would take seconds).
+          brotli(json, { params: { [constants.BROTLI_PARAM_QUALITY]: 6, [constants.BROTLI_PARAM_SIZE_HINT]: json.length } })
+        : gzip(json);
     const reply: JobReply = {
       fingerprint,
       etag: `W/"${createHash('sha256').update(`${key}:${fingerprint}`).digest('base64url').slice(0, 27)}"`,
       json,
-      gzipped: () => (compressed ??= gzip(json)),
+      encoded: (encoding) => (compressed[encoding] ??= compress(encoding)),
     };
     // The last build stored wins: a reply of an older fingerprint is never served for a newer
     // one (every request compares), it only costs one more build.
@@ -92,13 +101,20 @@ export function matchesEtag(ifNoneMatch: string | undefined, etag: string): bool
   return ifNoneMatch.split(',').some((tag) => tag.trim() === '*' || bare(tag) === bare(etag));
 }
 
-/** Does the client take gzip (and not refuse it with q=0)? */
-export function acceptsGzip(acceptEncoding: string | undefined): boolean {
-  if (!acceptEncoding) return false;
-  return acceptEncoding.split(',').some((part) => {
+/**
+ * br when the client takes it (browsers do over HTTPS), else gzip, else none: an encoding
+ * counts unless refused with q=0. The server's preference wins over the client's q-values,
+ * which browsers do not use to rank these two.
+ */
+export function preferredEncoding(acceptEncoding: string | undefined): Encoding | null {
+  if (!acceptEncoding) return null;
+  const accepted = new Set<string>();
+  for (const part of acceptEncoding.split(',')) {
     const [coding, ...params] = part.trim().toLowerCase().split(';');
-    if (coding.trim() !== 'gzip') return false;
     const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-    return !q || Number(q.slice(2)) > 0;
-  });
+    if (!q || Number(q.slice(2)) > 0) accepted.add(coding.trim());
+  }
+  if (accepted.has('br')) return 'br';
+  if (accepted.has('gzip')) return 'gzip';
+  return null;
 }

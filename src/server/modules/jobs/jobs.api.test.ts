@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gunzipSync } from 'node:zlib';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { z } from 'zod';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { and, count, eq, inArray, sql } from 'drizzle-orm';
@@ -216,7 +216,7 @@ describe('GET /jobs/{id}', () => {
     expect(job.tickets.find((x) => x.actual_completion_date)?.status).toBe('Complete');
   });
 
-  it('answers 304 to a matching If-None-Match, a new ETag after any change, and gzip when asked', async () => {
+  it('answers 304 to a matching If-None-Match, a new ETag after any change, and br or gzip when asked', async () => {
     const j2 = await demoJob('J-1002');
     const first = await get(lineman, `/jobs/${j2.id}`);
     const etag = first.headers.etag as string;
@@ -229,9 +229,12 @@ describe('GET /jobs/{id}', () => {
     const foreign = await t.request({ method: 'GET', url: `${API}/jobs/${j2.id}`, token: otherAdmin, headers: { 'if-none-match': etag } });
     expect(foreign.statusCode).toBe(404);
 
-    const zipped = await t.request({ method: 'GET', url: `${API}/jobs/${j2.id}`, token: lineman, headers: { 'accept-encoding': 'br;q=1, gzip;q=0.8' } });
+    const zipped = await t.request({ method: 'GET', url: `${API}/jobs/${j2.id}`, token: lineman, headers: { 'accept-encoding': 'gzip, deflate' } });
     expect(zipped.headers['content-encoding']).toBe('gzip');
     expect(JSON.parse(gunzipSync(zipped.rawPayload).toString('utf8'))).toEqual(first.json());
+    const br = await t.request({ method: 'GET', url: `${API}/jobs/${j2.id}`, token: lineman, headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(JSON.parse(brotliDecompressSync(br.rawPayload).toString('utf8'))).toEqual(first.json());
     const refused = await t.request({ method: 'GET', url: `${API}/jobs/${j2.id}`, token: lineman, headers: { 'accept-encoding': 'gzip;q=0' } });
     expect(refused.headers['content-encoding']).toBeUndefined();
 

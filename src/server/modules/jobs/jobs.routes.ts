@@ -4,7 +4,7 @@ import type { Action } from '../../../shared/permissions';
 import { jobDeleteReply, jobExistsReply, jobListItemSchema, jobSaveBody, jobSaveReply, jobSchema, utilitySchema } from '../../../shared/jobs.schemas';
 import { ticketSchema } from '../../../shared/tickets.schemas';
 import type { App, AppContext } from '../../context';
-import { acceptsGzip, JobReplyCache, matchesEtag } from './job-replies';
+import { JobReplyCache, matchesEtag, preferredEncoding } from './job-replies';
 import * as service from './jobs.service';
 
 const errorReply = z.object({ error: z.string(), status: z.string().optional(), fields: z.record(z.string(), z.string()).optional() });
@@ -37,8 +37,9 @@ export async function jobsRoutes(app: App, ctx: AppContext) {
       reply.header('etag', job.etag).header('cache-control', 'private, no-cache').header('vary', 'Accept-Encoding');
       if (matchesEtag(request.headers['if-none-match'], job.etag)) return reply.code(304).send();
       reply.type('application/json; charset=utf-8');
-      if (!acceptsGzip(request.headers['accept-encoding'])) return reply.send(job.json);
-      return reply.header('content-encoding', 'gzip').send(await job.gzipped());
+      const encoding = preferredEncoding(request.headers['accept-encoding']);
+      if (!encoding) return reply.send(job.json);
+      return reply.header('content-encoding', encoding).send(await job.encoded(encoding));
     },
   );
 
