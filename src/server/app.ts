@@ -78,12 +78,27 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   await localFileRoutes(app, ctx);
 
   const hasWeb = Boolean(webDir && existsSync(path.join(webDir, 'index.html')));
-  if (hasWeb) await app.register(fastifyStatic, { root: webDir!, wildcard: true, maxAge: '1h' });
+  if (hasWeb) {
+    await app.register(fastifyStatic, {
+      root: webDir!,
+      wildcard: true,
+      // The .br / .gz files the build writes beside each asset (vite.config.ts).
+      preCompressed: true,
+      maxAge: '1h',
+      // Names under /assets/ carry a hash of their content: they never change, so browsers keep
+      // them. index.html names the current ones: always asked for again (after a release it
+      // must not point at assets that are gone).
+      setHeaders: (reply, filePath) => {
+        if (filePath.includes(`${path.sep}assets${path.sep}`)) reply.header('cache-control', 'public, max-age=31536000, immutable');
+        else if (filePath.endsWith('.html')) reply.header('cache-control', 'no-cache');
+      },
+    });
+  }
   // The React router owns every other page path; API, file and asset misses answer a JSON 404.
   app.setNotFoundHandler((request, reply) => {
     const url = request.url.split('?')[0];
     if (hasWeb && request.method === 'GET' && !/^\/(api|files|assets)\//.test(url)) {
-      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+      return reply.sendFile('index.html');
     }
     return reply.status(404).send({ error: `${MSG.notFound}: ${request.method} ${url}`, status: MSG.notFound });
   });

@@ -1,7 +1,9 @@
 import { lazy, Suspense, type ReactNode } from 'react';
-import { createBrowserRouter, Navigate, RouterProvider } from 'react-router';
+import { createBrowserRouter, Navigate, RouterProvider, type LoaderFunctionArgs } from 'react-router';
 import { Center, Loader } from '@mantine/core';
-import { useSession } from '../api/session';
+import { jobQuery } from '../api/job';
+import { getToken, useSession } from '../api/session';
+import { queryClient } from './providers';
 import { Layout } from './Layout';
 import { RequireAuth } from './RequireAuth';
 import { ErrorPage } from './ErrorPage';
@@ -34,6 +36,16 @@ function Home() {
   return <Navigate to={token ? '/jobs' : '/login'} replace />;
 }
 
+/**
+ * /job?id=…: the job is requested at once, while the page's code chunk is still loading (the
+ * page reads the same query). Nothing waits for it here; errors show on the page itself.
+ */
+function prefetchJob({ request }: LoaderFunctionArgs) {
+  const id = Number(new URL(request.url).searchParams.get('id'));
+  if (getToken() && Number.isInteger(id) && id > 0) void queryClient.prefetchQuery(jobQuery(id));
+  return null;
+}
+
 const router = createBrowserRouter([
   {
     element: <Layout />,
@@ -46,7 +58,7 @@ const router = createBrowserRouter([
         element: <RequireAuth />,
         children: [
           { path: '/jobs', element: <Page><JobsPage /></Page> },
-          { path: '/job', element: <Page><JobPage /></Page> },
+          { path: '/job', loader: prefetchJob, element: <Page><JobPage /></Page> },
           { path: '/user', element: <Page><UserPage /></Page> },
           { path: '/crew', element: <Page><CrewPage /></Page> },
         ],

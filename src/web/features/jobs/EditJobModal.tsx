@@ -7,7 +7,7 @@ import type { Job } from '../../../shared/jobs.schemas';
 import { MSG } from '../../../shared/messages';
 import { ApiError } from '../../api/client';
 import { queryKeys } from '../../api/queryKeys';
-import { getJob } from './api/job';
+import { getJob } from '../../api/job';
 import { useSaveJob } from './api/saveJob';
 import { confirmDialog } from './confirm';
 import { JobFormFields } from './JobFormFields';

@@ -10,7 +10,7 @@ import { can } from '../../../shared/permissions';
 import { ApiError } from '../../api/client';
 import { useSession } from '../../api/session';
 import { useDeleteJob } from './api/deleteJob';
-import { useJob } from './api/job';
+import { useJob } from '../../api/job';
 import { confirmDialog } from './confirm';
 import { EditJobModal } from './EditJobModal';
 import { ExportJobModal } from './ExportJobModal';

@@ -10,7 +10,7 @@ import { acceptFor } from '../../../shared/uploads';
 import { ApiError } from '../../api/client';
 import { useSession } from '../../api/session';
 import { nextSort, type SortState } from '../../../shared/sort';
-import { useJob } from './api/job';
+import { useJob } from '../../api/job';
 import { useXlsUpload, type XlsUploadReply } from './api/xlsUpload';
 import { CreateTaskModal } from './CreateTaskModal';
 import { TicketsTable } from './TicketsTable';

@@ -1,0 +1,53 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
+import { afterAll, describe, expect, it } from 'vitest';
+import { buildApp } from './app';
+import { createTestApp } from './test/harness';
+
+// A built web folder as `vite build` leaves it: hashed assets with .br / .gz beside them.
+const webDir = mkdtempSync(path.join(tmpdir(), 'linecrew-web-'));
+const script = `console.log(${JSON.stringify('x'.repeat(4000))});`;
+mkdirSync(path.join(webDir, 'assets'));
+writeFileSync(path.join(webDir, 'index.html'), '<!doctype html><title>Linecrew</title>');
+writeFileSync(path.join(webDir, 'assets/app-1a2b3c.js'), script);
+writeFileSync(path.join(webDir, 'assets/app-1a2b3c.js.br'), brotliCompressSync(script));
+writeFileSync(path.join(webDir, 'assets/app-1a2b3c.js.gz'), gzipSync(script));
+
+const t = await createTestApp();
+const app = await buildApp({ ...t.ctx, webDir, logger: false });
+afterAll(async () => {
+  await app.close();
+  rmSync(webDir, { recursive: true, force: true });
+});
+
+describe('the built web app', () => {
+  it('sends an asset precompressed (br, else gzip, else plain) and lets browsers keep it', async () => {
+    const br = await app.inject({ url: '/assets/app-1a2b3c.js', headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    expect(br.statusCode).toBe(200);
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe(script);
+    expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+
+    const gz = await app.inject({ url: '/assets/app-1a2b3c.js', headers: { 'accept-encoding': 'gzip' } });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.rawPayload).toString()).toBe(script);
+
+    const plain = await app.inject({ url: '/assets/app-1a2b3c.js' });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(script);
+  });
+
+  it('answers page paths with index.html (not kept), and a missing asset or API path with a JSON 404', async () => {
+    for (const url of ['/', '/index.html']) expect((await app.inject({ url })).headers['cache-control']).toBe('no-cache');
+    const page = await app.inject({ url: '/job?id=5' });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('<title>Linecrew</title>');
+    expect(page.headers['cache-control']).toBe('no-cache');
+    expect((await app.inject({ url: '/assets/missing-123.js' })).statusCode).toBe(404);
+    const api = await app.inject({ url: '/api/v1/nothing-here' });
+    expect(api.statusCode).toBe(404);
+    expect(api.json().error).toEqual(expect.any(String));
+  });
+});
