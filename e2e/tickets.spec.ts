@@ -259,8 +259,8 @@ test.describe('tickets of a job', () => {
     await expect(dialog).toBeHidden();
 
     const auth = { Authorization: `Bearer ${job.token}` };
-    const body = (await (await request.get(`${API}/jobs/${job.id}`, { headers: auth })).json()) as { tickets: { pole_name: string; tasks: { code: string }[] }[] };
-    const codes = Object.fromEntries(body.tickets.map((t) => [t.pole_name, t.tasks.map((x) => x.code)]));
+    const full = (await (await request.get(`${API}/jobs/tickets/${job.id}`, { headers: auth })).json()) as { pole_name: string; tasks: { code: string }[] }[];
+    const codes = Object.fromEntries(full.map((t) => [t.pole_name, t.tasks.map((x) => x.code)]));
     expect(codes[a]).toEqual(['XA8']);
     expect(codes[b]).toEqual(['XA8']);
     expect(Object.values(codes).filter((c) => c.length === 0)).toHaveLength(1);
