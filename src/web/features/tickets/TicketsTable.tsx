@@ -1,4 +1,4 @@
-import { memo, useEffect, useRef } from 'react';
+import { memo, useEffect, useMemo, useRef } from 'react';
 import { Checkbox, Table, Text } from '@mantine/core';
 import { IconMapPin } from '@tabler/icons-react';
 import { useVirtualizer } from '@tanstack/react-virtual';
@@ -121,7 +121,8 @@ export function TicketsTable({
     count: rows.length,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ROW_HEIGHT,
-    overscan: 10,
+    // A few rows beyond the view: every re-sort mounts all of them anew.
+    overscan: 4,
     getItemKey: (i) => rows[i].id,
   });
   const items = virtualizer.getVirtualItems();
@@ -131,6 +132,17 @@ export function TicketsTable({
   useEffect(() => {
     scrollRef.current?.scrollTo({ top: 0 });
   }, [sort.column, sort.direction]);
+
+  // The column headers change with the sort order only (not with the rows a deferred re-sort brings).
+  const headers = useMemo(
+    () =>
+      COLUMNS.map((c) => (
+        <SortableTh key={c.key} active={sort.column === c.key} direction={sort.direction} onSort={() => onSort(c.key)}>
+          {c.label}
+        </SortableTh>
+      )),
+    [sort.column, sort.direction, onSort],
+  );
 
   const allSelected = rows.length > 0 && rows.every((r) => selected.has(r.id));
   const someSelected = !allSelected && rows.some((r) => selected.has(r.id));
@@ -167,11 +179,7 @@ export function TicketsTable({
                 />
               </Table.Th>
             )}
-            {COLUMNS.map((c) => (
-              <SortableTh key={c.key} active={sort.column === c.key} direction={sort.direction} onSort={() => onSort(c.key)}>
-                {c.label}
-              </SortableTh>
-            ))}
+            {headers}
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
