@@ -116,40 +116,6 @@ export function workbookToImport(
   libraryMappings: LibraryMappings | null,
   overrides?: JobOverrides | null,
 ): WorkbookImport {
-  const steps = convert(parsed, ticketsMappings, libraryMappings, overrides, Infinity);
-  for (;;) {
-    const step = steps.next();
-    if (step.done) return step.value;
-  }
-}
-
-/**
- * The same, giving the event loop back every `chunkRows` rows, so other requests are served
- * while a big workbook converts (what the server uses).
- */
-export async function workbookToImportChunked(
-  parsed: ParsedWorkbook,
-  ticketsMappings: TicketsMappings,
-  libraryMappings: LibraryMappings | null,
-  overrides?: JobOverrides | null,
-  chunkRows = 1000,
-): Promise<WorkbookImport> {
-  const steps = convert(parsed, ticketsMappings, libraryMappings, overrides, chunkRows);
-  for (;;) {
-    const step = steps.next();
-    if (step.done) return step.value;
-    await new Promise<void>((resolve) => setImmediate(resolve));
-  }
-}
-
-function* convert(
-  parsed: ParsedWorkbook,
-  ticketsMappings: TicketsMappings,
-  libraryMappings: LibraryMappings | null,
-  overrides: JobOverrides | null | undefined,
-  chunkRows: number,
-): Generator<void, WorkbookImport> {
-  let done = 0;
   const errors: ImportError[] = [];
   const missing = missingMappings(ticketsMappings, libraryMappings ?? {});
   // Without library mappings (a tickets-only spreadsheet upload) only the ticket targets count.
@@ -193,7 +159,6 @@ function* convert(
   const [iWo, iPole, iLine, iPoleId, iLineId, iDue, iLat, iLon, iPrim, iSec, iArc, iStreet, iUnit, iDesc, iQty] = TICKET_TARGETS.map(col);
 
   for (const { row, cells } of parsed.tickets.rows) {
-    if (++done % chunkRows === 0) yield;
     const rowErrors: string[] = [];
     const poleName = limited(cells, iPole, 'pole', LIMITS.shortTextMax, row, rowErrors);
     const lineName = limited(cells, iLine, 'line', LIMITS.shortTextMax, row, rowErrors);
@@ -289,7 +254,6 @@ function* convert(
   const units = new Map<string, UnitDraft>();
   const fail = (row: number, message: string) => push({ row, sheet: 'library', message });
   for (const { row, cells } of (libraryMappings && parsed.library?.rows) || []) {
-    if (++done % chunkRows === 0) yield;
     let tooLong = false;
     const str = (t: LibraryTarget) => {
       const max = t === 'desc' || t === 'notes' ? LIMITS.textMax : LIMITS.shortTextMax;

@@ -7,7 +7,7 @@ import { companies, jobs, poles, tickets, ticketTasks, units, users, utilities, 
 import { AppError } from '../../errors';
 import { makeStorageKey } from '../../storage/keys';
 import { createTestApp, dbKind } from '../../test/harness';
-import { workbookToImportChunked } from '../excel/convert';
+import { workbookToImport } from '../excel/convert';
 import { generateTicketWorkbook } from '../excel/generate';
 import { parseWorkbook } from '../excel/workbook';
 import { importTickets, type ImportTicket, type ImportUnit } from './import.service';
@@ -143,7 +143,7 @@ describe('10,000-row workbook: measured (no timing assertion)', () => {
     const t0 = performance.now();
     const parsed = await parseWorkbook(buf);
     const m = defaultMappings({ jobColumns: parsed.tickets.columns, libraryColumns: parsed.library?.columns ?? [] });
-    const book = await workbookToImportChunked(parsed, m.ticketsMappings, m.libraryMappings);
+    const book = workbookToImport(parsed, m.ticketsMappings, m.libraryMappings);
     const t1 = performance.now();
     const job = await emptyJob();
     const before = queryStats.count;

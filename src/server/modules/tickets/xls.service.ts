@@ -1,22 +1,10 @@
 import { z } from 'zod';
-import {
-  REQUIRED_LIBRARY_TARGETS,
-  defaultLibraryMappings,
-  defaultTicketsMappings,
-  formatImportErrors,
-  isMapped,
-  libraryMappingsSchema,
-  ticketsMappingsSchema,
-  type LibraryMappings,
-  type TicketsMappings,
-} from '../../../shared/excel';
-import { LIMITS } from '../../../shared/constants';
+import { formatImportErrors, libraryMappingsSchema, ticketsMappingsSchema } from '../../../shared/excel';
 import { MSG } from '../../../shared/messages';
 import type { AppContext } from '../../context';
 import { AppError, badRequest, notFound } from '../../errors';
 import type { CurrentUser } from '../../plugins/auth';
-import { workbookToImportChunked } from '../excel/convert';
-import { assertTicketColumns, columnsOf, parseWorkbook } from '../excel/workbook';
+import { sheetUploadOffThread } from '../excel/workbook-import';
 import { importTickets } from '../imports/import.service';
 import { findJobForImport } from './tickets.repository';
 
@@ -63,18 +51,9 @@ export async function uploadSpreadsheet(ctx: AppContext, user: CurrentUser, body
   const job = await findJobForImport(ctx.db, user.companyId, body.job_id);
   if (!job) throw notFound('job');
 
-  const parsed = await parseWorkbook(body.file);
-  assertTicketColumns(parsed);
-  const columns = columnsOf(parsed);
-  const ticketsMappings: TicketsMappings = body.ticketsMappings ?? defaultTicketsMappings(columns.jobColumns);
-  // The library sheet is imported too when it is mapped (sent, or every default column found).
-  let libraryMappings: LibraryMappings | null = body.libraryMappings ?? null;
-  if (!libraryMappings && columns.libraryColumns.length >= LIMITS.minLibraryColumns) {
-    const defaults = defaultLibraryMappings(columns.libraryColumns);
-    if (REQUIRED_LIBRARY_TARGETS.every((t) => isMapped(defaults[t]))) libraryMappings = defaults;
-  }
-
-  const result = await workbookToImportChunked(parsed, ticketsMappings, libraryMappings, job);
+  // Parsed, mapped (the sent mapping or the default one; the library sheet too when it is
+  // mapped) and converted in the workbook worker, so the server keeps answering meanwhile.
+  const result = await sheetUploadOffThread(body.file, { ticketsMappings: body.ticketsMappings, libraryMappings: body.libraryMappings, overrides: job });
   const rejected = (rows: { row: number; message: string }[]) => ({
     error: rows.length === 1 && rows[0].row === 0 ? rows[0].message : MSG.xlsRejected(rows.length),
     tickets: 0,
