@@ -247,6 +247,8 @@ async function phase1(t: Target, m: Manifest): Promise<Phase1> {
   const notes: string[] = [];
   const config = loadConfig({ NODE_ENV: 'production', DATA_DIR: t.runDir, DATABASE_URL: t.runUrl ?? '', JWT_SECRET, LOG_LEVEL: 'error' });
   const database = await openDatabase({ databaseUrl: t.runUrl, pgliteDir: path.join(t.runDir, 'db') });
+  // Data made by an older commit gets this commit's migrations, as the server would apply them.
+  await database.migrate();
   const ctx: AppContext = {
     db: database.db,
     config,
