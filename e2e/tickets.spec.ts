@@ -82,6 +82,8 @@ test.describe('tickets of a job', () => {
     await expect(win.getByRole('button', { name: 'Add as a New Pole' })).toBeDisabled();
     await win.getByRole('textbox', { name: 'Pole', exact: true }).fill(pole);
     await win.getByRole('textbox', { name: 'Line', exact: true }).fill('9');
+    // As a person does: wait for the search to answer (its message moves the button down).
+    await expect(win.getByText('No existing pole matches')).toBeVisible();
     await win.getByRole('button', { name: 'Add as a New Pole' }).click();
 
     // The new ticket is saved at once and opened.
