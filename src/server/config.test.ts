@@ -46,6 +46,15 @@ describe('loadConfig', () => {
     });
   });
 
+  it('reads JOB_CACHE_MB in megabytes (0 turns the cache off) and rejects anything else, naming the variable', () => {
+    expect(loadConfig({ DATA_DIR: dir(), JOB_CACHE_MB: '0' }).jobCacheBytes).toBe(0);
+    expect(loadConfig({ DATA_DIR: dir(), JOB_CACHE_MB: '2.5' }).jobCacheBytes).toBe(2.5 * 1024 * 1024);
+    expect(loadConfig({ DATA_DIR: dir() }).jobCacheBytes).toBe(64 * 1024 * 1024);
+    for (const bad of ['-1', 'lots', 'Infinity']) {
+      expect(() => loadConfig({ DATA_DIR: dir(), JOB_CACHE_MB: bad })).toThrow(`JOB_CACHE_MB must be a number of megabytes (0 or more), got "${bad}"`);
+    }
+  });
+
   it('rejects a PORT that is not a port number', () => {
     expect(() => loadConfig({ DATA_DIR: dir(), PORT: 'abc' })).toThrow(/PORT must be a port number/);
   });

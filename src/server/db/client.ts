@@ -15,6 +15,11 @@ export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 /** Repositories take either, so a service can run them inside its transaction. */
 export type DbOrTx = Db | Tx;
 
+/** The rows of a `db.execute` result: an array (postgres-js) or `{ rows }` (pg, PGlite). */
+export function rowsOf<T>(result: unknown): T[] {
+  return (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
+}
+
 export const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 
 /** Counts SQL statements, so the benchmark can show that a route's query count is flat (no N+1). */

@@ -2,6 +2,7 @@ import { Alert, Container, Stack } from '@mantine/core';
 import { useSearchParams } from 'react-router';
 import JobDetailHeader from '../features/jobs/JobDetailHeader';
 import TicketsSection from '../features/tickets/TicketsSection';
+import { jobIdFrom } from './jobId';
 
 /**
  * /job?id=… composes the jobs feature (header, edit, delete, export) and the tickets feature
@@ -10,8 +11,8 @@ import TicketsSection from '../features/tickets/TicketsSection';
  */
 export default function JobRoute() {
   const [params] = useSearchParams();
-  const id = Number(params.get('id'));
-  if (!Number.isInteger(id) || id <= 0) {
+  const id = jobIdFrom(params);
+  if (id === null) {
     return (
       <Container size="sm" py="md">
         <Alert color="red" role="alert">

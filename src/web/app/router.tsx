@@ -3,6 +3,7 @@ import { createBrowserRouter, Navigate, RouterProvider, type LoaderFunctionArgs 
 import { Center, Loader } from '@mantine/core';
 import { jobQuery } from '../api/job';
 import { getToken, useSession } from '../api/session';
+import { jobIdFrom } from './jobId';
 import { queryClient } from './providers';
 import { Layout } from './Layout';
 import { RequireAuth } from './RequireAuth';
@@ -41,8 +42,8 @@ function Home() {
  * page reads the same query). Nothing waits for it here; errors show on the page itself.
  */
 function prefetchJob({ request }: LoaderFunctionArgs) {
-  const id = Number(new URL(request.url).searchParams.get('id'));
-  if (getToken() && Number.isInteger(id) && id > 0) void queryClient.prefetchQuery(jobQuery(id));
+  const id = jobIdFrom(new URL(request.url).searchParams);
+  if (getToken() && id !== null) void queryClient.prefetchQuery(jobQuery(id));
   return null;
 }
 

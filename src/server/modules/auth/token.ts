@@ -32,21 +32,18 @@ export async function signToken(claims: TokenClaims, secret: string, expiresIn: 
 export type VerifyResult = { ok: true; claims: TokenClaims } | { ok: false; expired: boolean };
 
 /**
- * Tokens already verified (by exact text and secret), until they expire: a browser sends the
- * same token with every request, and WebCrypto's HMAC is the costliest step of a cached page.
- * A token string verified once stays valid until its `exp`, so nothing is trusted that was not
- * checked; the user row is still read on every request (plugins/auth.ts).
+ * Tokens already verified (by exact text, under the secret that verified them), until they
+ * expire: a browser sends the same token with every request, and WebCrypto's HMAC is the
+ * costliest step of a cached page. A token string verified once stays valid until its `exp`, so
+ * nothing is trusted that was not checked; the user row is still read on every request
+ * (plugins/auth.ts).
  */
-const verified = new Map<string, { claims: TokenClaims; expiresAt: number }>();
+const verified = new Map<string, { secret: string; claims: TokenClaims; expiresAt: number }>();
 const VERIFIED_MAX = 10_000;
 
 export async function verifyToken(token: string, secret: string): Promise<VerifyResult> {
-  const cacheKey = `${secret.length}:${secret}:${token}`;
-  const hit = verified.get(cacheKey);
-  if (hit) {
-    if (Date.now() < hit.expiresAt) return { ok: true, claims: hit.claims };
-    verified.delete(cacheKey);
-  }
+  const hit = verified.get(token);
+  if (hit?.secret === secret && Date.now() < hit.expiresAt) return { ok: true, claims: hit.claims };
   try {
     const { payload } = await jwtVerify(token, await key(secret), { algorithms: ['HS256'] });
     const { userId, companyId, roleId } = payload as Record<string, unknown>;
@@ -54,7 +51,7 @@ export async function verifyToken(token: string, secret: string): Promise<Verify
     const claims = { userId, companyId, roleId } as TokenClaims;
     if (typeof payload.exp === 'number') {
       if (verified.size >= VERIFIED_MAX) verified.delete(verified.keys().next().value!);
-      verified.set(cacheKey, { claims, expiresAt: payload.exp * 1000 });
+      verified.set(token, { secret, claims, expiresAt: payload.exp * 1000 });
     }
     return { ok: true, claims };
   } catch (err) {

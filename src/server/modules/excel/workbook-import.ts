@@ -22,8 +22,8 @@ import { assertEnoughColumns, assertTicketColumns, columnsOf, parseWorkbook } fr
 
 /**
  * Workbooks read in a worker thread (issue 6): the job save's `job.ticketsFile`, getColumns, and
- * the spreadsheet upload of a job (POST /tickets/xls-upload), from bytes to drafts. Reading a 10,000-row .xlsx is ~1 s of CPU for exceljs; on the
- * server's own thread that time is cut into many 20–60 ms slices, and requests that arrive
+ * the spreadsheet upload of a job (POST /tickets/xls-upload), from bytes to drafts. Reading a
+ * 10,000-row .xlsx is ~1 s of CPU for exceljs; on the server's own thread that time is cut into many 20–60 ms slices, and requests that arrive
  * meanwhile (GET /health, other users) wait behind them. In a worker the server thread only
  * receives the finished drafts, in batches small enough to deserialise in a few milliseconds.
  */

@@ -3,7 +3,7 @@ import { toIsoDate } from '../../../shared/dates';
 import type { PoleDraft, TaskDraft, TicketDraft, UnitDraft } from '../../../shared/excel';
 import { LIMITS } from '../../../shared/constants';
 import { MSG } from '../../../shared/messages';
-import type { DbOrTx } from '../../db/client';
+import { rowsOf, type DbOrTx } from '../../db/client';
 import { poles, tickets, units, workOrders } from '../../db/schema/index';
 import { badRequest } from '../../errors';
 
@@ -124,7 +124,7 @@ async function insertRecords<R>(
   const result = await tx.execute(
     sql`insert into ${sql.raw(table)} (${sql.raw(target)}) select ${fixedValues}, ${sql.raw(picked)} from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x(${sql.raw(shape)})${sql.raw(tail ? ` ${tail}` : '')}`,
   );
-  return (Array.isArray(result) ? result : (result as { rows: R[] }).rows) as R[];
+  return rowsOf<R>(result);
 }
 
 const norm = (s: string | null | undefined) => (s ?? '').trim().toLowerCase();
@@ -214,15 +214,7 @@ export async function importTickets(
       'units',
       { company_id: companyId, utility_id: utilityId },
       unitColumns,
-      part.map((u) => ({
-        code: u.code,
-        description: u.description ?? '',
-        family: u.family ?? '',
-        type: u.type ?? '',
-        action: u.action ?? '',
-        uom: u.uom ?? '',
-        notes: u.notes ?? '',
-      })),
+      part.map((u) => ({ code: u.code, ...Object.fromEntries(unitText.map((c) => [c, u[c] ?? ''])) })),
       `on conflict (company_id, utility_id, code) do update set ${keep} returning id, code`,
     );
     for (const r of rows) unitIds.set(r.code, Number(r.id));

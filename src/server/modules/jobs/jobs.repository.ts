@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, sql, type AnyColumn } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { JOB_STATUS, JOB_TYPE } from '../../../shared/constants';
-import type { DbOrTx } from '../../db/client';
+import { rowsOf, type DbOrTx } from '../../db/client';
 import { companies, jobs, tickets, users, utilities } from '../../db/schema/index';
 
 /** Jobs SQL (the only place with it). Every statement is scoped by the caller's company. */
@@ -180,10 +180,6 @@ export async function jobFingerprint(db: DbOrTx, companyId: number, jobId: numbe
   return rowsOf<{ fp: string }>(result)[0]?.fp ?? null;
 }
 
-/** db.execute answers an array (postgres-js) or `{ rows }` (pg, PGlite). */
-function rowsOf<T>(result: unknown): T[] {
-  return (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
-}
 
 /** Deletes the job; tickets, tasks, notes, work orders, permits and images go by FK cascade. */
 export const deleteJob = async (db: DbOrTx, companyId: number, id: number) =>
