@@ -6,6 +6,7 @@ import { seedIfEmpty } from './db/seed/seed';
 import { createMailer } from './mail/mailer';
 import { createStorage } from './storage/create';
 import { buildApp } from './app';
+import { startWorkbookWorker } from './modules/excel/workbook-import';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -39,6 +40,8 @@ async function main() {
   process.once('SIGINT', shutdown);
   process.once('SIGTERM', shutdown);
   await app.listen({ port: config.port, host: config.host });
+  // Loads in its own thread while the first requests are served: no one waits for it later.
+  startWorkbookWorker();
   console.log(`Linecrew is ready at http://localhost:${config.port} (database: ${database.kind}, data: ${config.dataDir})`);
 }
 

@@ -37,8 +37,8 @@ function isMissing(err: unknown): boolean {
 
 /**
  * GET /jobs/excel/getColumns: the header rows of the tickets and library sheets. Read in the
- * workbook worker (the whole file is parsed: ~1 s of CPU for 10,000 rows), which also warms it
- * up for the job save that follows.
+ * workbook worker (the whole file is parsed: ~1 s of CPU for 10,000 rows), which also warms its
+ * code up for the job save that follows.
  */
 export async function getColumns(ctx: AppContext, user: CurrentUser, url: string): Promise<WorkbookColumns> {
   return workbookColumnsOffThread(await readUploadedFile(ctx, user, url));

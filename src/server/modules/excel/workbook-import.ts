@@ -137,13 +137,6 @@ export async function runWorkerJob({ id, buf, task }: WorkerJob): Promise<Worker
  */
 const TICKETS_PER_MESSAGE = 250;
 
-/**
- * A worker nobody used for this long is ended (with exceljs and its own heap it adds ~100 MB to
- * the process's RSS). Long enough to stay warm from getColumns (which starts it) to the save,
- * while the user maps the columns.
- */
-const IDLE_MS = 15 * 60_000;
-
 interface Pending {
   tickets: TicketDraft[];
   resolve: (done: Extract<WorkerReply, { done: true }> & { tickets: TicketDraft[] }) => void;
@@ -151,13 +144,13 @@ interface Pending {
 }
 
 let worker: Worker | null = null;
-let idleTimer: NodeJS.Timeout | undefined;
 let nextId = 1;
 const pending = new Map<number, Pending>();
 
 /**
- * One shared worker, started on first use (~1 s: exceljs and zod load) and kept: later reads
- * skip the start-up and run JIT-warm code. Jobs run concurrently in it, answered by id.
+ * One shared worker, kept for the life of the process (with exceljs and its own heap it adds
+ * ~100 MB of RSS): starting one costs 1.5 s on this machine, several under load, which the first
+ * column read of an office user would wait for. Jobs run concurrently in it, answered by id.
  */
 function importWorker(): Worker {
   if (worker) return worker;
@@ -167,7 +160,6 @@ function importWorker(): Worker {
   const fail = (err: Error) => {
     if (worker !== w) return;
     worker = null;
-    clearTimeout(idleTimer);
     for (const p of pending.values()) p.reject(err);
     pending.clear();
   };
@@ -183,30 +175,23 @@ function importWorker(): Worker {
     if ('done' in msg) p.resolve({ ...msg, tickets: p.tickets });
     else if (msg.error.statusCode) p.reject(new AppError(msg.error.statusCode, msg.error.message, msg.error.fields));
     else p.reject(new Error(`workbook read failed: ${msg.error.message}`));
-    if (pending.size === 0) idle(w);
+    // Idle, it must not keep the process alive.
+    if (pending.size === 0) w.unref();
   });
   w.on('error', fail);
   w.on('exit', (code) => fail(new Error(`workbook worker exited (code ${code})`)));
+  w.unref();
   worker = w;
   return w;
 }
 
-/** Nothing in flight: the worker must not keep the process alive, and is ended after a while. */
-function idle(w: Worker) {
-  w.unref();
-  clearTimeout(idleTimer);
-  idleTimer = setTimeout(() => {
-    if (worker === w && pending.size === 0) {
-      worker = null;
-      void w.terminate();
-    }
-  }, IDLE_MS);
-  idleTimer.unref();
+/** Starts the worker ahead of the first workbook (the server calls it once it listens). */
+export function startWorkbookWorker(): void {
+  importWorker();
 }
 
 function runOffThread(buf: Buffer, task: WorkerTask) {
   const w = importWorker();
-  clearTimeout(idleTimer);
   w.ref();
   const id = nextId++;
   return new Promise<Parameters<Pending['resolve']>[0]>((resolve, reject) => {
