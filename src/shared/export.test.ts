@@ -144,6 +144,23 @@ describe('csvCell', () => {
     expect(csvCell('+3')).toBe('+3');
     expect(csvCell('a=b')).toBe('a=b');
   });
+
+  // OWASP "CSV Injection": a cell that starts with TAB or CR, or with blanks before a formula
+  // character, is still run as a formula by some spreadsheets.
+  it('guards TAB, CR and blanks before a formula character (OWASP list)', () => {
+    expect(csvCell('\t=1+2')).toBe("'\t=1+2");
+    expect(csvCell('\tplain')).toBe("'\tplain");
+    expect(csvCell('\r=1+2')).toBe(`"'\r=1+2"`);
+    expect(csvCell('  =SUM(A1)')).toBe("'  =SUM(A1)");
+    expect(csvCell(' +cmd')).toBe("' +cmd");
+    expect(csvCell('   -x')).toBe("'   -x");
+    expect(csvCell(' @x')).toBe("' @x");
+    // Full-width forms, which some spreadsheets read as their ASCII twins.
+    expect(csvCell('＝1+2')).toBe("'＝1+2");
+    // Plain text with blanks and numbers with blanks are left alone.
+    expect(csvCell('  Main St')).toBe('  Main St');
+    expect(csvCell(' -71.5')).toBe(' -71.5');
+  });
 });
 
 describe('compareTicketsForExport', () => {

@@ -13,8 +13,8 @@ import type { Ticket } from './tickets.schemas';
  * - Rows ordered by pole, then line, in natural order ('2' before '10').
  * - The file opens cleanly in Excel and LibreOffice: UTF-8 with a BOM, RFC 4180 quoting (cells
  *   with a comma, quote or line break are quoted, quotes doubled), CRLF between rows, line
- *   breaks inside a cell kept as LF. A text cell starting with = + - or @ gets a leading ' so a
- *   spreadsheet never runs it as a formula (plain numbers such as -71.5 are left alone).
+ *   breaks inside a cell kept as LF. A text cell that a spreadsheet could run as a formula
+ *   (FORMULA_START) gets a leading ' (plain numbers such as -71.5 are left alone).
  */
 
 export type ExportOption = 1 | 2;
@@ -102,12 +102,17 @@ export function exportFileName(jobNumber: string, option: ExportOption): string 
   return `${safe}_Export-Option${option}.csv`;
 }
 
-const PLAIN_NUMBER = /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
+const PLAIN_NUMBER = /^ *[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
+/**
+ * What a spreadsheet may run as a formula (OWASP "CSV Injection"): a cell that starts with
+ * = + - @ (or their full-width forms), possibly after blanks, or that starts with TAB or CR.
+ */
+const FORMULA_START = /^(?:[\t\r]| *[=+\-@＝＋－＠])/;
 
 /** One CSV cell: formula-guarded, then quoted when RFC 4180 needs it. */
 export function csvCell(value: string | number | null | undefined): string {
   let s = value == null ? '' : typeof value === 'number' ? (Number.isFinite(value) ? String(value) : '') : String(value);
-  if (/^[=+\-@]/.test(s) && !PLAIN_NUMBER.test(s)) s = `'${s}`;
+  if (FORMULA_START.test(s) && !PLAIN_NUMBER.test(s)) s = `'${s}`;
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
