@@ -2,6 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigError, loadConfig } from './config';
 import { openDatabase } from './db/client';
+import { DataDirLockedError } from './db/lock';
 import { seedIfEmpty } from './db/seed/seed';
 import { createMailer } from './mail/mailer';
 import { createStorage } from './storage/create';
@@ -12,7 +13,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 
 async function main() {
   const config = loadConfig();
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, pgliteDir: path.join(config.dataDir, 'db') });
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, pgliteDir: path.join(config.dataDir, 'db'), purpose: 'the Linecrew server' });
   const storage = await createStorage(config);
   const mail = createMailer({
     smtpUrl: config.smtpUrl,
@@ -46,7 +47,7 @@ async function main() {
 }
 
 main().catch((err) => {
-  if (err instanceof ConfigError) {
+  if (err instanceof ConfigError || err instanceof DataDirLockedError) {
     console.error(`Linecrew cannot start: ${err.message}`);
   } else {
     console.error(err);

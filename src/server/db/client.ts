@@ -9,6 +9,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import type { Logger } from 'drizzle-orm';
 import pg from 'pg';
 import * as schema from './schema/index';
+import { lockDataDir } from './lock';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -58,6 +59,8 @@ export interface OpenOptions {
   /** A PGlite dump (dumpDataDir) to start from: tests load a migrated template this way. */
   pgliteLoad?: Blob | File;
   poolSize?: number;
+  /** Who holds the folder's lock, named to a second process that tries to open it (lock.ts). */
+  purpose?: string;
 }
 
 const STARTUP_LOCK = 72_431_001;
@@ -85,20 +88,34 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
       close: () => pool.end(),
     };
   }
-  // Options go first: PGlite ignores loadDataDir when given as (undefined, options).
-  const client = new PGlite({
-    dataDir: opts.pgliteDir,
-    loadDataDir: opts.pgliteLoad,
-    parsers: { [DATE_OID]: (v: string) => v, [INT8_OID]: (v: string) => Number(v), [NUMERIC_OID]: (v: string) => Number(v) },
-  });
-  await client.waitReady;
+  // One process per folder: a second one would lose acknowledged writes (lock.ts).
+  const lock = opts.pgliteDir ? lockDataDir(opts.pgliteDir, opts.purpose ?? `node ${process.argv[1] ?? ''}`.trim()) : undefined;
+  let client: PGlite;
+  try {
+    // Options go first: PGlite ignores loadDataDir when given as (undefined, options).
+    client = new PGlite({
+      dataDir: opts.pgliteDir,
+      loadDataDir: opts.pgliteLoad,
+      parsers: { [DATE_OID]: (v: string) => v, [INT8_OID]: (v: string) => Number(v), [NUMERIC_OID]: (v: string) => Number(v) },
+    });
+    await client.waitReady;
+  } catch (err) {
+    lock?.release();
+    throw err;
+  }
   const db = drizzlePglite(client, { schema, logger: countingLogger }) as unknown as Db;
   return {
     db,
     kind: 'pglite',
-    // PGlite is one connection in one process: no lock needed.
+    // PGlite is one connection in one process (the folder lock above): no lock needed here.
     migrate: () => migratePglite(drizzlePglite(client), { migrationsFolder }),
     withStartupLock: (fn) => fn(),
-    close: () => client.close(),
+    close: async () => {
+      try {
+        await client.close();
+      } finally {
+        lock?.release();
+      }
+    },
   };
 }
