@@ -14,6 +14,9 @@ import { MSG } from '../shared/messages';
 import type { App, AppContext } from './context';
 import { registerErrorHandler } from './plugins/errors';
 import { registerAuth } from './plugins/auth';
+import { registerInputTextCheck } from './plugins/input-text';
+import { collectRoutes } from './plugins/route-list';
+import { registerSecurityHeaders } from './plugins/security-headers';
 import { authRoutes } from './modules/auth/auth.routes';
 import { crewRoutes } from './modules/crew/crew.routes';
 import { excelRoutes } from './modules/excel/excel.routes';
@@ -40,9 +43,12 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     bodyLimit: 1024 * 1024,
     genReqId: () => crypto.randomUUID(),
   }).withTypeProvider<ZodTypeProvider>();
+  collectRoutes(app);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
+  await registerSecurityHeaders(app, ctx.storage);
+  registerInputTextCheck(app);
 
   await app.register(cookie);
   await app.register(formbody);

@@ -1,0 +1,30 @@
+import type { FastifyInstance, RouteOptions } from 'fastify';
+
+export interface RegisteredRoute {
+  method: string;
+  url: string;
+  public: boolean;
+  /** The route's declared schema (zod), as the route gave it. */
+  schema: RouteOptions['schema'];
+}
+
+const lists = new WeakMap<FastifyInstance, RegisteredRoute[]>();
+
+/**
+ * Records every route registered on the app from now on, so tests can walk all of them
+ * (e.g. the hostile-input test) without keeping a hand-written list that drifts.
+ */
+export function collectRoutes(app: FastifyInstance) {
+  const list: RegisteredRoute[] = [];
+  lists.set(app, list);
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) {
+      if (method === 'HEAD') continue;
+      list.push({ method, url: route.url, public: Boolean(route.config?.public), schema: route.schema });
+    }
+  });
+}
+
+export function registeredRoutes(app: FastifyInstance): readonly RegisteredRoute[] {
+  return lists.get(app) ?? [];
+}

@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { findUnstorableText, isStorableText, storableString } from './text';
+
+describe('isStorableText', () => {
+  it('accepts ordinary text, accents, emoji (a valid surrogate pair) and line breaks', () => {
+    for (const s of ['', 'Pole 12', 'Café – 5 ½"', 'crew 👷 ok', 'a\nb\tc\r\n']) expect(isStorableText(s)).toBe(true);
+  });
+
+  it('refuses a NUL byte and lone or reversed surrogates', () => {
+    for (const s of ['a\u0000b', '\u0000', 'x\ud800', '\udc00y', '\udc00\ud800', '👷'.slice(0, 1)]) expect(isStorableText(s)).toBe(false);
+  });
+});
+
+describe('findUnstorableText', () => {
+  it('names the path of the first bad value or key, and skips bytes', () => {
+    expect(findUnstorableText({ job: { tickets: [{ note_text: 'ok' }, { note_text: 'bad\u0000' }] } })).toBe('job.tickets.1.note_text');
+    expect(findUnstorableText({ mappings: { 'Pole\u0000': 'A' } })).toBe('mappings');
+    expect(findUnstorableText('x\ud800')).toBe('request');
+    expect(findUnstorableText({ file: Buffer.from([0, 0, 0]), n: 3, ok: true, none: null })).toBeNull();
+  });
+});
+
+describe('storableString', () => {
+  it('is a zod string with the rule and its message', () => {
+    expect(storableString().safeParse('ok').success).toBe(true);
+    const bad = storableString().safeParse('a\u0000');
+    expect(bad.success).toBe(false);
+    expect(bad.error?.issues[0].message).toMatch(/cannot be stored/);
+  });
+});

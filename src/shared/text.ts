@@ -1,0 +1,36 @@
+import { z } from 'zod';
+
+/**
+ * Text that PostgreSQL can store as it was typed. A NUL character is refused by PostgreSQL's
+ * `text` (the insert fails), and a lone UTF-16 surrogate is not Unicode at all (the driver would
+ * silently turn it into U+FFFD, so what is stored differs from what was sent). Both only reach
+ * us from a broken paste or a hostile client, so they are refused, never "cleaned".
+ */
+const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+export const UNSTORABLE_TEXT_MESSAGE =
+  'contains a character that cannot be stored (a NUL byte or a broken Unicode character). Remove it and try again.';
+
+export function isStorableText(value: string): boolean {
+  return !UNSTORABLE.test(value);
+}
+
+/** A zod string that refuses unstorable text: for forms and any schema that wants it early. */
+export const storableString = () => z.string().refine(isStorableText, UNSTORABLE_TEXT_MESSAGE);
+
+/**
+ * The first place in a parsed request part (body, query, params) whose key or string value is
+ * not storable, as a dotted path ('tickets.0.note_text'), or null. Buffers (multipart files)
+ * are bytes, not text, and are skipped.
+ */
+export function findUnstorableText(value: unknown, path = ''): string | null {
+  if (typeof value === 'string') return isStorableText(value) ? null : path || 'request';
+  if (value === null || typeof value !== 'object' || ArrayBuffer.isView(value)) return null;
+  for (const [key, inner] of Object.entries(value)) {
+    const here = path ? `${path}.${key}` : key;
+    if (!isStorableText(key)) return path || 'request';
+    const hit = findUnstorableText(inner, here);
+    if (hit) return hit;
+  }
+  return null;
+}
