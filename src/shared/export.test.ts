@@ -66,6 +66,7 @@ const ticket = (over: Partial<ExportTicket> = {}): ExportTicket => ({
   geo_lat: 42.123456,
   geo_lon: -71.654321,
   actual_completion_date: null,
+  status: 'Pending',
   work_orders: ['WO-1'],
   tasks: [{ code: 'U-1', description: 'Set pole', init_qty: 2, additional_qty: 1 }],
   notes: [{ note_text: 'Call first' }],
@@ -189,6 +190,7 @@ describe('buildExportCsv option 1', () => {
       ],
       notes: [{ note_text: 'first' }, { note_text: '=cmd|calc' }],
       actual_completion_date: '2027-03-05T17:04:09.000Z',
+      status: 'Complete',
     }),
     ticket({ id: 8, pole_name: '2', line_name: 'L-1', tasks: [], notes: [] }),
     ticket({ id: 9, pole_name: '2', line_name: 'L-0', street_address: null, geo_lat: null, geo_lon: null, notes: [] }),
@@ -225,7 +227,21 @@ describe('buildExportCsv option 1', () => {
 
   it("falls back to the pole's address and coordinates; empty completion when pending", () => {
     const rows = csvRows(buildExportCsv({ job_number: 'J-77' }, tickets, 1, 'UTC').csv);
-    expect(rows[1]).toEqual(['2', 'L-0', 'WO-1', 'pole addr', 'U-1', 'Set pole', '2', '3', '1', '2', '', '']);
+    expect(rows[1]).toEqual(['2', 'L-0', 'WO-1', 'pole addr', 'U-1', 'Set pole', '2', '', '1', '2', '', '']);
+  });
+
+  // An export used for billing must not claim work that is not done.
+  it('fills Completed Quantity (bid + change) on Complete tickets only, empty on Pending ones', () => {
+    const task = { code: 'U-1', description: 'Set pole', init_qty: 2, additional_qty: 3 };
+    const done = ticket({ id: 1, pole_name: '1', status: 'Complete', actual_completion_date: '2027-01-01T00:00:00Z', tasks: [task, { ...task, additional_qty: -1 }] });
+    const open = ticket({ id: 2, pole_name: '2', status: 'Pending', tasks: [task, task] });
+    const rows = csvRows(buildExportCsv({ job_number: 'J' }, [done, open], 1, 'UTC').csv);
+    const completed = OPTION1_COLUMNS.indexOf('Completed Quantity');
+    const bid = OPTION1_COLUMNS.indexOf('Quantity Bid');
+    expect(rows[1][completed]).toBe('5\n1');
+    expect(rows[2][completed]).toBe('');
+    // The bid stays on both.
+    expect([rows[1][bid], rows[2][bid]]).toEqual(['2\n2', '2\n2']);
   });
 
   it('is UTF-8 text with a BOM, CRLF row ends and LF only inside quoted cells', () => {

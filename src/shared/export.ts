@@ -1,3 +1,4 @@
+import { TICKET_STATUS } from './constants';
 import { formatDateTimeInZone } from './dates';
 import type { Ticket } from './tickets.schemas';
 
@@ -6,7 +7,7 @@ import type { Ticket } from './tickets.schemas';
  * shared by the web page (which builds and downloads the file) and any server use.
  *
  * - Option 1 (Priority items): tickets with at least one task; multi-value cells joined by a
- *   newline; Completion Date/Time is the ticket's actual_completion_date as
+ *   newline; Completed Quantity is bid + change on Complete tickets and empty on Pending ones; Completion Date/Time is the ticket's actual_completion_date as
  *   'YYYY-MM-DD HH:MM:SS' in the company's time zone (GET /jobs/{id} → job.company_time_zone).
  * - Option 2 (All items): every ticket, 'Job Name' first, no Completed Quantity / Latitude /
  *   Longitude, multi-value cells joined by ', '.
@@ -20,7 +21,7 @@ import type { Ticket } from './tickets.schemas';
 export type ExportOption = 1 | 2;
 
 /** The parts of a ticket the export reads (a full SPEC §3 Ticket fits). */
-export type ExportTicket = Pick<Ticket, 'pole_name' | 'line_name' | 'street_address' | 'geo_lat' | 'geo_lon' | 'actual_completion_date'> & {
+export type ExportTicket = Pick<Ticket, 'pole_name' | 'line_name' | 'street_address' | 'geo_lat' | 'geo_lon' | 'actual_completion_date' | 'status'> & {
   id?: number;
   work_orders: readonly string[];
   tasks: readonly Pick<Ticket['tasks'][number], 'code' | 'description' | 'init_qty' | 'additional_qty'>[];
@@ -154,7 +155,9 @@ export function buildExportCsv(
     const workOrders = join(t.work_orders);
     const completed = formatDateTimeInZone(t.actual_completion_date, timeZone);
     if (option === 1) {
-      const done = join(t.tasks.map((k) => qty(k.init_qty + k.additional_qty)));
+      // Completed Quantity is what was built: the actual quantity, on Complete tickets only.
+      // A Pending ticket claims nothing (an export used for billing must not bill open work).
+      const done = t.status === TICKET_STATUS.COMPLETE ? join(t.tasks.map((k) => qty(k.init_qty + k.additional_qty))) : '';
       const lat = t.geo_lat ?? t.pole?.geo_lat ?? null;
       const lon = t.geo_lon ?? t.pole?.geo_lon ?? null;
       rows.push([t.pole_name, t.line_name, workOrders, address, codes, descriptions, bid, done, num(lat), num(lon), notes, completed]);
