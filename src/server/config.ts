@@ -20,6 +20,8 @@ export interface Config {
   trustProxy: boolean;
   /** Bytes of serialised GET /jobs/{id} replies each process keeps (JOB_CACHE_MB; 0 = none). */
   jobCacheBytes: number;
+  /** How long SIGTERM waits for requests in flight before the process exits anyway (SHUTDOWN_TIMEOUT_MS). */
+  shutdownTimeoutMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -30,6 +32,14 @@ function megabytes(env: NodeJS.ProcessEnv, name: string, fallback: number): numb
   const mb = Number(raw);
   if (!Number.isFinite(mb) || mb < 0) throw new ConfigError(`${name} must be a number of megabytes (0 or more), got "${raw}"`);
   return Math.round(mb * 1024 * 1024);
+}
+
+function milliseconds(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const ms = Number(raw);
+  if (!Number.isInteger(ms) || ms <= 0) throw new ConfigError(`${name} must be a whole number of milliseconds (more than 0), got "${raw}"`);
+  return ms;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -56,6 +66,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL ?? (env.NODE_ENV === 'test' ? 'warn' : 'info'),
     trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
     jobCacheBytes: megabytes(env, 'JOB_CACHE_MB', 64),
+    shutdownTimeoutMs: milliseconds(env, 'SHUTDOWN_TIMEOUT_MS', 25_000),
   };
 }
 

@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigError, loadConfig } from './config';
@@ -7,6 +8,7 @@ import { seedIfEmpty } from './db/seed/seed';
 import { createMailer } from './mail/mailer';
 import { createStorage } from './storage/create';
 import { buildApp } from './app';
+import { loggerOptions, redactUrl } from './logging';
 import { startWorkbookWorker } from './modules/excel/workbook-import';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -31,11 +33,37 @@ async function main() {
   const app = await buildApp({
     ...ctx,
     webDir: path.join(root, 'dist/web'),
-    logger: { level: config.logLevel },
+    logger: loggerOptions(config.logLevel),
   });
-  const shutdown = async () => {
-    await app.close();
-    await database.close();
+  // Requests the HTTP server has received and not yet answered: named if shutdown times out.
+  const inFlight = new Set<IncomingMessage>();
+  app.server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    inFlight.add(req);
+    res.once('close', () => inFlight.delete(req));
+  });
+  let stopping = false;
+  // Stops taking requests, lets those in flight finish, closes the database (releasing its
+  // lock). A request that never ends (a stalled upload) must not keep the process alive past
+  // SHUTDOWN_TIMEOUT_MS: then it says what was still running and exits non-zero.
+  const shutdown = async (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    setTimeout(() => {
+      const running = [...inFlight].map((req) => `${req.method} ${redactUrl(req.url ?? '')}`);
+      app.log.error(
+        { stillRunning: running },
+        `Shutdown (${signal}) did not finish within ${config.shutdownTimeoutMs} ms (SHUTDOWN_TIMEOUT_MS); exiting with requests still running: ` +
+          (running.length ? running.join(', ') : 'none (closing the database)'),
+      );
+      process.exit(1);
+    }, config.shutdownTimeoutMs);
+    try {
+      await app.close();
+      await database.close();
+    } catch (err) {
+      app.log.error({ err }, `Shutdown (${signal}) failed`);
+      process.exit(1);
+    }
     process.exit(0);
   };
   process.once('SIGINT', shutdown);
