@@ -12,6 +12,7 @@ import { z } from 'zod';
 import { API_PREFIX } from '../shared/constants';
 import { MSG } from '../shared/messages';
 import type { App, AppContext } from './context';
+import { fastifyTrustProxy } from './config';
 import { registerErrorHandler } from './plugins/errors';
 import { registerAuth } from './plugins/auth';
 import { registerInputTextCheck } from './plugins/input-text';
@@ -39,7 +40,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   const { webDir, logger, ...ctx } = opts;
   const app = Fastify({
     logger: logger ?? false,
-    trustProxy: ctx.config.trustProxy,
+    trustProxy: fastifyTrustProxy(ctx.config.trustProxy),
     bodyLimit: 1024 * 1024,
     genReqId: () => crypto.randomUUID(),
   }).withTypeProvider<ZodTypeProvider>();

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import path from 'node:path';
 
 /** Every setting the server reads, from the environment, in one place (README "Configuration"). */
@@ -17,7 +18,12 @@ export interface Config {
   jwtExpiresIn: string;
   s3?: { bucket: string; endpoint?: string; region: string };
   logLevel: string;
-  trustProxy: boolean;
+  /**
+   * Which proxies' X-Forwarded-For to believe (TRUST_PROXY): a hop count or their addresses/CIDRs;
+   * false = none, the client address is the socket's. Never `true`, which would let a client
+   * pick its own address by sending the header.
+   */
+  trustProxy: false | number | string[];
   /** Bytes of serialised GET /jobs/{id} replies each process keeps (JOB_CACHE_MB; 0 = none). */
   jobCacheBytes: number;
   /** How long SIGTERM waits for requests in flight before the process exits anyway (SHUTDOWN_TIMEOUT_MS). */
@@ -64,10 +70,38 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ? { bucket: env.S3_BUCKET, endpoint: env.S3_ENDPOINT || undefined, region: env.S3_REGION ?? 'us-east-1' }
       : undefined,
     logLevel: env.LOG_LEVEL ?? (env.NODE_ENV === 'test' ? 'warn' : 'info'),
-    trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
+    trustProxy: trustProxy(env.TRUST_PROXY),
     jobCacheBytes: megabytes(env, 'JOB_CACHE_MB', 64),
     shutdownTimeoutMs: milliseconds(env, 'SHUTDOWN_TIMEOUT_MS', 25_000),
   };
+}
+
+/**
+ * TRUST_PROXY: a number of proxy hops in front of the app (`1`: one reverse proxy; `true` means
+ * the same), or a comma-separated list of the proxies' addresses or CIDRs. With a hop count
+ * Fastify takes the address the outermost trusted proxy saw, not the first X-Forwarded-For entry
+ * (which the client writes itself): sign-in throttling counts per real client address.
+ */
+function trustProxy(raw: string | undefined): false | number | string[] {
+  const value = raw?.trim() ?? '';
+  if (value === '' || value === '0' || value === 'false') return false;
+  if (value === 'true') return 1;
+  if (/^\d+$/.test(value)) return Number(value);
+  const list = value.split(',').map((v) => v.trim()).filter(Boolean);
+  const bad = list.find((v) => {
+    const [addr, bits, extra] = v.split('/');
+    if (extra !== undefined || !isIP(addr)) return true;
+    return bits !== undefined && !(/^\d+$/.test(bits) && Number(bits) <= (isIP(addr) === 4 ? 32 : 128));
+  });
+  if (bad !== undefined) {
+    throw new ConfigError(`TRUST_PROXY must be a number of proxy hops (e.g. 1) or a comma-separated list of proxy addresses or CIDRs, got "${raw}"`);
+  }
+  return list;
+}
+
+/** Fastify's option for `Config.trustProxy`: its types lack the hop count its runtime accepts. */
+export function fastifyTrustProxy(trust: Config['trustProxy']): boolean | string[] | ((address: string, hop: number) => boolean) {
+  return typeof trust === 'number' ? (_address, hop) => hop < trust : trust;
 }
 
 /**

@@ -41,6 +41,9 @@ export type SessionUser = z.infer<typeof sessionUser>;
 export const sessionReply = z.object({ user: sessionUser, token: z.string() });
 
 export const profile = z.object({
+  /** id, company_id and role_id: the web app learns who is signed in from this (the cookie is HttpOnly). */
+  id: z.number(),
+  company_id: z.number(),
   first_name: z.string(),
   last_name: z.string(),
   email: z.string(),

@@ -57,6 +57,12 @@ export const TIMING = {
 } as const;
 
 export const SESSION_COOKIE = 'linecrew_token';
+/**
+ * Sent by the web app with every API call: a state-changing call authenticated by the cookie
+ * alone must carry it (plugins/auth.ts), which no cross-site form or sub-resource can. Lower
+ * case: Node gives header names that way.
+ */
+export const CSRF_HEADER = 'x-linecrew-csrf';
 export const API_PREFIX = '/api/v1';
 
 /** Upload kinds of SPEC §7 (documents) plus images. */

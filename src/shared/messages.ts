@@ -15,6 +15,11 @@ export const MSG = {
   accountSaveError: 'There was an error saving your data. Please try again!',
   notSignedIn: 'Not logged in',
   sessionExpired: 'Your session has expired. Sign in again.',
+  csrfMissing:
+    'This request came without the X-Linecrew-CSRF header that the Linecrew app sends. Use the app, or send the token as Authorization: Bearer.',
+  tooManyRequests: 'Too many requests of this kind from your address. Wait 15 minutes and try again.',
+  tooManyMails: 'Too many emails were sent to this person recently. Wait 15 minutes and try again.',
+  signUpSent: 'Check your email for a link to set your password and finish signing up',
   forbidden: 'You do not have permission to do that.',
   notFound: 'Could not find that URL on this server',
   generic: 'Something went wrong.',

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { and, eq, sql } from 'drizzle-orm';
 import { can, type Action } from '../../shared/permissions';
-import { CREW_STATUS, SESSION_COOKIE } from '../../shared/constants';
+import { CREW_STATUS, CSRF_HEADER, SESSION_COOKIE } from '../../shared/constants';
 import { MSG } from '../../shared/messages';
 import { users } from '../db/schema/index';
 import { forbidden, unauthorized } from '../errors';
@@ -28,13 +28,30 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Open to callers without a token (sign-in, reset, health, signed storage URLs). */
     public?: boolean;
+    /**
+     * A GET that changes data (SPEC's `GET /jobs/delete/{id}`): guarded against cross-site
+     * requests like POST/PUT/DELETE are.
+     */
+    changesState?: boolean;
   }
 }
 
-function tokenOf(request: FastifyRequest): string | undefined {
+function tokenOf(request: FastifyRequest): { token: string | undefined; fromCookie: boolean } {
   const header = request.headers.authorization;
-  if (header?.startsWith('Bearer ')) return header.slice(7).trim();
-  return request.cookies?.[SESSION_COOKIE];
+  if (header?.startsWith('Bearer ')) return { token: header.slice(7).trim(), fromCookie: false };
+  return { token: request.cookies?.[SESSION_COOKIE], fromCookie: true };
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * A browser attaches the cookie to any request to our host, including a form another site
+ * submits or an <img src> on a page of ours; it attaches our custom header only when our own
+ * script asks (a cross-origin page would need a CORS preflight, which we never grant). So a
+ * state-changing call signed in by the cookie alone must carry the header.
+ */
+function needsCsrfHeader(request: FastifyRequest): boolean {
+  return !SAFE_METHODS.has(request.method) || request.routeOptions.config?.changesState === true;
 }
 
 /**
@@ -58,6 +75,7 @@ export function registerAuth(app: App, { db, config }: AppContext) {
       lastName: users.lastName,
       email: users.email,
       crewStatus: users.crewStatus,
+      sessionVersion: users.sessionVersion,
     })
     .from(users)
     .where(and(eq(users.id, sql.placeholder('userId')), eq(users.companyId, sql.placeholder('companyId'))))
@@ -65,14 +83,16 @@ export function registerAuth(app: App, { db, config }: AppContext) {
 
   app.addHook('onRequest', async (request) => {
     if (request.routeOptions.config?.public || !request.routeOptions.url) return;
-    const token = tokenOf(request);
+    const { token, fromCookie } = tokenOf(request);
     if (!token) throw unauthorized();
+    if (fromCookie && needsCsrfHeader(request) && request.headers[CSRF_HEADER] === undefined) throw forbidden(MSG.csrfMissing);
     const result = await verifyToken(token, config.jwtSecret);
     if (!result.ok) throw unauthorized(result.expired ? MSG.sessionExpired : MSG.notSignedIn);
-    const { userId, companyId } = result.claims;
+    const { userId, companyId, sessionVersion } = result.claims;
     const [row] = await sessionUser.execute({ userId, companyId });
-    if (!row || row.crewStatus !== CREW_STATUS.ACTIVE) throw unauthorized(MSG.sessionExpired);
-    const { crewStatus: _status, ...user } = row;
+    // An older version: the password changed or the user signed out since this token was issued.
+    if (!row || row.crewStatus !== CREW_STATUS.ACTIVE || row.sessionVersion !== sessionVersion) throw unauthorized(MSG.sessionExpired);
+    const { crewStatus: _status, sessionVersion: _version, ...user } = row;
     request.user = user;
   });
 }

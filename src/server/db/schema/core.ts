@@ -35,6 +35,11 @@ export const users = pgTable(
     crewStatus: integer('crew_status').notNull().default(1),
     foremanId: integer('foreman_id').references((): AnyPgColumn => users.id, { onDelete: 'set null' }),
     createdDate: timestamp('created_date', { withTimezone: true }).notNull().defaultNow(),
+    /**
+     * Carried in every session token and checked on every request (plugins/auth.ts): raising it
+     * (password reset or change, logout) ends every session issued before.
+     */
+    sessionVersion: integer('session_version').notNull().default(0),
   },
   (t) => [
     // Sign-in is by email alone, so an address names one account across all companies.
@@ -57,14 +62,12 @@ export const passwordResetTokens = pgTable(
   (t) => [uniqueIndex('password_reset_tokens_hash_unique').on(t.tokenHash)],
 );
 
-/** Failed sign-ins, kept in the database so that every app process sees the same count. */
-export const loginFailures = pgTable(
-  'login_failures',
-  {
-    id: serial('id').primaryKey(),
-    email: text('email').notNull(),
-    ip: text('ip').notNull(),
-    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
-  },
-  (t) => [index('login_failures_email_idx').on(t.email, t.at), index('login_failures_ip_idx').on(t.ip, t.at)],
-);
+/**
+ * Attempt counters of the sign-in, sign-up and mail throttles (modules/auth/throttle.ts), one
+ * row per key and fixed window, in the database so that every app process counts together.
+ */
+export const authThrottle = pgTable('auth_throttle', {
+  key: text('key').primaryKey(),
+  count: integer('count').notNull(),
+  windowStart: timestamp('window_start', { withTimezone: true }).notNull().defaultNow(),
+});

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { SignJWT } from 'jose';
 import { eq, sql } from 'drizzle-orm';
 import { MSG } from '../../../shared/messages';
@@ -7,6 +7,15 @@ import { users, passwordResetTokens } from '../../db/schema/index';
 import { signToken } from './token';
 
 const t = await createTestApp();
+
+/** Reset mail goes out after the reply: wait for the outbox to hold one more message. */
+async function nextMail(before: number): Promise<string> {
+  return vi.waitFor(() => {
+    const mails = t.outbox();
+    expect(mails.length).toBe(before + 1);
+    return mails.at(-1)!;
+  });
+}
 
 describe('POST /crew/login', () => {
   it('signs in with the right password and returns the user and a token that opens the API', async () => {
@@ -82,12 +91,12 @@ describe('the session token', () => {
   });
 
   it('is refused when signed with another secret', async () => {
-    const forged = await signToken({ userId: 1, companyId: 1, roleId: 1 }, 'x'.repeat(48), '1h');
+    const forged = await signToken({ userId: 1, companyId: 1, roleId: 1, sessionVersion: 0 }, 'x'.repeat(48), '1h');
     expect((await t.request({ method: 'GET', url: '/api/v1/crew/myData', token: forged })).statusCode).toBe(401);
   });
 
   it('is refused once expired, with the session-expired message', async () => {
-    const expired = await new SignJWT({ userId: 1, companyId: 1, roleId: 1 })
+    const expired = await new SignJWT({ userId: 1, companyId: 1, roleId: 1, sv: 0 })
       .setProtectedHeader({ alg: 'HS256' })
       .setIssuedAt(Math.floor(Date.now() / 1000) - 7200)
       .setExpirationTime(Math.floor(Date.now() / 1000) - 3600)
@@ -111,9 +120,7 @@ describe('forgot and reset password', () => {
     const res = await t.request({ method: 'POST', url: '/api/v1/crew/forgot-password', body: { email: 'foreman@example.com' } });
     expect(res.statusCode).toBe(200);
     expect(res.json().message).toBe(MSG.forgotSent);
-    const mails = t.outbox();
-    expect(mails.length).toBe(before + 1);
-    const mail = mails.at(-1)!;
+    const mail = await nextMail(before);
     expect(mail).toContain('To: foreman@example.com');
     const { resetToken, userId } = resetLinkFrom(mail);
 
@@ -143,16 +150,18 @@ describe('forgot and reset password', () => {
   });
 
   it('refuses an expired token', async () => {
+    const before = t.outbox().length;
     await t.request({ method: 'POST', url: '/api/v1/crew/forgot-password', body: { email: 'office@example.com' } });
-    const { resetToken, userId } = resetLinkFrom(t.outbox().at(-1)!);
+    const { resetToken, userId } = resetLinkFrom(await nextMail(before));
     await t.ctx.db.update(passwordResetTokens).set({ expiresAt: sql`now() - interval '1 minute'` }).where(eq(passwordResetTokens.userId, userId));
     const res = await t.request({ method: 'POST', url: '/api/v1/crew/reset-password', body: { resetToken, userId, password: 'whatever' } });
     expect(res.statusCode).toBe(400);
   });
 
   it('refuses a token used with another user id', async () => {
+    const before = t.outbox().length;
     await t.request({ method: 'POST', url: '/api/v1/crew/forgot-password', body: { email: 'wforeman@example.com' } });
-    const { resetToken, userId } = resetLinkFrom(t.outbox().at(-1)!);
+    const { resetToken, userId } = resetLinkFrom(await nextMail(before));
     const res = await t.request({ method: 'POST', url: '/api/v1/crew/reset-password', body: { resetToken, userId: userId + 1, password: 'whatever' } });
     expect(res.statusCode).toBe(400);
   });

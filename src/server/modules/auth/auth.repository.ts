@@ -1,27 +1,11 @@
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { companies, companyRoles, loginFailures, passwordResetTokens, users } from '../../db/schema/index';
+import { companies, companyRoles, passwordResetTokens, users } from '../../db/schema/index';
 
 export const findUserByEmail = async (db: DbOrTx, email: string) =>
   (await db.select().from(users).where(sql`lower(${users.email}) = lower(${email})`))[0];
 
 export const findUserById = async (db: DbOrTx, id: number) => (await db.select().from(users).where(eq(users.id, id)))[0];
-
-export async function countRecentFailures(db: DbOrTx, email: string, ip: string, since: Date) {
-  const [row] = await db
-    .select({
-      byEmail: sql<number>`count(*) filter (where ${loginFailures.email} = ${email.toLowerCase()})`,
-      byIp: sql<number>`count(*) filter (where ${loginFailures.ip} = ${ip})`,
-    })
-    .from(loginFailures)
-    .where(and(gt(loginFailures.at, since), sql`(${loginFailures.email} = ${email.toLowerCase()} or ${loginFailures.ip} = ${ip})`));
-  return { byEmail: Number(row?.byEmail ?? 0), byIp: Number(row?.byIp ?? 0) };
-}
-
-export const recordFailure = (db: DbOrTx, email: string, ip: string) =>
-  db.insert(loginFailures).values({ email: email.toLowerCase(), ip });
-
-export const clearFailures = (db: DbOrTx, email: string) => db.delete(loginFailures).where(eq(loginFailures.email, email.toLowerCase()));
 
 export const insertResetToken = (db: DbOrTx, userId: number, tokenHash: string, expiresAt: Date) =>
   db.insert(passwordResetTokens).values({ userId, tokenHash, expiresAt });
@@ -50,12 +34,25 @@ export const retireResetTokens = (db: DbOrTx, userId: number) =>
     .set({ usedAt: new Date() })
     .where(and(eq(passwordResetTokens.userId, userId), isNull(passwordResetTokens.usedAt)));
 
+/** A new password also ends every session issued before it (the token carries the version). */
 export const setPassword = (db: DbOrTx, userId: number, passwordHash: string) =>
-  db.update(users).set({ passwordHash }).where(eq(users.id, userId));
+  db
+    .update(users)
+    .set({ passwordHash, sessionVersion: sql`${users.sessionVersion} + 1` })
+    .where(eq(users.id, userId));
+
+/** Logout: every token of this user issued so far stops working on its next request. */
+export const endSessions = (db: DbOrTx, userId: number) =>
+  db
+    .update(users)
+    .set({ sessionVersion: sql`${users.sessionVersion} + 1` })
+    .where(eq(users.id, userId));
 
 export async function findProfile(db: DbOrTx, userId: number, companyId: number) {
   const [row] = await db
     .select({
+      id: users.id,
+      company_id: users.companyId,
       first_name: users.firstName,
       last_name: users.lastName,
       email: users.email,

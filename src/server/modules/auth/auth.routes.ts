@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import {
   forgotBody,
@@ -11,31 +12,68 @@ import {
 } from '../../../shared/auth.schemas';
 import type { App, AppContext } from '../../context';
 import * as service from './auth.service';
+import { clearSessionCookie, setSessionCookie } from './session-cookie';
 
 const errorReply = z.object({ error: z.string(), status: z.string().optional() });
+const messageReply = z.object({ success: z.boolean(), message: z.string() });
 const publicRoute = { public: true } as const;
 
 /** Sign-in and one's own account (SPEC §7 Account). Thin: validation here, rules in the service. */
 export async function authRoutes(app: App, ctx: AppContext) {
+  // Work a service defers until its reply has gone (mail): run after the response, tracked so
+  // that closing the app waits for it, and logged if it fails (the reply cannot say so).
+  const deferred = new WeakMap<FastifyRequest, () => Promise<void>>();
+  const running = new Set<Promise<void>>();
+  const later = (request: FastifyRequest): service.Later => (work) => deferred.set(request, work);
+  const runDeferred = async (request: FastifyRequest) => {
+    const work = deferred.get(request);
+    if (!work) return;
+    const run = work()
+      .catch((err: unknown) => request.log.error({ err }, `${request.routeOptions.url}: work after the reply failed`))
+      .finally(() => running.delete(run));
+    running.add(run);
+  };
+  app.addHook('onClose', async () => {
+    await Promise.allSettled([...running]);
+  });
+
   app.post(
     '/crew/login',
-    { config: publicRoute, schema: { tags: ['account'], body: loginBody, response: { 200: sessionReply, 400: errorReply, 403: errorReply } } },
-    (request) => service.login(ctx, request.body, request.ip),
+    {
+      config: publicRoute,
+      schema: { tags: ['account'], body: loginBody, response: { 200: sessionReply, 400: errorReply, 403: errorReply, 429: errorReply } },
+    },
+    async (request, reply) => {
+      const session = await service.login(ctx, request.body, request.ip);
+      setSessionCookie(request, reply, session.token);
+      return session;
+    },
   );
 
-  app.post('/crew/sign-up', { config: publicRoute, schema: { tags: ['account'], body: signUpBody, response: { 200: sessionReply } } }, (request) =>
-    service.signUp(ctx, request.body),
+  app.post(
+    '/crew/sign-up',
+    { config: publicRoute, onResponse: runDeferred, schema: { tags: ['account'], body: signUpBody, response: { 200: messageReply, 429: errorReply } } },
+    (request) => service.signUp(ctx, request.body, request.ip, later(request)),
   );
 
   app.post(
     '/crew/forgot-password',
-    { config: publicRoute, schema: { tags: ['account'], body: forgotBody, response: { 200: z.object({ success: z.boolean(), message: z.string() }) } } },
-    (request) => service.forgotPassword(ctx, request.body, (err) => request.log.error({ err }, 'reset mail failed')),
+    { config: publicRoute, onResponse: runDeferred, schema: { tags: ['account'], body: forgotBody, response: { 200: messageReply, 429: errorReply } } },
+    (request) => service.forgotPassword(ctx, request.body, request.ip, later(request)),
   );
 
-  app.post('/crew/reset-password', { config: publicRoute, schema: { tags: ['account'], body: resetBody, response: { 200: sessionReply } } }, (request) =>
-    service.resetPassword(ctx, request.body),
+  app.post(
+    '/crew/reset-password',
+    { config: publicRoute, schema: { tags: ['account'], body: resetBody, response: { 200: sessionReply } } },
+    // No cookie: the reset page sends the person to /login (SPEC §2); API clients get the token.
+    (request) => service.resetPassword(ctx, request.body),
   );
+
+  app.post('/crew/logout', { schema: { tags: ['account'], response: { 200: z.object({ success: z.boolean() }) } } }, async (request, reply) => {
+    const result = await service.logout(ctx, request.user);
+    clearSessionCookie(request, reply);
+    return result;
+  });
 
   app.get('/crew/myData', { schema: { tags: ['account'], response: { 200: z.array(profile) } } }, async (request) => [
     await service.getProfile(ctx, request.user),

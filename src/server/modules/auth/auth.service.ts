@@ -3,18 +3,17 @@ import { ROLE, CREW_STATUS, DEFAULT_ROLE_NAMES } from '../../../shared/constants
 import { MSG } from '../../../shared/messages';
 import type { forgotBody, loginBody, profileUpdate, resetBody, signUpBody, SessionUser } from '../../../shared/auth.schemas';
 import { AppError, badRequest, conflict, forbidden, notFound, tooMany } from '../../errors';
+import { isUniqueViolation } from '../../db/errors';
 import type { AppContext } from '../../context';
 import type { CurrentUser } from '../../plugins/auth';
 import type { users } from '../../db/schema/index';
 import * as repo from './auth.repository';
-import { hashPassword, hashResetToken, newResetToken, verifyPassword } from './passwords';
+import { hashPassword, hashResetToken, newResetToken, verifyNobody, verifyPassword } from './passwords';
+import * as throttle from './throttle';
 import { signToken } from './token';
 
 type UserRow = typeof users.$inferSelect;
 
-const FAILURE_WINDOW_MS = 15 * 60_000;
-const MAX_FAILURES_PER_EMAIL = 10;
-const MAX_FAILURES_PER_IP = 50;
 const RESET_TTL_MS = 60 * 60_000;
 
 const sessionUser = (u: UserRow): SessionUser => ({
@@ -27,76 +26,141 @@ const sessionUser = (u: UserRow): SessionUser => ({
 });
 
 async function session(ctx: AppContext, u: UserRow) {
-  const token = await signToken({ userId: u.id, companyId: u.companyId, roleId: u.roleId }, ctx.config.jwtSecret, ctx.config.jwtExpiresIn);
+  const token = await signToken(
+    { userId: u.id, companyId: u.companyId, roleId: u.roleId, sessionVersion: u.sessionVersion },
+    ctx.config.jwtSecret,
+    ctx.config.jwtExpiresIn,
+  );
   return { user: sessionUser(u), token };
 }
 
 /**
- * SPEC §7/§8: 403 for a wrong email or password (the same answer for both, so addresses cannot
- * be probed), 400 for an account that has not set its password yet, 429 after repeated failures.
+ * Work that must not delay or shape the reply (mail, and the look-ups that decide whom to mail):
+ * started after the answer is decided, so the reply takes as long and reads the same whether or
+ * not an account exists. `later` is the route's: it runs the work once the reply is sent.
+ */
+export type Later = (work: () => Promise<void>) => void;
+
+/**
+ * SPEC §7/§8: 403 for a wrong email or password (the same answer, and the same argon2 work, for
+ * both, so addresses cannot be probed), 400 for an account that has not set its password yet,
+ * 429 once this account has had 10 guesses from this address in 15 minutes (DESIGN §5). Each
+ * attempt is counted before the password is checked, in one statement, so parallel guesses
+ * cannot slip past the limit; a success clears the account's count for this address and gives
+ * its attempt back to the address's overall budget.
  */
 export async function login(ctx: AppContext, body: z.infer<typeof loginBody>, ip: string) {
-  const since = new Date(Date.now() - FAILURE_WINDOW_MS);
-  const failures = await repo.countRecentFailures(ctx.db, body.email, ip, since);
-  if (failures.byEmail >= MAX_FAILURES_PER_EMAIL || failures.byIp >= MAX_FAILURES_PER_IP) throw tooMany(MSG.loginTooMany);
-
+  const accountKey = throttle.keys.login(body.email, ip);
+  const addressKey = throttle.keys.loginAddress(ip);
+  if (!(await throttle.take(ctx.db, accountKey, throttle.THROTTLE_LIMITS.loginAccountAddress))) throw tooMany(MSG.loginTooMany);
+  if (!(await throttle.take(ctx.db, addressKey, throttle.THROTTLE_LIMITS.loginAddress))) throw tooMany(MSG.loginTooMany);
   const user = await repo.findUserByEmail(ctx.db, body.email);
   if (user && !user.passwordHash) throw badRequest(MSG.loginUnverified);
-  if (!user || !(await verifyPassword(user.passwordHash!, body.password))) {
-    await repo.recordFailure(ctx.db, body.email, ip);
-    throw forbidden(MSG.loginWrong);
-  }
+  const right = user ? await verifyPassword(user.passwordHash!, body.password) : await verifyNobody(body.password);
+  if (!user || !right) throw forbidden(MSG.loginWrong);
+  await throttle.clear(ctx.db, accountKey);
+  await throttle.giveBack(ctx.db, addressKey);
+  if (Math.random() < 0.01) await throttle.sweep(ctx.db);
   if (user.crewStatus !== CREW_STATUS.ACTIVE) throw forbidden(MSG.loginInactive);
-  await repo.clearFailures(ctx.db, body.email);
-  return session(ctx, user);
-}
-
-/** Sign-up starts a new company with the new user as its Admin. */
-export async function signUp(ctx: AppContext, body: z.infer<typeof signUpBody>) {
-  if (await repo.findUserByEmail(ctx.db, body.email)) throw conflict(MSG.emailTaken);
-  const [firstName, ...rest] = body.name.trim().split(/\s+/);
-  const passwordHash = await hashPassword(body.password);
-  const user = await ctx.db.transaction(async (tx) => {
-    const company = await repo.insertCompany(tx, body.companyName ?? `${body.name}'s company`, DEFAULT_ROLE_NAMES);
-    return repo.insertUser(tx, {
-      companyId: company.id,
-      roleId: ROLE.ADMIN,
-      firstName,
-      lastName: rest.join(' ') || firstName,
-      email: body.email,
-      passwordHash,
-    });
-  });
   return session(ctx, user);
 }
 
 /**
- * Mails a single-use link valid for one hour. `invite` words it for a new crew member who has
- * no password yet; the link and the page are the same.
+ * Sign-up starts a new company with the new user as its Admin. The reply is the same whether or
+ * not the address already has an account, so sign-up cannot be used to find out who has one:
+ * a new address gets an account that is not verified yet and a link to set its password (the
+ * invitation flow); a known address gets a mail telling its owner that someone tried, and no
+ * second account. Both happen after the reply.
  */
-export async function sendPasswordLink(ctx: AppContext, user: Pick<UserRow, 'id' | 'email' | 'firstName'>, purpose: 'reset' | 'invite') {
+export async function signUp(ctx: AppContext, body: z.infer<typeof signUpBody>, ip: string, later: Later) {
+  if (!(await throttle.take(ctx.db, throttle.keys.signUp(ip), throttle.THROTTLE_LIMITS.signUpAddress))) throw tooMany(MSG.tooManyRequests);
+  later(async () => {
+    const existing = await repo.findUserByEmail(ctx.db, body.email);
+    if (existing) {
+      await mailSignUpAttempt(ctx, existing);
+      return;
+    }
+    const [firstName, ...rest] = body.name.trim().split(/\s+/);
+    let user: UserRow;
+    try {
+      user = await ctx.db.transaction(async (tx) => {
+        const company = await repo.insertCompany(tx, body.companyName ?? `${body.name}'s company`, DEFAULT_ROLE_NAMES);
+        return repo.insertUser(tx, {
+          companyId: company.id,
+          roleId: ROLE.ADMIN,
+          firstName,
+          lastName: rest.join(' ') || firstName,
+          email: body.email,
+          passwordHash: null,
+        });
+      });
+    } catch (err) {
+      // Two sign-ups for one address at once: the unique index lets one through.
+      if (isUniqueViolation(err)) return;
+      throw err;
+    }
+    await sendPasswordLink(ctx, user, 'signup');
+  });
+  return { success: true, message: MSG.signUpSent };
+}
+
+async function mailSignUpAttempt(ctx: AppContext, user: Pick<UserRow, 'email' | 'firstName'>) {
+  const text =
+    `Hello ${user.firstName},\n\nSomeone tried to create a new Linecrew account with this email address, which already has one. ` +
+    `No second account was made.\n\nIf it was you, sign in at ${ctx.config.publicUrl}/login (use "Forgot Password?" if you need a new password). ` +
+    `If it was not you, you can ignore this email.\n`;
+  await ctx.mail.send({ to: user.email, subject: 'Someone tried to sign up to Linecrew with your email', text });
+}
+
+const LINK_WORDING = {
+  reset: {
+    subject: 'Reset your Linecrew password',
+    intro: (name: string) => `Hello ${name},\n\nSomeone (hopefully you) asked to reset your Linecrew password. Open this link to choose a new one:`,
+  },
+  invite: {
+    subject: 'You have been added to Linecrew: set your password',
+    intro: (name: string) => `Hello ${name},\n\nYou have been added to your crew on Linecrew. Open this link to set your password:`,
+  },
+  signup: {
+    subject: 'Welcome to Linecrew: set your password',
+    intro: (name: string) => `Hello ${name},\n\nThanks for signing up to Linecrew. Open this link to set your password and finish signing up:`,
+  },
+} as const;
+
+/**
+ * Mails a single-use link valid for one hour. `invite` and `signup` word it for a new account
+ * that has no password yet; the link and the page are the same.
+ */
+export async function sendPasswordLink(
+  ctx: AppContext,
+  user: Pick<UserRow, 'id' | 'email' | 'firstName'>,
+  purpose: keyof typeof LINK_WORDING,
+) {
   const { token, tokenHash } = newResetToken();
   await repo.insertResetToken(ctx.db, user.id, tokenHash, new Date(Date.now() + RESET_TTL_MS));
   const link = `${ctx.config.publicUrl}/resetPassword?resetToken=${encodeURIComponent(token)}&userId=${user.id}`;
-  const subject = purpose === 'invite' ? 'You have been added to Linecrew: set your password' : 'Reset your Linecrew password';
-  const intro =
-    purpose === 'invite'
-      ? `Hello ${user.firstName},\n\nYou have been added to your crew on Linecrew. Open this link to set your password:`
-      : `Hello ${user.firstName},\n\nSomeone (hopefully you) asked to reset your Linecrew password. Open this link to choose a new one:`;
-  const text = `${intro}\n\n${link}\n\nThe link works once and expires in one hour. If you did not ask for this, ignore this email.\n`;
+  const { subject, intro } = LINK_WORDING[purpose];
+  const text = `${intro(user.firstName)}\n\n${link}\n\nThe link works once and expires in one hour. If you did not ask for this, ignore this email.\n`;
   await ctx.mail.send({ to: user.email, subject, text, html: text.replace(/\n/g, '<br>').replace(link, `<a href="${link}">${link}</a>`) });
 }
 
-/** Answers the same whether or not the address is known (no account discovery). */
-export async function forgotPassword(ctx: AppContext, body: z.infer<typeof forgotBody>, log: (err: unknown) => void) {
-  const user = await repo.findUserByEmail(ctx.db, body.email);
-  if (user && user.crewStatus === CREW_STATUS.ACTIVE) {
-    // A mail failure is logged, not reported: the reply must not reveal that the account exists.
-    await sendPasswordLink(ctx, user, user.passwordHash ? 'reset' : 'invite').catch(log);
-  }
+/**
+ * Answers the same whether or not the address is known (no account discovery): the look-up and
+ * the mail happen after the reply. 429 after 5 requests for one address from one client address
+ * (or 30 from one client address) in 15 minutes, counted whether or not the account exists.
+ */
+export async function forgotPassword(ctx: AppContext, body: z.infer<typeof forgotBody>, ip: string, later: Later) {
+  const { forgotAccountAddress, forgotAddress } = throttle.THROTTLE_LIMITS;
+  if (!(await throttle.take(ctx.db, throttle.keys.forgot(body.email, ip), forgotAccountAddress))) throw tooMany(MSG.tooManyRequests);
+  if (!(await throttle.take(ctx.db, throttle.keys.forgotAddress(ip), forgotAddress))) throw tooMany(MSG.tooManyRequests);
+  later(async () => {
+    const user = await repo.findUserByEmail(ctx.db, body.email);
+    if (user && user.crewStatus === CREW_STATUS.ACTIVE) await sendPasswordLink(ctx, user, user.passwordHash ? 'reset' : 'invite');
+  });
   return { success: true, message: MSG.forgotSent };
 }
 
+/** Sets the new password, which ends every earlier session (repo.setPassword), and signs in. */
 export async function resetPassword(ctx: AppContext, body: z.infer<typeof resetBody>) {
   const passwordHash = await hashPassword(body.password);
   const user = await ctx.db.transaction(async (tx) => {
@@ -107,8 +171,13 @@ export async function resetPassword(ctx: AppContext, body: z.infer<typeof resetB
     return repo.findUserById(tx, body.userId);
   });
   if (!user || user.crewStatus !== CREW_STATUS.ACTIVE) throw new AppError(403, MSG.loginInactive);
-  await repo.clearFailures(ctx.db, user.email);
   return session(ctx, user);
+}
+
+/** POST /crew/logout: this token and every other of the same user stop working. */
+export async function logout(ctx: AppContext, me: CurrentUser) {
+  await repo.endSessions(ctx.db, me.id);
+  return { success: true };
 }
 
 export async function getProfile(ctx: AppContext, me: CurrentUser) {

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { signToken, verifyToken } from './token';
 
 const SECRET = 'a-test-secret-that-is-long-enough-123456';
-const claims = { userId: 7, companyId: 3, roleId: 2 };
+const claims = { userId: 7, companyId: 3, roleId: 2, sessionVersion: 0 };
 
 describe('session tokens', () => {
   afterEach(() => vi.useRealTimers());

@@ -2,12 +2,14 @@ import { CREW_STATUS, ROLE } from '../../../shared/constants';
 import { MSG } from '../../../shared/messages';
 import { canGrantRole } from '../../../shared/permissions';
 import { needsForeman, STATUS_NAME, type CrewCreate, type CrewMember, type CrewSaveReply, type CrewUpdate } from '../../../shared/crew.schemas';
-import { AppError, badRequest, conflict, forbidden, notFound } from '../../errors';
+import { AppError, badRequest, conflict, forbidden, notFound, tooMany } from '../../errors';
 import type { AppContext } from '../../context';
 import type { DbOrTx } from '../../db/client';
 import type { CurrentUser } from '../../plugins/auth';
 import { findUserByEmail } from '../auth/auth.repository';
 import { sendPasswordLink } from '../auth/auth.service';
+import * as throttle from '../auth/throttle';
+import { isUniqueViolation } from '../../db/errors';
 import * as repo from './crew.repository';
 
 /** Roles whose members are the crew of a foreman (SPEC §5: they must name one). */
@@ -22,14 +24,6 @@ async function memberOrThrow(db: DbOrTx, companyId: number, id: number) {
   const row = await repo.findMember(db, companyId, id);
   if (!row) throw notFound('crew member');
   return toMember(row);
-}
-
-/** A unique-index violation (two saves racing with one email), from either driver. */
-function isUniqueViolation(err: unknown): boolean {
-  for (let e = err as { code?: string; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
-    if (e.code === '23505') return true;
-  }
-  return false;
 }
 
 /**
@@ -74,6 +68,8 @@ export async function foremanCrew(ctx: AppContext, me: CurrentUser, jobId: numbe
 export async function createMember(ctx: AppContext, me: CurrentUser, body: CrewCreate, log: (err: unknown) => void): Promise<CrewSaveReply> {
   if (!canGrantRole(me.roleId, body.role_id)) throw forbidden(MSG.adminOnlyGrant);
   if (await findUserByEmail(ctx.db, body.email)) throw conflict(MSG.emailTaken);
+  // Each new member is mailed an invitation: one office account must not become a mail cannon.
+  if (!(await throttle.take(ctx.db, throttle.keys.inviteBy(me.id), throttle.THROTTLE_LIMITS.invitesBy))) throw tooMany(MSG.tooManyRequests);
 
   let id: number;
   try {
@@ -139,6 +135,7 @@ export async function sendResetLink(ctx: AppContext, me: CurrentUser, id: number
   const user = await repo.findUser(ctx.db, me.companyId, id);
   if (!user) throw notFound('crew member');
   if (user.crewStatus !== CREW_STATUS.ACTIVE) throw badRequest(MSG.crewResetInactive);
+  if (!(await throttle.take(ctx.db, throttle.keys.invite(id), throttle.THROTTLE_LIMITS.inviteMember))) throw tooMany(MSG.tooManyMails);
   try {
     await sendPasswordLink(ctx, user, user.passwordHash ? 'reset' : 'invite');
   } catch (err) {

@@ -73,7 +73,8 @@ export async function jobsRoutes(app: App, ctx: AppContext) {
   const deleteSchema = { ...allow('jobs.write'), schema: { tags, params: idParams, response: { 200: jobDeleteReply, ...errors } } };
   const remove = (request: FastifyRequest, id: number) =>
     service.deleteJob(ctx, request.user, id, (err) => request.log.error({ err }, 'job files could not be deleted'));
-  app.get('/jobs/delete/:id', deleteSchema, (request) => remove(request, request.params.id));
+  // SPEC's path deletes with a GET: marked, so the cookie alone (a cross-site link or <img>) cannot.
+  app.get('/jobs/delete/:id', { ...deleteSchema, config: { changesState: true } }, (request) => remove(request, request.params.id));
   app.delete('/jobs/:id', deleteSchema, (request) => remove(request, request.params.id));
 
   app.get('/utilities', { ...allow('read'), schema: { tags: ['reference'], response: { 200: z.array(utilitySchema), ...errors } } }, (request) =>
