@@ -1,5 +1,5 @@
 import { API_PREFIX } from '../../shared/constants';
-import { clearSession, getToken } from './session';
+import { clearSession, csrfHeaders } from './session';
 
 /** A failed call, with the server's message (body.error, or body.status for crew routes). */
 export class ApiError extends Error {
@@ -25,14 +25,13 @@ export interface ApiOptions {
 }
 
 /**
- * The one fetch wrapper (SPEC §7): Bearer token, JSON in and out. A 401 on an authenticated call
- * ends the session, which sends the user to /login with the page remembered.
+ * The one fetch wrapper (SPEC §7): the HttpOnly session cookie plus our CSRF header, JSON in and
+ * out. A 401 on an authenticated call ends the session, which sends the user to /login with the
+ * page remembered.
  */
 export async function apiFetch<T>(path: string, opts: ApiOptions = {}): Promise<T> {
-  const token = getToken();
-  const headers: Record<string, string> = { Accept: 'application/json' };
+  const headers: Record<string, string> = { Accept: 'application/json', ...csrfHeaders };
   if (opts.body !== undefined && !(opts.body instanceof FormData)) headers['Content-Type'] = 'application/json';
-  if (token) headers.Authorization = `Bearer ${token}`;
   let res: Response;
   try {
     res = await fetch(`${API_PREFIX}${path}`, {

@@ -1,99 +1,87 @@
 import { useSyncExternalStore } from 'react';
-import { SESSION_COOKIE } from '../../shared/constants';
-import { cookieDomainFor } from '../../shared/cookie';
-import type { SessionUser } from '../../shared/auth.schemas';
+import { API_PREFIX, CSRF_HEADER } from '../../shared/constants';
+import type { Profile, SessionUser } from '../../shared/auth.schemas';
 
 /**
- * The session of SPEC §4: logged in exactly when the linecrew_token cookie exists. The user
- * object is kept beside it in localStorage for display; the role comes from the token itself.
+ * Who is signed in. The session token lives in an HttpOnly cookie that the server sets at
+ * sign-in and clears at logout, so no script of the page can read it (or steal it); the page
+ * learns who is signed in from the sign-in reply, and on load from GET /crew/myData. Until that
+ * first answer the status is 'checking'.
  */
-const USER_KEY = 'linecrew_user';
-const listeners = new Set<() => void>();
-
-function readCookie(name: string): string | null {
-  const hit = document.cookie.split('; ').find((c) => c.startsWith(`${name}=`));
-  return hit ? decodeURIComponent(hit.slice(name.length + 1)) : null;
-}
-
-function writeCookie(value: string | null) {
-  const domain = cookieDomainFor(window.location.hostname);
-  const attrs = [`path=/`, `SameSite=Strict`, ...(domain ? [`domain=${domain}`] : [])];
-  if (window.location.protocol === 'https:') attrs.push('Secure');
-  document.cookie =
-    value === null
-      ? `${SESSION_COOKIE}=; ${attrs.join('; ')}; expires=Thu, 01 Jan 1970 00:00:00 GMT`
-      : `${SESSION_COOKIE}=${encodeURIComponent(value)}; ${attrs.join('; ')}; max-age=${7 * 24 * 3600}`;
-}
-
-export function getToken(): string | null {
-  return readCookie(SESSION_COOKIE);
-}
-
 export interface TokenClaims {
   userId: number;
   companyId: number;
   roleId: number;
-  exp?: number;
-}
-
-/** Decodes (does not verify: the server does) the token's claims for display decisions. */
-export function decodeToken(token: string | null): TokenClaims | null {
-  if (!token) return null;
-  try {
-    const payload = token.split('.')[1].replace(/-/g, '+').replace(/_/g, '/');
-    return JSON.parse(atob(payload)) as TokenClaims;
-  } catch {
-    return null;
-  }
-}
-
-export function setSession(token: string, user: SessionUser) {
-  writeCookie(token);
-  localStorage.setItem(USER_KEY, JSON.stringify(user));
-  emit();
-}
-
-export function clearSession() {
-  writeCookie(null);
-  localStorage.removeItem(USER_KEY);
-  emit();
-}
-
-function emit() {
-  snapshot = computeSnapshot();
-  listeners.forEach((l) => l());
 }
 
 export interface Session {
-  token: string | null;
-  claims: TokenClaims | null;
+  status: 'checking' | 'in' | 'out';
   user: SessionUser | null;
+  /** The ids the UI decides with (role for navigation and buttons); the server checks again. */
+  claims: TokenClaims | null;
 }
 
-function computeSnapshot(): Session {
-  const token = getToken();
-  let user: SessionUser | null = null;
+const listeners = new Set<() => void>();
+let snapshot: Session = { status: 'checking', user: null, claims: null };
+
+function publish(user: SessionUser | null) {
+  snapshot = user
+    ? { status: 'in', user, claims: { userId: user.id, companyId: user.company_id, roleId: user.role_id } }
+    : { status: 'out', user: null, claims: null };
+  listeners.forEach((l) => l());
+}
+
+/** After sign-in or a password reset: the server has set the cookie; remember who it is. */
+export function setSession(user: SessionUser) {
+  publish(user);
+}
+
+/** The server said 401 (expired or revoked): the page is signed out. */
+export function clearSession() {
+  publish(null);
+}
+
+/** False once the server has said nobody is signed in. */
+export const isSignedIn = () => snapshot.status !== 'out';
+
+/** Headers every same-origin API call carries: the cookie alone may not change data (CSRF). */
+export const csrfHeaders = { [CSRF_HEADER]: '1' } as const;
+
+/** Asks the server who the cookie belongs to (on load, and when another tab may have changed it). */
+export async function refreshSession(): Promise<void> {
   try {
-    user = token ? (JSON.parse(localStorage.getItem(USER_KEY) ?? 'null') as SessionUser | null) : null;
+    const res = await fetch(`${API_PREFIX}/crew/myData`, { headers: { Accept: 'application/json', ...csrfHeaders }, credentials: 'same-origin' });
+    if (!res.ok) {
+      // 401: not signed in. Anything else (server down) also leaves nobody signed in here; the
+      // login page then says what went wrong when it is used.
+      publish(null);
+      return;
+    }
+    const [me] = (await res.json()) as Profile[];
+    publish({ id: me.id, company_id: me.company_id, role_id: me.role_id, first_name: me.first_name, last_name: me.last_name, email: me.email });
   } catch {
-    user = null;
+    publish(null);
   }
-  return { token, claims: decodeToken(token), user };
 }
 
-let snapshot: Session = typeof document === 'undefined' ? { token: null, claims: null, user: null } : computeSnapshot();
+/** Logout (SPEC §2): the server ends every session of this user and clears the cookie. */
+export async function signOut(): Promise<void> {
+  try {
+    await fetch(`${API_PREFIX}/crew/logout`, { method: 'POST', headers: { Accept: 'application/json', ...csrfHeaders }, credentials: 'same-origin' });
+  } finally {
+    publish(null);
+  }
+}
 
-/** The current session; components re-render on login and logout. */
+if (typeof window !== 'undefined') void refreshSession();
+
+/** The current session; components re-render on sign-in and logout. */
 export function useSession(): Session {
   return useSyncExternalStore(
     (l) => {
       listeners.add(l);
       return () => listeners.delete(l);
     },
-    () => {
-      // The cookie may have been removed elsewhere (another tab, expiry): notice it.
-      if (snapshot.token !== getToken()) snapshot = computeSnapshot();
-      return snapshot;
-    },
+    () => snapshot,
   );
 }

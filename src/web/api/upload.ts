@@ -1,7 +1,7 @@
 import { API_PREFIX } from '../../shared/constants';
 import { MSG } from '../../shared/messages';
 import { checkUpload, type SignedUploadReply, type UploadKind } from '../../shared/uploads';
-import { getToken } from './session';
+import { csrfHeaders, isSignedIn } from './session';
 
 /** A failed upload; `message` is the SPEC §8 text to show (with a Retry after TIMING.uploadRetryAfterMs). */
 export class UploadError extends Error {
@@ -25,7 +25,7 @@ export interface UploadedFile {
 
 export interface UploadOptions {
   signal?: AbortSignal;
-  /** Tests pass these; the app uses the session cookie and its own origin. */
+  /** Tests pass these (a Bearer token, or null for none); the app uses the session cookie and its own origin. */
   token?: string | null;
   origin?: string;
 }
@@ -52,8 +52,8 @@ async function reason(res: Response): Promise<string> {
 export async function uploadFile(kind: UploadKind, file: File, opts: UploadOptions = {}): Promise<UploadedFile> {
   const check = checkUpload(kind, file);
   if (!check.ok) throw new UploadError(check.message, 'check');
-  const token = opts.token === undefined ? getToken() : opts.token;
-  if (!token) throw new UploadError(MSG.notSignedIn, 'sign', 401);
+  const { token } = opts;
+  if (token === null || (token === undefined && !isSignedIn())) throw new UploadError(MSG.notSignedIn, 'sign', 401);
   const origin = opts.origin ?? '';
 
   const query = new URLSearchParams({ fileName: file.name, fileType: file.type, fileSize: String(file.size) });
@@ -61,7 +61,7 @@ export async function uploadFile(kind: UploadKind, file: File, opts: UploadOptio
   let signRes: Response;
   try {
     signRes = await fetch(`${origin}${API_PREFIX}${path}`, {
-      headers: { Accept: 'application/json', Authorization: `Bearer ${token}` },
+      headers: { Accept: 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : csrfHeaders) },
       credentials: 'include',
       signal: opts.signal,
     });

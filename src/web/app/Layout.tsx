@@ -33,12 +33,12 @@ function NavLinks({ roleId, onNavigate }: { roleId: number | undefined; onNaviga
 
 /** Header (hidden on /login and when signed out), page with a 400 ms transition, footer. */
 export function Layout() {
-  const { token, claims } = useSession();
+  const { status, claims } = useSession();
   const { pathname } = useLocation();
   const [menuOpen, setMenuOpen] = useState(false);
   const small = useMediaQuery('(max-width: 48em)');
   const menuRef = useClickOutside(() => setMenuOpen(false));
-  const showHeader = Boolean(token) && pathname !== '/login';
+  const showHeader = status === 'in' && pathname !== '/login';
 
   useEffect(() => setMenuOpen(false), [pathname]);
 

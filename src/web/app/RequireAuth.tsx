@@ -1,10 +1,18 @@
 import { Navigate, Outlet, useLocation } from 'react-router';
+import { Center, Loader } from '@mantine/core';
 import { useSession } from '../api/session';
 
 /** SPEC §2: protected routes send a signed-out visitor to /login, remembering where they were going. */
 export function RequireAuth() {
-  const { token } = useSession();
+  const { status } = useSession();
   const location = useLocation();
-  if (!token) return <Navigate to="/login" replace state={{ from: location }} />;
+  if (status === 'checking') {
+    return (
+      <Center py="xl">
+        <Loader aria-label="Loading" />
+      </Center>
+    );
+  }
+  if (status === 'out') return <Navigate to="/login" replace state={{ from: location }} />;
   return <Outlet />;
 }

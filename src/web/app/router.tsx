@@ -2,7 +2,7 @@ import { lazy, Suspense, type ReactNode } from 'react';
 import { createBrowserRouter, Navigate, RouterProvider, type LoaderFunctionArgs } from 'react-router';
 import { Center, Loader } from '@mantine/core';
 import { jobQuery } from '../api/job';
-import { getToken, useSession } from '../api/session';
+import { isSignedIn, useSession } from '../api/session';
 import { jobIdFrom } from './jobId';
 import { queryClient } from './providers';
 import { Layout } from './Layout';
@@ -33,8 +33,9 @@ function Page({ children }: { children: ReactNode }) {
 }
 
 function Home() {
-  const { token } = useSession();
-  return <Navigate to={token ? '/jobs' : '/login'} replace />;
+  const { status } = useSession();
+  if (status === 'checking') return null;
+  return <Navigate to={status === 'in' ? '/jobs' : '/login'} replace />;
 }
 
 /**
@@ -43,7 +44,7 @@ function Home() {
  */
 function prefetchJob({ request }: LoaderFunctionArgs) {
   const id = jobIdFrom(new URL(request.url).searchParams);
-  if (getToken() && id !== null) void queryClient.prefetchQuery(jobQuery(id));
+  if (isSignedIn() && id !== null) void queryClient.prefetchQuery(jobQuery(id));
   return null;
 }
 

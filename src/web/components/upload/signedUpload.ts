@@ -2,7 +2,7 @@ import { API_PREFIX } from '../../../shared/constants';
 import { MSG } from '../../../shared/messages';
 import { checkUpload, type SignedUploadReply, type UploadKind } from '../../../shared/uploads';
 import { UploadError, type UploadedFile } from '../../api/upload';
-import { getToken } from '../../api/session';
+import { csrfHeaders, isSignedIn } from '../../api/session';
 
 export { UploadError, type UploadedFile };
 
@@ -68,15 +68,14 @@ function putWithProgress(url: string, file: File, headers: Record<string, string
 export async function uploadWithProgress(kind: UploadKind, file: File, opts: ProgressUploadOptions = {}): Promise<UploadedFile> {
   const check = checkUpload(kind, file);
   if (!check.ok) throw new UploadError(check.message, 'check');
-  const token = getToken();
-  if (!token) throw new UploadError(MSG.notSignedIn, 'sign', 401);
+  if (!isSignedIn()) throw new UploadError(MSG.notSignedIn, 'sign', 401);
 
   const query = new URLSearchParams({ fileName: file.name, fileType: file.type, fileSize: String(file.size) });
   const path = kind === 'media' ? `/media_upload/sign-s3-media?isVideo=false&${query}` : `/doc_upload/sign-s3-pdf?directory=${kind}&${query}`;
   let res: Response;
   try {
     res = await fetch(`${API_PREFIX}${path}`, {
-      headers: { Accept: 'application/json', Authorization: `Bearer ${token}` },
+      headers: { Accept: 'application/json', ...csrfHeaders },
       credentials: 'include',
       signal: opts.signal,
     });

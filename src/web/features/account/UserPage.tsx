@@ -2,11 +2,11 @@ import { useEffect, useRef, useState } from 'react';
 import { Alert, Button, Center, Container, Group, Loader, Paper, SimpleGrid, Stack, TextInput, Title } from '@mantine/core';
 import { useNavigate } from 'react-router';
 import { profileUpdate, type ProfileUpdate } from '../../../shared/auth.schemas';
-import { LIMITS, TIMING } from '../../../shared/constants';
+import { TIMING } from '../../../shared/constants';
 import { formatLongDate } from '../../../shared/dates';
 import { MSG } from '../../../shared/messages';
-import { apiFetch } from '../../api/client';
-import { clearSession } from '../../api/session';
+import { signOut } from '../../api/session';
+import { ForgotPasswordModal } from '../../components/ForgotPasswordModal';
 import { useMyData } from './api/myData';
 import { useSaveProfile } from './api/saveProfile';
 
@@ -20,6 +20,7 @@ export default function UserPage() {
   const [form, setForm] = useState<ProfileUpdate>({ first_name: '', last_name: '', email: '', phone_number: '' });
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [banner, setBanner] = useState<Banner>(null);
+  const [resetOpen, setResetOpen] = useState(false);
   const bannerTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
 
   useEffect(() => {
@@ -53,21 +54,9 @@ export default function UserPage() {
     }
   }
 
-  async function onReset() {
-    if (form.email.trim().length < LIMITS.emailMin) {
-      setErrors((e) => ({ ...e, email: MSG.email }));
-      return;
-    }
-    try {
-      await apiFetch('/crew/forgot-password', { method: 'POST', body: { email: data?.email ?? form.email } });
-      show({ kind: 'success', text: MSG.forgotSent });
-    } catch {
-      show({ kind: 'error', text: MSG.accountSaveError });
-    }
-  }
-
-  function onLogout() {
-    clearSession();
+  // Logout ends this session and every other of this user on the server (SPEC §2, item 5).
+  async function onLogout() {
+    await signOut();
     navigate('/login', { replace: true });
   }
 
@@ -120,10 +109,10 @@ export default function UserPage() {
           </SimpleGrid>
           <Group justify="space-between" mt="sm">
             <Group gap="xs">
-              <Button variant="default" onClick={onReset}>
+              <Button variant="default" onClick={() => setResetOpen(true)}>
                 Reset Password
               </Button>
-              <Button variant="default" color="red" onClick={onLogout}>
+              <Button variant="default" color="red" onClick={() => void onLogout()}>
                 Logout
               </Button>
             </Group>
@@ -133,6 +122,13 @@ export default function UserPage() {
           </Group>
         </Stack>
       </Paper>
+      {/* SPEC §2: the same 'What's My Password?' modal as the login page; its own errors show in it. */}
+      <ForgotPasswordModal
+        opened={resetOpen}
+        onClose={() => setResetOpen(false)}
+        initialEmail={data.email}
+        onSent={(message) => show({ kind: 'success', text: message })}
+      />
     </Container>
   );
 }

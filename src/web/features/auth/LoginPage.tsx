@@ -12,7 +12,7 @@ import { login } from './api/login';
 export default function LoginPage() {
   const navigate = useNavigate();
   const location = useLocation();
-  const { token } = useSession();
+  const { status } = useSession();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [loading, setLoading] = useState(false);
@@ -22,7 +22,7 @@ export default function LoginPage() {
 
   const from = (location.state as { from?: Location } | null)?.from;
   const target = from ? `${from.pathname}${from.search}${from.hash}` : '/jobs';
-  if (token && !loading) return <Navigate to={target} replace />;
+  if (status === 'in' && !loading) return <Navigate to={target} replace />;
 
   async function submit() {
     setError(null);
@@ -34,7 +34,7 @@ export default function LoginPage() {
     setLoading(true);
     try {
       const session = await login({ email: email.trim(), password });
-      setSession(session.token, session.user);
+      setSession(session.user);
       navigate(target, { replace: true });
     } catch (err) {
       if (err instanceof ApiError && err.status === 403) setError(err.message || MSG.loginWrong);

@@ -29,7 +29,7 @@ export default function ResetPasswordPage() {
     setError(null);
     try {
       await resetPassword({ resetToken, userId, password });
-      // The new password is set; sign in with it on the login page (SPEC §2).
+      // The new password is set and every earlier session ended; sign in on the login page (SPEC §2).
       clearSession();
       notifications.show({ color: 'green', message: 'Your password is set. Log in with it now.' });
       navigate('/login', { replace: true });

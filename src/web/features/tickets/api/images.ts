@@ -4,7 +4,7 @@ import { MSG } from '../../../../shared/messages';
 import type { TicketImage } from '../../../../shared/tickets.schemas';
 import { apiFetch } from '../../../api/client';
 import { queryKeys } from '../../../api/queryKeys';
-import { getToken } from '../../../api/session';
+import { csrfHeaders, isSignedIn } from '../../../api/session';
 
 /**
  * POST /media_upload/s3-upload-complete with a form body (ticketId, url, thumbUrl, isVideo='false')
@@ -12,14 +12,14 @@ import { getToken } from '../../../api/session';
  * A form body, not JSON (SPEC §7), so not through apiFetch.
  */
 export async function completeImageUpload(ticketId: number, url: string): Promise<{ id: number; image?: TicketImage }> {
-  const token = getToken();
-  if (!token) throw new Error(MSG.notSignedIn);
+  if (!isSignedIn()) throw new Error(MSG.notSignedIn);
   const body = new URLSearchParams({ ticketId: String(ticketId), url, thumbUrl: url, isVideo: 'false' });
   let res: Response;
   try {
     res = await fetch(`${API_PREFIX}/media_upload/s3-upload-complete`, {
       method: 'POST',
-      headers: { Accept: 'application/json', Authorization: `Bearer ${token}`, 'Content-Type': 'application/x-www-form-urlencoded' },
+      // The session cookie plus our CSRF header: a form POST from another site carries no header.
+      headers: { Accept: 'application/json', ...csrfHeaders, 'Content-Type': 'application/x-www-form-urlencoded' },
       body,
       credentials: 'include',
     });
