@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import cookie from '@fastify/cookie';
@@ -13,7 +14,9 @@ import { API_PREFIX } from '../shared/constants';
 import { MSG } from '../shared/messages';
 import type { App, AppContext } from './context';
 import { fastifyTrustProxy } from './config';
-import { registerErrorHandler } from './plugins/errors';
+import { DATABASE_CANNOT_WRITE, READ_ONLY_MESSAGE, registerErrorHandler, storageFailure } from './plugins/errors';
+import { AppError } from './errors';
+import { rowsOf } from './db/client';
 import { registerAuth } from './plugins/auth';
 import { registerInputTextCheck } from './plugins/input-text';
 import { collectRoutes } from './plugins/route-list';
@@ -65,8 +68,26 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
       api.get(
         '/health',
         { config: { public: true }, schema: { tags: ['system'], response: { 200: z.object({ ok: z.boolean() }) } } },
-        async () => {
-          await ctx.db.execute(sql`select 1`);
+        async (request) => {
+          // Proves the database takes writes, not only answers: txid_current() gives this statement
+          // a transaction id (a replica in recovery refuses), and the session must not be read-only.
+          // Then a few bytes to the data folder, where PGlite, uploads and mail live (a full or
+          // read-only disk). One statement and one small file: cheap enough to poll.
+          let readOnly: boolean;
+          try {
+            const rows = rowsOf<{ ro: string }>(await ctx.db.execute(sql`select txid_current(), current_setting('transaction_read_only') as ro`));
+            readOnly = rows[0]?.ro !== 'off';
+          } catch (err) {
+            request.log.error({ err }, 'health: the database cannot write');
+            throw storageFailure(err) ?? new AppError(503, DATABASE_CANNOT_WRITE);
+          }
+          if (readOnly) throw new AppError(503, DATABASE_CANNOT_WRITE);
+          try {
+            await writeFile(path.join(ctx.config.dataDir, '.health'), String(Date.now()));
+          } catch (err) {
+            request.log.error({ err }, 'health: the data folder cannot be written');
+            throw storageFailure(err) ?? new AppError(503, READ_ONLY_MESSAGE);
+          }
           return { ok: true };
         },
       );

@@ -18,6 +18,31 @@ function fastifyMessage(err: FastifyError): string {
   }
 }
 
+export const DISK_FULL_MESSAGE = "The server's disk is full: nothing was saved. Tell your administrator.";
+export const READ_ONLY_MESSAGE =
+  'The server cannot write to its data folder (it is read-only or not permitted): nothing was saved. Tell your administrator.';
+export const DATABASE_CANNOT_WRITE = 'The database cannot save changes (it is read-only or unreachable). Tell your administrator.';
+
+/**
+ * A full disk or an unwritable data folder, from the file system (errno codes) or from
+ * PostgreSQL (SQLSTATE 53100 disk_full; 58030 io_error names the cause in its message), looked
+ * for down the `cause` chain (drizzle wraps driver errors). 507 / 503 say "not your input, and
+ * not a bug": the person knows nothing was saved and whom to tell.
+ */
+export function storageFailure(err: unknown): AppError | null {
+  for (let e = err as { code?: unknown; message?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
+    const code = e.code;
+    const text = typeof e.message === 'string' ? e.message : '';
+    if (code === 'ENOSPC' || code === 'EDQUOT' || code === '53100' || (code === '58030' && /no space left|quota/i.test(text))) {
+      return new AppError(507, DISK_FULL_MESSAGE);
+    }
+    if (code === 'EACCES' || code === 'EROFS' || code === 'EPERM' || (code === '58030' && /read-only file system|permission denied/i.test(text))) {
+      return new AppError(503, READ_ONLY_MESSAGE);
+    }
+  }
+  return null;
+}
+
 /**
  * One error handler for the whole API (DESIGN §5): typed AppErrors and validation errors become
  * `{ error, status, fields? }`; anything unexpected is logged with the request id and answered
@@ -42,6 +67,11 @@ export function registerErrorHandler(app: FastifyInstance) {
     if (status >= 400 && status < 500) {
       const message = fastifyMessage(err);
       return reply.status(status).send({ error: message, status: message });
+    }
+    const storage = storageFailure(err);
+    if (storage) {
+      request.log.error({ err }, 'the data folder or database cannot write');
+      return reply.status(storage.statusCode).send({ error: storage.message, status: storage.message });
     }
     request.log.error({ err }, 'unhandled error');
     const message = `${MSG.generic} (request ${request.id})`;
