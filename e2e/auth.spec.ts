@@ -1,5 +1,25 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { test, expect, login, USERS } from './fixtures';
 import { MSG } from '../src/shared/messages';
+
+/**
+ * Logout ends every session of its user on the server, so the logout journeys sign in as a
+ * member no other spec uses (a Foreman of the demo company): parallel specs keep their sessions.
+ */
+const LOGOUT_USER = 'fiona@example.com';
+
+/** How many mails the e2e server (its data is kept per port, scripts/e2e-server.mjs) has sent to `to`. */
+function mailsTo(to: string): number {
+  const outbox = path.resolve(`.tmp/e2e-data-${process.env.E2E_PORT ?? '3210'}/outbox`);
+  let files: string[] = [];
+  try {
+    files = readdirSync(outbox).filter((f) => f.endsWith('.eml'));
+  } catch {
+    return 0; // nothing sent yet
+  }
+  return files.filter((f) => readFileSync(path.join(outbox, f), 'utf8').includes(`To: ${to}`)).length;
+}
 
 test.describe('signing in', () => {
   test('a signed-out visitor is sent to /login and, after signing in, back to the page they asked for', async ({ page }) => {
@@ -78,13 +98,62 @@ test.describe('the account page', () => {
     await expect(page.getByLabel('Phone')).toHaveValue('6175551234');
   });
 
+  test('Reset Password opens the What\'s My Password? modal: Cancel sends nothing, Send My Password mails a link', async ({ page }) => {
+    await login(page, USERS.apprentice);
+    await page.goto('/user');
+    await expect(page.getByLabel('Company Name')).toHaveValue('Demo Line Co');
+    const before = mailsTo(USERS.apprentice);
+
+    await page.getByRole('button', { name: 'Reset Password' }).click();
+    const dialog = page.getByRole('dialog', { name: "What's My Password?" });
+    await expect(dialog.getByText('If you have forgotten your password you can reset it here.')).toBeVisible();
+    await expect(dialog.getByLabel('E-mail Address')).toHaveValue(USERS.apprentice);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(page.getByRole('status')).toHaveCount(0);
+
+    await page.getByRole('button', { name: 'Reset Password' }).click();
+    await dialog.getByLabel('E-mail Address').fill('');
+    await dialog.getByRole('button', { name: 'Send My Password' }).click();
+    await expect(dialog.getByText('Enter your email address.')).toBeVisible(); // SPEC §5: an e-mail of at least 2 characters
+    await dialog.getByLabel('E-mail Address').fill(USERS.apprentice);
+    await dialog.getByRole('button', { name: 'Send My Password' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(page.getByRole('status')).toHaveText(MSG.forgotSent);
+    await expect(page.getByText(MSG.accountSaveError)).toHaveCount(0);
+    // The mail leaves after the reply; Cancel sent none, Send My Password one.
+    await expect.poll(() => mailsTo(USERS.apprentice)).toBe(before + 1);
+  });
+
+  test('the session cookie is out of reach of page scripts, and the page still knows who is signed in', async ({ page, context }) => {
+    await login(page, USERS.lineman);
+    const cookie = (await context.cookies()).find((c) => c.name === 'linecrew_token');
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict' });
+    expect(await page.evaluate(() => document.cookie)).not.toContain('linecrew_token');
+    await page.reload();
+    await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Jobs' })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Crew', exact: true })).toHaveCount(0); // role 5, from /crew/myData
+  });
+
   test('logout clears the session and goes to /login; protected pages then redirect', async ({ page, context }) => {
-    await login(page, USERS.foreman);
+    await login(page, LOGOUT_USER);
     await page.goto('/user');
     await page.getByRole('button', { name: 'Logout' }).click();
     await expect(page).toHaveURL(/\/login$/);
     const cookies = await context.cookies();
     expect(cookies.find((c) => c.name === 'linecrew_token')).toBeUndefined();
+    await page.goto('/jobs');
+    await expect(page).toHaveURL(/\/login$/);
+  });
+
+  test('logout ends the session on the server too: a copy of the old cookie no longer opens anything', async ({ page, context }) => {
+    await login(page, LOGOUT_USER);
+    const old = (await context.cookies()).find((c) => c.name === 'linecrew_token')!;
+    await page.goto('/user');
+    await page.getByRole('button', { name: 'Logout' }).click();
+    await expect(page).toHaveURL(/\/login$/);
+    await context.addCookies([old]);
+    expect((await page.request.get('/api/v1/crew/myData')).status()).toBe(401);
     await page.goto('/jobs');
     await expect(page).toHaveURL(/\/login$/);
   });
