@@ -20,6 +20,22 @@ export const findJob = async (db: DbOrTx, companyId: number, jobId: number) =>
 export const lockTicket = async (db: DbOrTx, companyId: number, id: number): Promise<TicketRow | undefined> =>
   (await db.select().from(tickets).where(and(eq(tickets.companyId, companyId), eq(tickets.id, id))).for('update'))[0];
 
+/**
+ * Several ticket rows of the company, locked in id order until the transaction ends. One fixed
+ * order for every caller, so two transactions locking an overlapping pair (two opposite merges)
+ * wait for each other instead of deadlocking. Ids that are missing or another company's are
+ * simply not in the result: the caller looks each one up by id.
+ */
+export const lockTickets = async (db: DbOrTx, companyId: number, ids: readonly number[]): Promise<TicketRow[]> =>
+  ids.length === 0
+    ? []
+    : db
+        .select()
+        .from(tickets)
+        .where(and(eq(tickets.companyId, companyId), inArray(tickets.id, [...ids])))
+        .orderBy(tickets.id)
+        .for('update');
+
 export const findTicketRow = async (db: DbOrTx, companyId: number, id: number): Promise<TicketRow | undefined> =>
   (await db.select().from(tickets).where(and(eq(tickets.companyId, companyId), eq(tickets.id, id))))[0];
 

@@ -398,15 +398,15 @@ export async function needsMerge({ db }: AppContext, user: CurrentUser, jobId: n
 export async function mergeTickets(ctx: AppContext, user: CurrentUser, primaryId: number, secondaryId: number, log?: (err: unknown) => void) {
   if (primaryId === secondaryId) throw badRequest(MSG.mergeSameTicket);
   const orphanUrls: string[] = [];
-  await ctx.db.transaction(async (tx) => {
-    // Lock in id order, so two opposite merges cannot deadlock.
-    const [a, b] = primaryId < secondaryId ? [primaryId, secondaryId] : [secondaryId, primaryId];
-    const first = await repo.lockTicket(tx, user.companyId, a);
-    const second = await repo.lockTicket(tx, user.companyId, b);
-    const primary = first?.id === primaryId ? first : second;
-    const secondary = first?.id === secondaryId ? first : second;
-    if (!primary) throw notFound('ticket');
-    if (!secondary) throw notFound('ticket');
+  const ticket = await ctx.db.transaction(async (tx) => {
+    // Both rows are found, locked and checked before the first write: a missing, just deleted
+    // or other company's ticket (either side) answers 404 having changed nothing. Each is
+    // looked up by its own id, never "the other row", so one missing row cannot stand in for
+    // both and turn the merge into deleting the ticket that stays.
+    const locked = await repo.lockTickets(tx, user.companyId, [primaryId, secondaryId]);
+    const primary = locked.find((r) => r.id === primaryId);
+    const secondary = locked.find((r) => r.id === secondaryId);
+    if (!primary || !secondary) throw notFound('ticket');
     if (primary.jobId !== secondary.jobId) throw badRequest(MSG.mergeOtherJob);
 
     await repo.moveChildren(tx, user.companyId, secondary.id, primary.id);
@@ -433,9 +433,12 @@ export async function mergeTickets(ctx: AppContext, user: CurrentUser, primaryId
     }
     await repo.updateTicket(tx, user.companyId, primary.id, set);
     await repo.deleteTicketRow(tx, user.companyId, secondary.id);
+    // Read under the lock: the reply is the merged ticket even when someone deletes it the
+    // moment this commits (read after the commit, that would answer 404 to a merge that happened).
+    return reload(tx, user.companyId, primaryId);
   });
   await deleteStoredUrls(ctx.storage, user.companyId, orphanUrls, log);
-  return { ticket: await reload(ctx.db, user.companyId, primaryId) };
+  return { ticket };
 }
 
 /** DELETE /tickets/{id}: the ticket, its rows (cascade) and, after commit, its stored files. */
