@@ -48,11 +48,16 @@ function milliseconds(env: NodeJS.ProcessEnv, name: string, fallback: number): n
   return ms;
 }
 
+/** DATA_DIR, absolute (also read by `npm run backup` / `restore`, which need no other setting). */
+export function dataDirOf(env: NodeJS.ProcessEnv = process.env): string {
+  return path.resolve(env.DATA_DIR ?? './data');
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const production = env.NODE_ENV === 'production';
   const port = Number(env.PORT ?? 3000);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`PORT must be a port number, got "${env.PORT}"`);
-  const dataDir = path.resolve(env.DATA_DIR ?? './data');
+  const dataDir = dataDirOf(env);
   mkdirSync(dataDir, { recursive: true });
   return {
     port,
