@@ -17,6 +17,11 @@ describe('findUnstorableText', () => {
     expect(findUnstorableText({ mappings: { 'Pole\u0000': 'A' } })).toBe('mappings');
     expect(findUnstorableText('x\ud800')).toBe('request');
     expect(findUnstorableText({ file: Buffer.from([0, 0, 0]), n: 3, ok: true, none: null })).toBeNull();
+    // A stream (a raw upload body) is bytes, and circular: skipped, not walked.
+    const circular: Record<string, unknown> = {};
+    circular.self = circular;
+    expect(findUnstorableText(new (class Stream { inner = circular })())).toBeNull();
+    expect(findUnstorableText(Object.assign(Object.create(null), { q: 'x\u0000' }))).toBe('q');
   });
 });
 

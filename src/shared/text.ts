@@ -19,13 +19,24 @@ export function isStorableText(value: string): boolean {
 export const storableString = () => z.string().refine(isStorableText, UNSTORABLE_TEXT_MESSAGE);
 
 /**
+ * Parsed JSON, form and query values are arrays and plain (or null-prototype) objects. Anything
+ * else is bytes or a stream (a multipart file, a raw upload body), not text, and is skipped:
+ * walking a stream's internals would be wrong, and circular.
+ */
+function isPlainData(value: unknown): value is object {
+  if (value === null || typeof value !== 'object') return false;
+  if (Array.isArray(value)) return true;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+/**
  * The first place in a parsed request part (body, query, params) whose key or string value is
- * not storable, as a dotted path ('tickets.0.note_text'), or null. Buffers (multipart files)
- * are bytes, not text, and are skipped.
+ * not storable, as a dotted path ('tickets.0.note_text'), or null.
  */
 export function findUnstorableText(value: unknown, path = ''): string | null {
   if (typeof value === 'string') return isStorableText(value) ? null : path || 'request';
-  if (value === null || typeof value !== 'object' || ArrayBuffer.isView(value)) return null;
+  if (!isPlainData(value)) return null;
   for (const [key, inner] of Object.entries(value)) {
     const here = path ? `${path}.${key}` : key;
     if (!isStorableText(key)) return path || 'request';
