@@ -3,6 +3,7 @@ import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../config';
 import { startServer, type ServerProcess } from '../test/server-process';
 
 /**
@@ -10,7 +11,21 @@ import { startServer, type ServerProcess } from '../test/server-process';
  * with a request whose body never ends (a stalled upload) exits non-zero once SHUTDOWN_TIMEOUT_MS
  * has passed, naming the request it gave up on (with its query values redacted).
  */
-const skip = process.env.TEST_DB_KIND === 'postgres'; // one real process is enough: runs in "pglite"
+const skip = process.env.TEST_DB_KIND === 'postgres';
+
+describe('SHUTDOWN_TIMEOUT_MS', () => {
+  it('defaults to 25 s and refuses what is not a positive number of milliseconds', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'linecrew-shutdown-config-'));
+    try {
+      expect(loadConfig({ DATA_DIR: dir }).shutdownTimeoutMs).toBe(25_000);
+      expect(loadConfig({ DATA_DIR: dir, SHUTDOWN_TIMEOUT_MS: '1500' }).shutdownTimeoutMs).toBe(1500);
+      expect(() => loadConfig({ DATA_DIR: dir, SHUTDOWN_TIMEOUT_MS: '30s' })).toThrow(ConfigError);
+      expect(() => loadConfig({ DATA_DIR: dir, SHUTDOWN_TIMEOUT_MS: '0' })).toThrow(/SHUTDOWN_TIMEOUT_MS must be/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+}); // one real process is enough: runs in "pglite"
 
 describe.skipIf(skip)('SIGTERM', () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'linecrew-shutdown-'));
