@@ -104,11 +104,11 @@ test.describe('crew roster', () => {
     await expect(edit.getByRole('status')).toHaveText(MSG.crewResetSent);
 
     await edit.getByRole('textbox', { name: 'First Name' }).fill('Wendolyn');
-    await edit.getByRole('button', { name: 'Close' }).click();
+    await edit.getByRole('button', { name: 'Close', exact: true }).click();
     await expect(page.getByText(MSG.unsavedChanges)).toBeVisible();
     await page.getByRole('button', { name: 'Keep editing' }).click();
     await expect(edit.getByRole('textbox', { name: 'First Name' })).toHaveValue('Wendolyn');
-    await edit.getByRole('button', { name: 'Close' }).click();
+    await edit.getByRole('button', { name: 'Close', exact: true }).click();
     await page.getByRole('button', { name: 'Close anyway' }).click();
     await expect(page.getByRole('dialog', { name: 'Edit User' })).toHaveCount(0);
     await expect(page.getByRole('cell', { name: 'Wendy Wire' })).toBeVisible();
@@ -189,7 +189,7 @@ test.describe('crew roster', () => {
     await expect(dialog.getByRole('button', { name: 'Save' })).toBeVisible();
     const box = await dialog.boundingBox();
     expect(box!.width).toBeGreaterThanOrEqual(370);
-    await dialog.getByRole('button', { name: 'Close' }).click();
+    await dialog.getByRole('button', { name: 'Close', exact: true }).click();
     await expect(dialog).toHaveCount(0);
     // Sorting by Email (ascending) orders the cards by address.
     await page.getByRole('combobox', { name: 'Sort by' }).click();

@@ -1,11 +1,56 @@
 import type { ReactNode } from 'react';
-import { MantineProvider, createTheme } from '@mantine/core';
+import {
+  Drawer,
+  MantineProvider,
+  Modal,
+  createTheme,
+  darken,
+  defaultVariantColorsResolver,
+  parseThemeColor,
+  type CSSVariablesResolver,
+  type VariantColorsResolver,
+} from '@mantine/core';
+import { DatePickerInput } from '@mantine/dates';
 import { Notifications } from '@mantine/notifications';
 import { ModalsProvider } from '@mantine/modals';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { ApiError } from '../api/client';
 
-const theme = createTheme({ primaryColor: 'blue', defaultRadius: 'sm' });
+/**
+ * WCAG AA contrast (4.5 : 1 for text) everywhere, since crews read this in sunlight: Mantine's
+ * default blue (shade 6) carries white text at only 3.3 : 1, so buttons, links and the active
+ * states use shade 8 (5 : 1); filled colours too light for white text (green 8 is 3.4 : 1) get
+ * dark text (autoContrast with a lower luminance threshold); the "light" variant's text is
+ * darkened (green 9 on green 1 is 3.8 : 1); hints and secondary text ("dimmed", gray 6 =
+ * 3.3 : 1) use gray 7; every modal's and drawer's close button has a name. Fixed here once,
+ * not per screen.
+ */
+const variantColorResolver: VariantColorsResolver = (input) => {
+  const colors = defaultVariantColorsResolver(input);
+  if (input.variant !== 'light') return colors;
+  const parsed = parseThemeColor({ color: input.color ?? input.theme.primaryColor, theme: input.theme });
+  const base = parsed.isThemeColor && parsed.color ? input.theme.colors[parsed.color][9] : parsed.value;
+  return { ...colors, color: darken(base, 0.3), hoverColor: darken(base, 0.3) };
+};
+
+const theme = createTheme({
+  primaryColor: 'blue',
+  primaryShade: 8,
+  autoContrast: true,
+  luminanceThreshold: 0.2,
+  variantColorResolver,
+  defaultRadius: 'sm',
+  components: {
+    Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close dialog' } } }),
+    Drawer: Drawer.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close dialog' } } }),
+    DatePickerInput: DatePickerInput.extend({ defaultProps: { clearButtonProps: { 'aria-label': 'Clear date' } } }),
+  },
+});
+const cssVariablesResolver: CSSVariablesResolver = () => ({
+  variables: {},
+  light: { '--mantine-color-dimmed': 'var(--mantine-color-gray-7)' },
+  dark: {},
+});
 
 export const queryClient = new QueryClient({
   defaultOptions: {
@@ -20,7 +65,7 @@ export const queryClient = new QueryClient({
 
 export function AppProviders({ children }: { children: ReactNode }) {
   return (
-    <MantineProvider theme={theme}>
+    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver}>
       <QueryClientProvider client={queryClient}>
         <ModalsProvider>
           <Notifications position="top-center" />

@@ -252,7 +252,8 @@ function CrewCards({
           </Paper>
         );
         return canWrite ? (
-          <UnstyledButton key={m.id} onClick={() => onOpen(m)} aria-label={`Edit ${name}`}>
+          // Named by its visible text (WCAG 2.5.3 Label in Name), which starts with the person's name.
+          <UnstyledButton key={m.id} onClick={() => onOpen(m)}>
             {body}
           </UnstyledButton>
         ) : (

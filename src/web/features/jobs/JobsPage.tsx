@@ -236,7 +236,7 @@ function JobCards({
         </Text>
       ) : (
         rows.map((j) => (
-          <Paper key={j.id} withBorder p="sm" component={Link} to={jobHref(j.id)} style={{ color: 'inherit', textDecoration: 'none' }} aria-label={`Job ${j.job_number}`}>
+          <Paper key={j.id} withBorder p="sm" component={Link} to={jobHref(j.id)} style={{ color: 'inherit', textDecoration: 'none' }}>
             <Group justify="space-between" wrap="nowrap" gap="xs">
               <Text fw={700} truncate="end">
                 {j.job_number}
