@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Fastify from 'fastify';
 import { sql } from 'drizzle-orm';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { registerErrorHandler, DISK_FULL_MESSAGE, READ_ONLY_MESSAGE, DATABASE_CANNOT_WRITE } from '../plugins/errors';
 import { LocalStorage } from '../storage/local';
 import { createTestApp, type TestApp } from '../test/harness';
@@ -61,21 +61,23 @@ describe('disk full and unwritable folders', () => {
     expect(res.json().error).toBe(READ_ONLY_MESSAGE);
   });
 
-  const full = mkdtempSync(path.join(tmpdir(), 'linecrew-full-'));
-  const mounted = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', full]).status === 0;
-  afterAll(() => {
-    if (mounted) spawnSync('umount', [full]);
-    rmSync(full, { recursive: true, force: true });
-  });
-  it.skipIf(!mounted)('an upload to a disk that fills up answers 507 and leaves no partial file [needs mount: skipped where not permitted]', async () => {
-    const t = await createTestApp({ storage: new LocalStorage(full, 'test-secret-that-is-long-enough-for-hs256-signing') });
-    const token = await t.login('admin@example.com');
-    const res = await signAndPut(t, token, pdf(200 * 1024));
-    expect(res.statusCode).toBe(507);
-    expect(res.json().error).toBe(DISK_FULL_MESSAGE);
-    const left = (dir: string): string[] =>
-      readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? left(path.join(dir, e.name)) : [e.name]));
-    expect(left(full)).toEqual([]);
+  it('an upload to a disk that fills up answers 507 and leaves no partial file (a 64 KB tmpfs; skipped where mounting is not permitted)', async (ctx) => {
+    const full = mkdtempSync(path.join(tmpdir(), 'linecrew-full-'));
+    const mounted = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', full]).status === 0;
+    try {
+      if (!mounted) ctx.skip();
+      const t = await createTestApp({ storage: new LocalStorage(full, 'test-secret-that-is-long-enough-for-hs256-signing') });
+      const token = await t.login('admin@example.com');
+      const res = await signAndPut(t, token, pdf(200 * 1024));
+      expect(res.statusCode).toBe(507);
+      expect(res.json().error).toBe(DISK_FULL_MESSAGE);
+      const left = (dir: string): string[] =>
+        readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? left(path.join(dir, e.name)) : [e.name]));
+      expect(left(full)).toEqual([]);
+    } finally {
+      if (mounted) spawnSync('umount', [full]);
+      rmSync(full, { recursive: true, force: true });
+    }
   });
 });
 
