@@ -106,6 +106,22 @@ def bad_row():
     wb.save(os.path.join(OUT, 'bad-row.xlsx'))
 
 
+def extra_tabs():
+    # Issue 3: an office workbook with more tabs than the two we read. openpyxl stores every
+    # worksheet before xl/workbook.xml; exceljs's streaming reader lost the entries after the
+    # last worksheet (the workbook model among them) in most reads of this file.
+    wb = Workbook()
+    wb.active.title = 'Read Me'
+    wb.active.append(['Tabs after the library are notes for the crews; Linecrew reads two of them.'])
+    tracking_sheet(wb.create_sheet('Unit Tracking'), TICKET_ROWS)
+    library_sheet(wb.create_sheet('Unit Library'), LIBRARY_ROWS)
+    for name in ('Crew', 'Trucks', 'Notes', 'Billing'):
+        ws = wb.create_sheet(name)
+        ws.append(['Name', 'Phone', 'Note'])
+        ws.append(['%s 1' % name, '555-0100', 'kept for the office'])
+    wb.save(os.path.join(OUT, 'extra-tabs.xlsx'))
+
+
 def legacy_xls():
     # An OLE2 compound file starts with D0 CF 11 E0 A1 B1 1A E1; the rest is junk on purpose.
     with open(os.path.join(OUT, 'legacy.xls'), 'wb') as f:
@@ -135,6 +151,7 @@ if __name__ == '__main__':
     too_few_job_columns()
     too_few_library_columns()
     bad_row()
+    extra_tabs()
     legacy_xls()
     not_a_workbook()
     csv()

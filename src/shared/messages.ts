@@ -38,6 +38,15 @@ export const MSG = {
   tooFewLibraryColumns: "Couldn't find enough Unit Library columns in this Excel file.",
   excelUnparsable: "This Excel file couldn't be parsed.",
   excelLegacyXls: 'This is an old .xls file. Save it as .xlsx (Excel Workbook) and upload it again.',
+  // Workbook limits (issue 11): what the limit is and what to do about it.
+  excelTooLarge: (mb: number) =>
+    `This workbook is too large: unzipped, its contents come to more than ${mb} MB. Remove unused sheets, pictures and formatting, or split it into smaller files.`,
+  excelTooManyRows: (max: number) => `This workbook has more than ${max.toLocaleString('en-US')} rows on one sheet. Split it into smaller files.`,
+  excelTooManyCells: (max: number) =>
+    `This workbook has more than ${max.toLocaleString('en-US')} filled cells. Remove the columns you do not need, or split it into smaller files.`,
+  excelTimedOut: (seconds: number) =>
+    `Reading this workbook took longer than ${seconds} seconds, so it was stopped. Split it into smaller files and upload them one at a time.`,
+  excelImportBusy: 'You already have a workbook being read. Wait until it is finished, then try again.',
   fileUploadFailed: 'File upload failed.',
 
   // Uploads (SPEC §8)

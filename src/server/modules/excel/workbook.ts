@@ -1,11 +1,12 @@
+import path from 'node:path';
 import { Readable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { LIMITS } from '../../../shared/constants';
 import { toIsoDate } from '../../../shared/dates';
 import type { CellValue, ParsedSheet, ParsedWorkbook, WorkbookColumns } from '../../../shared/excel';
 import { MSG } from '../../../shared/messages';
-import { unprocessable } from '../../errors';
-import { isWholeZip } from './zip-check';
+import { AppError, unprocessable } from '../../errors';
+import { entryText, readZipDirectory, type ZipEntry } from './zip-check';
 
 /**
  * Reading a ticket workbook (DESIGN §4 Excel workbook): .xlsx through exceljs, .csv through a
@@ -46,32 +47,68 @@ function cutAtCharBoundary(head: Buffer, fullLength: number): Buffer {
   return head.subarray(0, end);
 }
 
+/**
+ * What one workbook may cost (issue 11: a 1 MB file that unzipped to 250 MB took 20 s and
+ * 1.3 GB). The unzipped size is checked before anything is parsed; rows and cells are counted
+ * while the sheets stream and reading stops at the first one too many.
+ */
+export interface WorkbookLimits {
+  /** Bytes of the unzipped parts of a .xlsx, or of a CSV (IMPORT_MAX_UNZIPPED_MB). */
+  maxUnzippedBytes: number;
+  /** Rows with content, per sheet read. A 10,000-row job is the largest seen (issue 6). */
+  maxRows: number;
+  /** Non-empty cells of the sheets read, together. */
+  maxCells: number;
+}
+
+export const DEFAULT_WORKBOOK_LIMITS: WorkbookLimits = { maxUnzippedBytes: 50 * 1024 * 1024, maxRows: 20_000, maxCells: 1_000_000 };
+
+const tooLarge = (limits: WorkbookLimits) => new AppError(413, MSG.excelTooLarge(Math.round(limits.maxUnzippedBytes / (1024 * 1024))));
+
+/** Counts rows and cells as they are read; throws the 422 at the first one over the limit. */
+class Budget {
+  private cells = 0;
+  constructor(private readonly limits: WorkbookLimits) {}
+  sheet() {
+    let rows = 0;
+    return (filledCells: number) => {
+      if (++rows > this.limits.maxRows) throw unprocessable(MSG.excelTooManyRows(this.limits.maxRows));
+      this.cells += filledCells;
+      if (this.cells > this.limits.maxCells) throw unprocessable(MSG.excelTooManyCells(this.limits.maxCells));
+    };
+  }
+}
+
 /** Parse a workbook or CSV; throws 422 with the SPEC §5 message when it cannot be read. */
-export async function parseWorkbook(buf: Buffer): Promise<ParsedWorkbook> {
+export async function parseWorkbook(buf: Buffer, limits: WorkbookLimits = DEFAULT_WORKBOOK_LIMITS): Promise<ParsedWorkbook> {
   const format = sniffFormat(buf);
   if (format === 'xls') throw unprocessable(MSG.excelLegacyXls);
-  if (format === 'csv') return { format: 'csv', tickets: parseCsv(buf.toString('utf8')), library: null };
+  if (format === 'csv') {
+    if (buf.length > limits.maxUnzippedBytes) throw tooLarge(limits);
+    return { format: 'csv', tickets: parseCsv(buf.toString('utf8'), 'CSV', limits), library: null };
+  }
   if (format !== 'xlsx') throw unprocessable(MSG.excelUnparsable);
 
-  if (!(await isWholeZip(buf))) throw unprocessable(MSG.excelUnparsable);
-  let sheets: RawSheet[];
+  const zip = await readZipDirectory(buf, limits.maxUnzippedBytes);
+  if (!zip.ok) throw zip.reason === 'too-large' ? tooLarge(limits) : unprocessable(MSG.excelUnparsable);
+  let sheets: PickedSheets;
   try {
-    sheets = await withDeadline(readXlsxSheets(buf), READ_DEADLINE_MS);
-  } catch {
-    // The streaming reader is the fast path, not the only one: give the whole-model loader a
-    // chance before calling the file unparsable.
+    sheets = await withDeadline(readXlsxSheets(buf, limits, zip.entries), READ_DEADLINE_MS);
+  } catch (err) {
+    // A limit reached is the answer; anything else and the streaming reader is the fast path,
+    // not the only one: give the whole-model loader a chance before calling the file unparsable.
+    if (err instanceof AppError) throw err;
     try {
-      sheets = await readXlsxSheetsWhole(buf);
-    } catch {
+      sheets = await readXlsxSheetsWhole(buf, limits);
+    } catch (wholeErr) {
+      if (wholeErr instanceof AppError) throw wholeErr;
       throw unprocessable(MSG.excelUnparsable);
     }
   }
-  if (sheets.length === 0) throw unprocessable(MSG.excelUnparsable);
-  const { tickets, library } = pickSheets(sheets.map((s) => s.name));
   return {
     format: 'xlsx',
-    tickets: buildSheet(sheets[tickets].name, sheets[tickets].rows),
-    library: library === null ? null : buildSheet(sheets[library].name, sheets[library].rows),
+    tickets: buildSheet(sheets.tickets.name, sheets.tickets.rows),
+    library: sheets.library && buildSheet(sheets.library.name, sheets.library.rows),
   };
 }
 
@@ -86,6 +123,11 @@ interface RawSheet {
   name: string;
   rows: RawRow[];
 }
+/** The two sheets DESIGN §4 reads (pickSheets); the others are never parsed. */
+interface PickedSheets {
+  tickets: RawSheet;
+  library: RawSheet | null;
+}
 
 /** Last line of defence against a reader that never settles; whole zips read in ~1 s per 10,000 rows. */
 const READ_DEADLINE_MS = 120_000;
@@ -99,31 +141,80 @@ function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
   return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
 }
 
-/** Feed the parser in slices so that unzipping never holds the event loop for long. */
-function* slices(buf: Buffer, size = 64 * 1024) {
-  for (let i = 0; i < buf.length; i += size) yield buf.subarray(i, i + size);
+/**
+ * exceljs's streaming WorkbookReader, minus its zip handling. Its own `parse()` reads the zip
+ * with unzipper front to back and, when the worksheets come before xl/workbook.xml (openpyxl),
+ * parks them in temporary files; its entry iterator stops at the zip's 'end' event, which
+ * unzipper emits as soon as the last byte is parsed — entries still queued behind a paused
+ * iterator (xl/workbook.xml, its relationships, later sheets) were silently dropped whenever
+ * the parser outran a temporary file's write: no model, no sheet names, no error (issue 3).
+ * Here the zip's directory (already checked) says where each part is, and the reader's own
+ * part parsers (exceljs is pinned at 4.4.0) get them in the order they need: relationships,
+ * workbook, shared strings, styles, then the sheets, straight from memory.
+ */
+interface ReaderInternals {
+  model?: { sheets?: { id: number; name: string; rId: string }[] };
+  workbookRels?: { Id: string; Target: string; Type?: string }[];
+  _parseRels(entry: Readable): Promise<void>;
+  _parseWorkbook(entry: Readable): Promise<void>;
+  _parseSharedStrings(entry: Readable): AsyncGenerator<unknown>;
+  _parseStyles(entry: Readable): Promise<void>;
+  _parseWorksheet(text: AsyncIterable<string>, sheetNo: string): Generator<{ value: StreamWorksheet }>;
+}
+interface StreamWorksheet extends AsyncIterable<ExcelJS.Row> {
+  name: string;
 }
 
-/**
- * Every sheet's rows, in tab order, with exceljs's streaming reader: it parses in small async
- * steps (other requests keep being served while a 10,000-row workbook is read) and is about
- * twice as fast as loading the whole workbook model.
- */
-export async function readXlsxSheets(buf: Buffer): Promise<RawSheet[]> {
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from(slices(buf)), {
+/** A relationship target as a zip path: absolute ('/xl/worksheets/sheet1.xml', openpyxl) or relative to xl/. */
+const partPath = (target: string) => (target.startsWith('/') ? target.slice(1) : path.posix.normalize(`xl/${target}`));
+
+/** Rows of the tickets and library sheets (pickSheets), through exceljs's streaming parsers. */
+export async function readXlsxSheets(buf: Buffer, limits: WorkbookLimits = DEFAULT_WORKBOOK_LIMITS, entries?: ZipEntry[]): Promise<PickedSheets> {
+  if (!entries) {
+    const zip = await readZipDirectory(buf, limits.maxUnzippedBytes);
+    if (!zip.ok) throw new Error(`not a whole zip (${zip.reason})`);
+    entries = zip.entries;
+  }
+  const parts = new Map(entries.map((e) => [e.name, e]));
+  const part = (name: string) => {
+    const entry = parts.get(name);
+    return entry && Readable.from(entryText(buf, entry));
+  };
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([]), {
     sharedStrings: 'cache',
     styles: 'cache', // needed to see which numbers are dates
     hyperlinks: 'ignore', // a hyperlink cell's text is its value already
     worksheets: 'emit',
     entries: 'ignore',
-  });
-  const found: { id: unknown; name: string; rows: RawRow[] }[] = [];
-  for await (const ws of reader as AsyncIterable<StreamWorksheet>) {
+  }) as unknown as ReaderInternals;
+
+  const rels = part('xl/_rels/workbook.xml.rels');
+  const workbook = part('xl/workbook.xml');
+  if (!rels || !workbook) throw new Error('no xl/workbook.xml: a zip, but not a workbook');
+  await reader._parseRels(rels);
+  await reader._parseWorkbook(workbook);
+  const relOf = (type: string) => reader.workbookRels?.find((r) => r.Type?.endsWith(`/${type}`));
+  const sharedStrings = part(partPath(relOf('sharedStrings')?.Target ?? 'sharedStrings.xml'));
+  if (sharedStrings) for await (const _ of reader._parseSharedStrings(sharedStrings)); // 'cache': fills the reader's table
+  const styles = part(partPath(relOf('styles')?.Target ?? 'styles.xml'));
+  if (styles) await reader._parseStyles(styles);
+
+  const model = reader.model?.sheets ?? [];
+  if (model.length === 0) throw new Error('the workbook lists no sheets');
+  const picked = pickSheets(model.map((m) => m.name));
+  const budget = new Budget(limits);
+  const read = async (index: number): Promise<RawSheet> => {
+    const sheet = model[index];
+    const target = reader.workbookRels?.find((r) => r.Id === sheet.rId)?.Target;
+    const entry = target === undefined ? undefined : parts.get(partPath(target));
+    if (!entry) throw new Error(`sheet '${sheet.name}' has no part in the zip`);
+    const [{ value: ws }] = [...reader._parseWorksheet(entryText(buf, entry), String(sheet.id))];
+    const count = budget.sheet();
     const rows: RawRow[] = [];
     for await (const row of ws) {
+      const raw = row.values as unknown[];
       const values: CellValue[] = [];
       let headerCandidates = 0;
-      const raw = row.values as unknown[];
       for (let c = 1; c < raw.length; c++) {
         const v = normaliseCell(raw[c]);
         if (v !== null) {
@@ -131,20 +222,30 @@ export async function readXlsxSheets(buf: Buffer): Promise<RawSheet[]> {
           headerCandidates++;
         }
       }
-      if (headerCandidates > 0) rows.push({ row: row.number, values, headerCandidates });
+      if (headerCandidates > 0) {
+        count(headerCandidates);
+        rows.push({ row: row.number, values, headerCandidates });
+      }
     }
-    found.push({ id: ws.id, name: ws.name, rows });
-  }
-  // No xl/workbook.xml: a zip, but not a workbook.
-  if (!(reader as unknown as ReaderInternals).model) return [];
-  return inTabOrder(found, reader as unknown as ReaderInternals);
+    return { name: sheet.name, rows };
+  };
+  const tickets = await read(picked.tickets);
+  return { tickets, library: picked.library === null ? null : await read(picked.library) };
 }
 
-/** The same with exceljs's whole-workbook loader (slower, holds the event loop longer). */
-export async function readXlsxSheetsWhole(buf: Buffer): Promise<RawSheet[]> {
+/**
+ * The same with exceljs's whole-workbook loader (slower, holds every sheet in memory: the
+ * unzipped-size check before it bounds what it can take).
+ */
+export async function readXlsxSheetsWhole(buf: Buffer, limits: WorkbookLimits = DEFAULT_WORKBOOK_LIMITS): Promise<PickedSheets> {
   const workbook = new ExcelJS.Workbook();
   await workbook.xlsx.load(buf as unknown as ArrayBuffer);
-  return workbook.worksheets.map((sheet) => {
+  const sheets = workbook.worksheets;
+  if (sheets.length === 0) throw new Error('no sheets');
+  const picked = pickSheets(sheets.map((s) => s.name));
+  const budget = new Budget(limits);
+  const read = (sheet: ExcelJS.Worksheet): RawSheet => {
+    const count = budget.sheet();
     const rows: RawRow[] = [];
     sheet.eachRow({ includeEmpty: false }, (row, rowNumber) => {
       const values: CellValue[] = [];
@@ -158,39 +259,14 @@ export async function readXlsxSheetsWhole(buf: Buffer): Promise<RawSheet[]> {
           headerCandidates++;
         }
       });
-      if (headerCandidates > 0) rows.push({ row: rowNumber, values, headerCandidates });
+      if (headerCandidates > 0) {
+        count(headerCandidates);
+        rows.push({ row: rowNumber, values, headerCandidates });
+      }
     });
     return { name: sheet.name, rows };
-  });
-}
-
-interface StreamWorksheet extends AsyncIterable<ExcelJS.Row> {
-  id: unknown;
-  name: string;
-}
-interface ReaderInternals {
-  model?: { sheets?: { id: unknown; name: string; rId: string }[] };
-  workbookRels?: { Id: string; Target: string }[];
-}
-
-/**
- * The streaming reader names a sheet only when the workbook's relationship targets are relative
- * ('worksheets/sheet1.xml'); openpyxl writes absolute ones ('/xl/worksheets/sheet1.xml'), and
- * the sheets then come out as 'Sheet1'…, in file order. Resolve names and tab order ourselves.
- */
-function inTabOrder(found: { id: unknown; name: string; rows: RawRow[] }[], reader: ReaderInternals): RawSheet[] {
-  const model = reader.model?.sheets ?? [];
-  const rels = reader.workbookRels ?? [];
-  const target = (t: string) => t.replace(/^\/?(xl\/)?/, '');
-  const placed = found.map((f, fileOrder) => {
-    let index = model.findIndex((m) => m.id === f.id && m.name === f.name);
-    if (index < 0) {
-      const rel = rels.find((r) => target(r.Target) === `worksheets/sheet${String(f.id)}.xml`);
-      index = rel ? model.findIndex((m) => m.rId === rel.Id) : -1;
-    }
-    return { name: index >= 0 ? model[index].name : f.name, rows: f.rows, order: index >= 0 ? index : model.length + fileOrder };
-  });
-  return placed.sort((a, b) => a.order - b.order).map(({ name, rows }) => ({ name, rows }));
+  };
+  return { tickets: read(sheets[picked.tickets]), library: picked.library === null ? null : read(sheets[picked.library]) };
 }
 
 const squash = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, '');
@@ -312,8 +388,9 @@ export function parseCsvRows(text: string): string[][] {
   return rows;
 }
 
-export function parseCsv(text: string, name = 'CSV'): ParsedSheet {
+export function parseCsv(text: string, name = 'CSV', limits: WorkbookLimits = DEFAULT_WORKBOOK_LIMITS): ParsedSheet {
   const rows = parseCsvRows(text);
+  const count = new Budget(limits).sheet();
   return buildSheet(
     name,
     rows.map((cells, i) => {
@@ -324,6 +401,7 @@ export function parseCsv(text: string, name = 'CSV'): ParsedSheet {
         values[j + 1] = v;
         if (v !== null) headerCandidates++;
       });
+      if (headerCandidates > 0) count(headerCandidates);
       return { row: i + 1, values, headerCandidates };
     }),
   );
