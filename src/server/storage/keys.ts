@@ -88,28 +88,6 @@ export function storageKeyOwnedBy(
 }
 
 /**
- * Removes the stored objects behind these urls (after the records are gone, i.e. after the
- * transaction commits). Urls that are empty, foreign or of another company are skipped.
- * Never throws: a storage hiccup must not turn a finished delete into an error; it is logged.
- */
-export async function deleteStoredUrls(
-  storage: Storage,
-  companyId: number,
-  urls: readonly (string | null | undefined)[],
-  log?: (err: unknown) => void,
-): Promise<number> {
-  const keys = [...new Set(urls.map((u) => storageKeyOwnedBy(storage, companyId, u)).filter((k): k is string => k !== null))];
-  if (keys.length === 0) return 0;
-  try {
-    await storage.delete(keys);
-    return keys.length;
-  } catch (err) {
-    log?.(err);
-    return 0;
-  }
-}
-
-/**
  * For services saving a record that points at an upload: the key of `url` when it is this
  * company's upload of an allowed kind and the object really exists; otherwise a 400 that says
  * what to do. `what` names the file for the message ("work packet", "permit", …).

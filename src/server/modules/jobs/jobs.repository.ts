@@ -108,49 +108,23 @@ export const updateJob = async (db: DbOrTx, companyId: number, id: number, versi
 
 /**
  * The stored-file urls this job's records point at (work packet, dig-safe and NRA documents,
- * permits, images and thumbnails) that no record outside this job also points at, so that
- * deleting the job's files never removes a file another job still shows. One statement.
+ * permits, images and thumbnails); the caller deletes those nothing else shows once the job is
+ * gone (deleteUnreferencedFiles). One statement.
  */
-export async function fileUrlsOnlyOfJob(db: DbOrTx, companyId: number, jobId: number): Promise<string[]> {
+export async function fileUrlsOfJob(db: DbOrTx, companyId: number, jobId: number): Promise<string[]> {
   const result = await db.execute<{ u: string }>(sql`
-    with mine as (
-      select work_packet_url as u from jobs where company_id = ${companyId} and id = ${jobId}
-      union select dig_safe_url from tickets where company_id = ${companyId} and job_id = ${jobId}
-      union select nra_url from tickets where company_id = ${companyId} and job_id = ${jobId}
-      union select p.permit_url from permits p join tickets t on t.id = p.ticket_id
-        where p.company_id = ${companyId} and t.job_id = ${jobId}
-      union select i.url from images i join tickets t on t.id = i.ticket_id
-        where i.company_id = ${companyId} and t.job_id = ${jobId}
-      union select i.thumbnail_url from images i join tickets t on t.id = i.ticket_id
-        where i.company_id = ${companyId} and t.job_id = ${jobId}
-    ), others as (
-      select work_packet_url as u from jobs where company_id = ${companyId} and id <> ${jobId}
-      union select dig_safe_url from tickets where company_id = ${companyId} and job_id <> ${jobId}
-      union select nra_url from tickets where company_id = ${companyId} and job_id <> ${jobId}
-      union select p.permit_url from permits p join tickets t on t.id = p.ticket_id
-        where p.company_id = ${companyId} and t.job_id <> ${jobId}
-      union select i.url from images i join tickets t on t.id = i.ticket_id
-        where i.company_id = ${companyId} and t.job_id <> ${jobId}
-      union select i.thumbnail_url from images i join tickets t on t.id = i.ticket_id
-        where i.company_id = ${companyId} and t.job_id <> ${jobId}
-    )
-    select u from mine where u is not null and u <> ''
-      and not exists (select 1 from others where others.u = mine.u)`);
-  return rowsOf<{ u: string }>(result).map((r) => r.u);
-}
-
-/** Of these urls, the ones a record of the company still points at. One statement. */
-export async function urlsStillReferenced(db: DbOrTx, companyId: number, urls: readonly string[]): Promise<Set<string>> {
-  if (urls.length === 0) return new Set();
-  const list = sql`(select jsonb_array_elements_text(${JSON.stringify(urls)}::jsonb))`;
-  const result = await db.execute<{ u: string }>(sql`
-    select work_packet_url as u from jobs where company_id = ${companyId} and work_packet_url in ${list}
-    union select dig_safe_url from tickets where company_id = ${companyId} and dig_safe_url in ${list}
-    union select nra_url from tickets where company_id = ${companyId} and nra_url in ${list}
-    union select permit_url from permits where company_id = ${companyId} and permit_url in ${list}
-    union select url from images where company_id = ${companyId} and url in ${list}
-    union select thumbnail_url from images where company_id = ${companyId} and thumbnail_url in ${list}`);
-  return new Set(rowsOf<{ u: string }>(result).map((r) => r.u));
+    select work_packet_url as u from jobs where company_id = ${companyId} and id = ${jobId}
+    union select dig_safe_url from tickets where company_id = ${companyId} and job_id = ${jobId}
+    union select nra_url from tickets where company_id = ${companyId} and job_id = ${jobId}
+    union select p.permit_url from permits p join tickets t on t.id = p.ticket_id
+      where p.company_id = ${companyId} and t.job_id = ${jobId}
+    union select i.url from images i join tickets t on t.id = i.ticket_id
+      where i.company_id = ${companyId} and t.job_id = ${jobId}
+    union select i.thumbnail_url from images i join tickets t on t.id = i.ticket_id
+      where i.company_id = ${companyId} and t.job_id = ${jobId}`);
+  return rowsOf<{ u: string | null }>(result)
+    .map((r) => r.u)
+    .filter((u): u is string => !!u);
 }
 
 /**

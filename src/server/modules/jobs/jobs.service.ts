@@ -7,10 +7,11 @@ import type { Ticket } from '../../../shared/tickets.schemas';
 import type { AppContext } from '../../context';
 import { AppError, badRequest, conflict, notFound } from '../../errors';
 import type { CurrentUser } from '../../plugins/auth';
-import { deleteStoredUrls, requireUploadedFile } from '../../storage/keys';
+import { requireUploadedFile } from '../../storage/keys';
 import { loadWorkbookImport } from '../excel/excel.service';
 import { importTickets, type ImportCounts, type ImportTicket, type ImportUnit } from '../imports/import.service';
 import { isoInstant, loadTicketRows, loadTicketsOfJob } from '../tickets/tickets.read';
+import { deleteUnreferencedFiles } from '../uploads/stored-files';
 import type { JobReply, JobReplyCache } from './job-replies';
 import * as repo from './jobs.repository';
 
@@ -200,9 +201,7 @@ export async function saveJob(ctx: AppContext, me: CurrentUser, input: JobSave, 
   }
   // A replaced packet nobody else shows is removed from storage (after the commit).
   const oldPacket = existing?.workPacketUrl;
-  if (oldPacket && oldPacket !== input.work_packet_url && !(await repo.urlsStillReferenced(ctx.db, companyId, [oldPacket])).has(oldPacket)) {
-    await deleteStoredUrls(ctx.storage, companyId, [oldPacket], log);
-  }
+  if (oldPacket && oldPacket !== input.work_packet_url) await deleteUnreferencedFiles(ctx, companyId, [oldPacket], log);
   const job = await jobHeader(ctx, companyId, jobId);
   return imported ? { job, imported } : { job };
 }
@@ -214,10 +213,10 @@ export async function saveJob(ctx: AppContext, me: CurrentUser, input: JobSave, 
 export async function deleteJob(ctx: AppContext, me: CurrentUser, id: number, log?: (err: unknown) => void) {
   const urls = await ctx.db.transaction(async (tx) => {
     if (!(await repo.findJob(tx, me.companyId, id))) throw notFound('job');
-    const owned = await repo.fileUrlsOnlyOfJob(tx, me.companyId, id);
+    const urls = await repo.fileUrlsOfJob(tx, me.companyId, id);
     await repo.deleteJob(tx, me.companyId, id);
-    return owned;
+    return urls;
   });
-  await deleteStoredUrls(ctx.storage, me.companyId, urls, log);
+  await deleteUnreferencedFiles(ctx, me.companyId, urls, log);
   return { success: true, id };
 }

@@ -5,7 +5,8 @@ import type { TicketImage } from '../../../shared/tickets.schemas';
 import type { AppContext } from '../../context';
 import { badRequest, notFound } from '../../errors';
 import type { CurrentUser } from '../../plugins/auth';
-import { deleteStoredUrls, parseStorageKey, siblingStorageKey, storageKeyOwnedBy } from '../../storage/keys';
+import { parseStorageKey, siblingStorageKey, storageKeyOwnedBy } from '../../storage/keys';
+import { deleteUnreferencedFiles, holdFileUrls } from '../uploads/stored-files';
 import { isoInstant } from './tickets.read';
 import * as repo from './tickets.repository';
 
@@ -65,7 +66,7 @@ export async function completeImageUpload(
   if (already) return { id: already.id, image: toImage(already, await repo.poleLineOfTicket(db, ticket.id)) };
   // Fail fast before the thumbnail work; the count that matters is the one under the lock below.
   if ((await repo.countImages(db, ticket.id)) >= LIMITS.imagesPerTicket) {
-    await deleteStoredUrls(storage, user.companyId, [url], log);
+    await deleteUnreferencedFiles(ctx, user.companyId, [url], log);
     throw badRequest(MSG.tooManyImages);
   }
 
@@ -77,7 +78,7 @@ export async function completeImageUpload(
   }
   const thumb = await makeThumbnail(original);
   if (!thumb) {
-    await deleteStoredUrls(storage, user.companyId, [url], log);
+    await deleteUnreferencedFiles(ctx, user.companyId, [url], log);
     throw badRequest(MSG.imageNotAnImage);
   }
   const name = parseStorageKey(key)!.name.replace(/\.[A-Za-z0-9]+$/, '');
@@ -90,17 +91,22 @@ export async function completeImageUpload(
       const locked = await repo.lockTicket(tx, user.companyId, ticket.id);
       if (!locked) throw notFound('ticket');
       if ((await repo.countImages(tx, ticket.id)) >= LIMITS.imagesPerTicket) throw badRequest(MSG.tooManyImages);
+      // The same photo may already be on another ticket, whose image could be deleted right
+      // now: under the file lock, the original must still be there (else its thumbnail we
+      // just wrote went with it).
+      await holdFileUrls(tx, storage, [url, thumbnailUrl]);
+      if (!(await storage.head(key))) throw badRequest(MSG.imageNotUploaded);
       return repo.insertImage(tx, { companyId: user.companyId, ticketId: ticket.id, url, thumbnailUrl, uploadedBy: user.id });
     });
     return { id: row.id, image: toImage(row, await repo.poleLineOfTicket(db, ticket.id)) };
   } catch (err) {
-    // Refused (limit reached, ticket deleted meanwhile): the files belong to nothing.
-    await deleteStoredUrls(storage, user.companyId, [url, thumbnailUrl], log);
+    // Refused (limit reached, ticket deleted meanwhile): the files, unless another image shows them.
+    await deleteUnreferencedFiles(ctx, user.companyId, [url, thumbnailUrl], log);
     throw err;
   }
 }
 
-/** DELETE /tickets/images/{id}: the image row, then its original and thumbnail. */
+/** DELETE /tickets/images/{id}: the image row, then its original and thumbnail unless another image shows them. */
 export async function deleteImage(ctx: AppContext, user: CurrentUser, id: number, log?: (err: unknown) => void) {
   const image = await ctx.db.transaction(async (tx) => {
     const row = await repo.findImage(tx, user.companyId, id);
@@ -108,6 +114,6 @@ export async function deleteImage(ctx: AppContext, user: CurrentUser, id: number
     await repo.deleteImageRow(tx, user.companyId, id);
     return row;
   });
-  await deleteStoredUrls(ctx.storage, user.companyId, [image.url, image.thumbnailUrl], log);
+  await deleteUnreferencedFiles(ctx, user.companyId, [image.url, image.thumbnailUrl], log);
   return { success: true as const, id };
 }

@@ -10,7 +10,8 @@ import type { DbOrTx } from '../../db/client';
 import type { tickets } from '../../db/schema/index';
 import { badRequest, conflict, forbidden, notFound } from '../../errors';
 import type { CurrentUser } from '../../plugins/auth';
-import { deleteStoredUrls, requireUploadedFile, type StorageKind } from '../../storage/keys';
+import { requireUploadedFile, type StorageKind } from '../../storage/keys';
+import { deleteUnreferencedFiles, holdFileUrls } from '../uploads/stored-files';
 import * as poleRepo from '../poles/poles.repository';
 import { permitTypeExists } from '../reference/reference.repository';
 import * as repo from './tickets.repository';
@@ -19,7 +20,7 @@ import { loadTicket } from './tickets.read';
 /**
  * Ticket rules (SPEC §4 Ticket window, §5 Add pole / Tasks; DESIGN §4 roles, statuses,
  * concurrency, atomicity). Every write runs in one transaction; stored files that a write made
- * unreachable are removed after it commits.
+ * unreachable are removed after it commits, unless another record still points at them.
  */
 
 type TicketInsert = typeof tickets.$inferInsert;
@@ -183,10 +184,16 @@ async function diffTicket(ctx: AppContext, db: DbOrTx, user: CurrentUser, cur: r
     cols: { url: 'digSafeUrl' | 'nraUrl'; name: 'digSafeName' | 'nraName'; required: 'digSafeRequired' | 'nraRequired' },
   ) => {
     const prevUrl = cur[cols.url];
-    const nextUrl = urlIn === undefined ? prevUrl : blankToNull(urlIn);
+    let nextUrl = urlIn === undefined ? prevUrl : blankToNull(urlIn);
+    let file: Awaited<ReturnType<typeof requireUploadedFile>> | undefined;
+    if (nextUrl && nextUrl !== prevUrl) {
+      await holdFileUrls(db, ctx.storage, [nextUrl]);
+      file = await requireUploadedFile(ctx.storage, user.companyId, nextUrl, DOC_KINDS, what);
+      // Stored as the storage's own url of the object, one spelling per file.
+      nextUrl = ctx.storage.urlFor(file.key);
+    }
     if (nextUrl !== prevUrl) {
-      if (nextUrl) {
-        const file = await requireUploadedFile(ctx.storage, user.companyId, nextUrl, DOC_KINDS, what);
+      if (nextUrl && file) {
         edit(`${label}_url`, cols.url, nextUrl, prevUrl);
         edit(`${label}_name`, cols.name, blankToNull(nameIn) ?? file.name, cur[cols.name]);
         edit(`${label}_required`, cols.required, 1, cur[cols.required]);
@@ -259,8 +266,11 @@ async function diffTicket(ctx: AppContext, db: DbOrTx, user: CurrentUser, cur: r
     const permits: NonNullable<Changes['permits']> = { remove: [], update: [], add: [] };
     const checkPermit = async (p: PermitSave, prevUrl: string | null) => {
       if (p.permit_type != null && !(await permitTypeExists(db, user.companyId, p.permit_type))) throw badRequest(MSG.ticketPermitTypeInvalid);
-      const url = blankToNull(p.permit_url);
-      if (url && url !== prevUrl) await requireUploadedFile(ctx.storage, user.companyId, url, DOC_KINDS, 'permit');
+      let url = blankToNull(p.permit_url);
+      if (url && url !== prevUrl) {
+        await holdFileUrls(db, ctx.storage, [url]);
+        url = ctx.storage.urlFor((await requireUploadedFile(ctx.storage, user.companyId, url, DOC_KINDS, 'permit')).key);
+      }
       return {
         permitTypeId: p.permit_type ?? null,
         permitUrl: url,
@@ -376,7 +386,7 @@ export async function saveTicket(ctx: AppContext, user: CurrentUser, input: Tick
     orphanUrls = changes.orphanUrls;
     return cur!.id;
   });
-  await deleteStoredUrls(ctx.storage, user.companyId, orphanUrls, log);
+  await deleteUnreferencedFiles(ctx, user.companyId, orphanUrls, log);
   const ticket = await reload(db, user.companyId, id);
   return { ticket, ...(await mergeFlags(db, user.companyId, ticket)) };
 }
@@ -437,11 +447,11 @@ export async function mergeTickets(ctx: AppContext, user: CurrentUser, primaryId
     // moment this commits (read after the commit, that would answer 404 to a merge that happened).
     return reload(tx, user.companyId, primaryId);
   });
-  await deleteStoredUrls(ctx.storage, user.companyId, orphanUrls, log);
+  await deleteUnreferencedFiles(ctx, user.companyId, orphanUrls, log);
   return { ticket };
 }
 
-/** DELETE /tickets/{id}: the ticket, its rows (cascade) and, after commit, its stored files. */
+/** DELETE /tickets/{id}: the ticket, its rows (cascade) and, after commit, the stored files nothing else shows. */
 export async function deleteTicket(ctx: AppContext, user: CurrentUser, id: number, log?: (err: unknown) => void) {
   const urls: (string | null)[] = [];
   await ctx.db.transaction(async (tx) => {
@@ -452,6 +462,6 @@ export async function deleteTicket(ctx: AppContext, user: CurrentUser, id: numbe
     for (const p of await repo.permitsOf(tx, id)) urls.push(p.permitUrl);
     await repo.deleteTicketRow(tx, user.companyId, id);
   });
-  await deleteStoredUrls(ctx.storage, user.companyId, urls, log);
+  await deleteUnreferencedFiles(ctx, user.companyId, urls, log);
   return { success: true as const };
 }

@@ -6,7 +6,7 @@ import { DOC_KINDS, SESSION_COOKIE } from '../../../shared/constants';
 import { MSG } from '../../../shared/messages';
 import { UPLOAD_RULES } from '../../../shared/uploads';
 import { createTestApp } from '../../test/harness';
-import { makeStorageKey, parseStorageKey, requireUploadedFile, storageKeyOwnedBy, deleteStoredUrls } from '../../storage/keys';
+import { makeStorageKey, parseStorageKey, requireUploadedFile, storageKeyOwnedBy } from '../../storage/keys';
 import type { LocalStorage } from '../../storage/local';
 import { FILE_MSG } from './files.routes';
 import { UPLOAD_MSG } from './uploads.service';
@@ -388,16 +388,5 @@ describe('helpers for other modules', () => {
     await expect(requireUploadedFile(storage, demoCompanyId + 1, signed.url, ['work_packet'], 'work packet')).rejects.toThrow(
       'The work packet link is not a file uploaded to this company. Upload the work packet again.',
     );
-  });
-
-  it('deleteStoredUrls removes this company’s objects and skips foreign urls', async () => {
-    const mine = await signedPdf();
-    await putFile(mine.signedRequest, pdf, 'application/pdf');
-    const theirs = await signedPdf(tokens.other);
-    await putFile(theirs.signedRequest, pdf, 'application/pdf');
-    const removed = await deleteStoredUrls(storage, demoCompanyId, [mine.url, theirs.url, null, 'https://x.example/y']);
-    expect(removed).toBe(1);
-    expect(await storage.head(storage.keyFromUrl(mine.url)!)).toBeNull();
-    expect(await storage.head(storage.keyFromUrl(theirs.url)!)).not.toBeNull();
   });
 });
