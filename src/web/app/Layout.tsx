@@ -53,7 +53,8 @@ export function Layout() {
             </Anchor>
             {small ? (
               <Box ref={menuRef} pos="relative">
-                <Burger opened={menuOpen} onClick={() => setMenuOpen((o) => !o)} aria-label="Toggle navigation" size="sm" />
+                {/* A 44 px tap target (issue 12 item 8). */}
+                <Burger opened={menuOpen} onClick={() => setMenuOpen((o) => !o)} aria-label="Toggle navigation" size="sm" w={44} h={44} />
                 {menuOpen && (
                   <Paper shadow="md" withBorder className={classes.dropdown} component="nav" aria-label="Main">
                     <NavLinks roleId={claims?.roleId} onNavigate={() => setMenuOpen(false)} />
