@@ -8,6 +8,7 @@ import { queryKeys } from '../../api/queryKeys';
 import type { UnitOption } from './api/reference';
 import { saveTicket } from './api/saveTicket';
 import { getTicket } from './api/ticket';
+import { TaskTotal } from './TaskTotal';
 import { UnitPicker } from './UnitPicker';
 
 const num = (v: string | number) => (typeof v === 'number' ? v : Number(v) || 0);
@@ -86,13 +87,22 @@ export function CreateTaskModal({ job, ticketIds, onClose, onDone }: { job: Job;
         ) : (
           <UnitPicker utilityId={job.selected_utility_id} onPick={setUnit} autoFocus />
         )}
-        <Group grow>
-          <NumberInput label="Bid qty" value={bid} min={0} max={MAX_TASK_QTY} decimalScale={3} onChange={(v) => {
+        <Group grow align="flex-start">
+          <NumberInput label="Bid qty" description="From the bid" value={bid} min={0} max={MAX_TASK_QTY} decimalScale={3} onChange={(v) => {
             const b = Math.max(0, num(v));
             setBid(b);
             setActual((a) => clampAdditionalQty(b, a));
           }} />
-          <NumberInput label="Actual qty (+/-)" value={actual} min={-bid} max={MAX_TASK_QTY} decimalScale={3} onChange={(v) => setActual(clampAdditionalQty(bid, num(v)))} />
+          <NumberInput
+            label="Change to bid (+/-)"
+            description="Added to the bid, or taken off"
+            value={actual}
+            min={-bid}
+            max={MAX_TASK_QTY}
+            decimalScale={3}
+            onChange={(v) => setActual(clampAdditionalQty(bid, num(v)))}
+          />
+          <TaskTotal init={bid} change={actual} uom={unit?.uom} />
         </Group>
         {busy && <Progress value={((progress ?? 0) / ticketIds.length) * 100} aria-label="Adding the task" />}
         {failures.length > 0 && (

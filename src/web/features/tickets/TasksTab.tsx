@@ -1,14 +1,15 @@
 import { ActionIcon, Badge, Button, Group, NumberInput, Paper, Stack, Text, Tooltip } from '@mantine/core';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { clampAdditionalQty, MAX_TASK_QTY } from '../../../shared/tasks';
+import { ReadField } from './ReadField';
+import { formatQty, signedQty, TaskTotal } from './TaskTotal';
 import { UnitPicker } from './UnitPicker';
 import { blankTask, hasBlankTask, type DraftTask } from './ticketDraft';
 
 const num = (v: string | number) => (typeof v === 'number' ? v : v.trim() === '' || v === '-' ? 0 : Number(v));
-
 /**
- * SPEC §5 Tasks: units of the library on the ticket with their bid (init_qty) and actual change
- * (additional_qty, clamped so the total never goes below 0). One blank new task at a time, at the
+ * SPEC §5 Tasks: units of the library on the ticket with their bid (init_qty), the change to the
+ * bid (additional_qty, clamped so the total never goes below 0) and the total they come to. One blank new task at a time, at the
  * top; its unit (code and description) can be chosen only until the ticket is saved.
  */
 export function TasksTab({
@@ -102,34 +103,39 @@ export function TasksTab({
                   </Tooltip>
                 )}
               </Group>
-              <Group gap="sm" grow>
-                <NumberInput
-                  label="Bid qty"
-                  value={t.init_qty}
-                  min={0}
-                  max={MAX_TASK_QTY}
-                  decimalScale={3}
-                  readOnly={!canEdit}
-                  onChange={(v) => {
-                    const init = Math.max(0, num(v));
-                    set(t.key, { init_qty: init, additional_qty: clampAdditionalQty(init, t.additional_qty) });
-                  }}
-                />
-                <NumberInput
-                  label="Actual qty (+/-)"
-                  value={t.additional_qty}
-                  min={-t.init_qty}
-                  max={MAX_TASK_QTY}
-                  decimalScale={3}
-                  readOnly={!canEdit}
-                  clampBehavior="strict"
-                  onChange={(v) => set(t.key, { additional_qty: clampAdditionalQty(t.init_qty, num(v)) })}
-                />
-              </Group>
-              <Text size="xs" c="dimmed">
-                Total {t.init_qty + t.additional_qty}
-                {t.uom ? ` ${t.uom}` : ''}
-              </Text>
+              {canEdit ? (
+                <Group gap="sm" grow align="flex-start">
+                  <NumberInput
+                    label="Bid qty"
+                    description="From the bid"
+                    value={t.init_qty}
+                    min={0}
+                    max={MAX_TASK_QTY}
+                    decimalScale={3}
+                    onChange={(v) => {
+                      const init = Math.max(0, num(v));
+                      set(t.key, { init_qty: init, additional_qty: clampAdditionalQty(init, t.additional_qty) });
+                    }}
+                  />
+                  <NumberInput
+                    label="Change to bid (+/-)"
+                    description="Added to the bid, or taken off"
+                    value={t.additional_qty}
+                    min={-t.init_qty}
+                    max={MAX_TASK_QTY}
+                    decimalScale={3}
+                    clampBehavior="strict"
+                    onChange={(v) => set(t.key, { additional_qty: clampAdditionalQty(t.init_qty, num(v)) })}
+                  />
+                  <TaskTotal init={t.init_qty} change={t.additional_qty} uom={t.uom} />
+                </Group>
+              ) : (
+                <Group gap="sm" grow align="flex-start">
+                  <ReadField label="Bid qty">{formatQty(t.init_qty)}</ReadField>
+                  <ReadField label="Change to bid">{signedQty(t.additional_qty)}</ReadField>
+                  <TaskTotal init={t.init_qty} change={t.additional_qty} uom={t.uom} />
+                </Group>
+              )}
             </Stack>
           </Paper>
         );
