@@ -1,17 +1,35 @@
 import { useState } from 'react';
-import { ActionIcon, Badge, Button, Divider, Group, Paper, Select, SimpleGrid, Stack, TagsInput, Text, Textarea, TextInput, Title, Tooltip } from '@mantine/core';
+import { ActionIcon, Anchor, Badge, Button, Divider, Group, Paper, Select, SimpleGrid, Stack, TagsInput, Text, Textarea, TextInput, Title, Tooltip } from '@mantine/core';
 import { DatePickerInput } from '@mantine/dates';
 import { IconCalendar, IconCircleCheck, IconPlus, IconRotate, IconTrash } from '@tabler/icons-react';
 import { LIMITS, TICKET_STATUS } from '../../../shared/constants';
-import { toIsoDate } from '../../../shared/dates';
+import { isoToUs, toIsoDate } from '../../../shared/dates';
 import { UploadField } from '../../components/upload/UploadField';
 import { usePermitTypes, useWorkingForemen } from './api/reference';
 import { GeoInput } from './GeoInput';
+import { ReadField } from './ReadField';
 import { newKey, notesNewestFirst, type DraftNote, type DraftPermit, type TicketDraft } from './ticketDraft';
 
 const text = (v: string | null | undefined) => v ?? '';
 const orNull = (v: string) => (v.trim() === '' ? null : v);
 const WHEN = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
+
+/** A document a read-only person can open (or the state of it when there is none). */
+function ReadDoc({ label, url, name, required }: { label: string; url: string | null; name: string | null; required?: number }) {
+  return (
+    <ReadField label={label}>
+      {url ? (
+        <Anchor href={url} target="_blank" rel="noreferrer">
+          {name || label}
+        </Anchor>
+      ) : required === undefined ? null : required ? (
+        'Required, no document yet'
+      ) : (
+        'Not required'
+      )}
+    </ReadField>
+  );
+}
 
 function Section({ title, children }: { title: string; children: React.ReactNode }) {
   return (
@@ -95,71 +113,86 @@ export function InfoTab({
       </Paper>
 
       <Section title="Location and work">
-        <TextInput
-          label="Address"
-          value={text(draft.street_address)}
-          onChange={(e) => update({ street_address: orNull(e.currentTarget.value) })}
-          readOnly={ro}
-          maxLength={LIMITS.shortTextMax}
-        />
-        <SimpleGrid cols={{ base: 2 }} spacing="xs">
-          <GeoInput label="Latitude" value={draft.geo_lat} onChange={(v) => update({ geo_lat: v })} min={-90} max={90} readOnly={ro} />
-          <GeoInput label="Longitude" value={draft.geo_lon} onChange={(v) => update({ geo_lon: v })} min={-180} max={180} readOnly={ro} />
-        </SimpleGrid>
-        <Textarea
-          label="Description"
-          value={text(draft.description)}
-          onChange={(e) => update({ description: orNull(e.currentTarget.value) })}
-          readOnly={ro}
-          autosize
-          minRows={2}
-          maxRows={8}
-          maxLength={LIMITS.textMax}
-        />
-        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="xs">
-          <Select
-            label="WF Crew"
-            placeholder="Select..."
-            data={[
-              { value: '', label: 'Select...' },
-              ...(foremen.data ?? []).map((f) => ({ value: String(f.id), label: `${f.first_name} ${f.last_name}` })),
-              // Keep the current assignee visible even if they are no longer a working foreman.
-              ...(draft.assigned_to != null && !(foremen.data ?? []).some((f) => f.id === draft.assigned_to)
-                ? [{ value: String(draft.assigned_to), label: draft.assigned_to_name ?? `User ${draft.assigned_to}` }]
-                : []),
-            ]}
-            value={draft.assigned_to != null ? String(draft.assigned_to) : ''}
-            onChange={(v) => {
-              const f = (foremen.data ?? []).find((x) => String(x.id) === v);
-              update({ assigned_to: v ? Number(v) : null, assigned_to_name: f ? `${f.first_name} ${f.last_name}` : null });
-            }}
-            allowDeselect={false}
-            readOnly={ro}
-            comboboxProps={{ withinPortal: true }}
-          />
-          <DatePickerInput
-            label="Due Date"
-            valueFormat="MM/DD/YYYY"
-            placeholder="MM/DD/YYYY"
-            leftSection={<IconCalendar size={16} />}
-            maxLevel="decade"
-            minDate="0001-01-01"
-            value={draft.due_date}
-            onChange={(v) => update({ due_date: v ? toIsoDate(v) : null })}
-            clearable
-            readOnly={ro}
-            popoverProps={{ withinPortal: true }}
-          />
-        </SimpleGrid>
-        <TagsInput
-          label="Work Orders"
-          description={canEdit ? 'Type a work order and press Enter' : undefined}
-          value={draft.work_orders}
-          onChange={(v) => update({ work_orders: v.map((w) => w.slice(0, LIMITS.shortTextMax)) })}
-          readOnly={ro}
-          clearable={canEdit}
-          splitChars={[',']}
-        />
+        {ro ? (
+          <>
+            <ReadField label="Address">{draft.street_address}</ReadField>
+            <SimpleGrid cols={{ base: 2 }} spacing="xs">
+              <ReadField label="Latitude">{draft.geo_lat}</ReadField>
+              <ReadField label="Longitude">{draft.geo_lon}</ReadField>
+            </SimpleGrid>
+            <ReadField label="Description" multiline>
+              {draft.description}
+            </ReadField>
+            <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="xs">
+              <ReadField label="WF Crew">{draft.assigned_to_name ?? (draft.assigned_to != null ? `User ${draft.assigned_to}` : 'Unassigned')}</ReadField>
+              <ReadField label="Due Date">{isoToUs(draft.due_date)}</ReadField>
+            </SimpleGrid>
+            <ReadField label="Work Orders">{draft.work_orders.join(', ')}</ReadField>
+          </>
+        ) : (
+          <>
+            <TextInput
+              label="Address"
+              value={text(draft.street_address)}
+              onChange={(e) => update({ street_address: orNull(e.currentTarget.value) })}
+              maxLength={LIMITS.shortTextMax}
+            />
+            <SimpleGrid cols={{ base: 2 }} spacing="xs">
+              <GeoInput label="Latitude" value={draft.geo_lat} onChange={(v) => update({ geo_lat: v })} min={-90} max={90} />
+              <GeoInput label="Longitude" value={draft.geo_lon} onChange={(v) => update({ geo_lon: v })} min={-180} max={180} />
+            </SimpleGrid>
+            <Textarea
+              label="Description"
+              value={text(draft.description)}
+              onChange={(e) => update({ description: orNull(e.currentTarget.value) })}
+              autosize
+              minRows={2}
+              maxRows={8}
+              maxLength={LIMITS.textMax}
+            />
+            <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="xs">
+              <Select
+                label="WF Crew"
+                placeholder="Select..."
+                data={[
+                  { value: '', label: 'Select...' },
+                  ...(foremen.data ?? []).map((f) => ({ value: String(f.id), label: `${f.first_name} ${f.last_name}` })),
+                  // Keep the current assignee visible even if they are no longer a working foreman.
+                  ...(draft.assigned_to != null && !(foremen.data ?? []).some((f) => f.id === draft.assigned_to)
+                    ? [{ value: String(draft.assigned_to), label: draft.assigned_to_name ?? `User ${draft.assigned_to}` }]
+                    : []),
+                ]}
+                value={draft.assigned_to != null ? String(draft.assigned_to) : ''}
+                onChange={(v) => {
+                  const f = (foremen.data ?? []).find((x) => String(x.id) === v);
+                  update({ assigned_to: v ? Number(v) : null, assigned_to_name: f ? `${f.first_name} ${f.last_name}` : null });
+                }}
+                allowDeselect={false}
+                comboboxProps={{ withinPortal: true }}
+              />
+              <DatePickerInput
+                label="Due Date"
+                valueFormat="MM/DD/YYYY"
+                placeholder="MM/DD/YYYY"
+                leftSection={<IconCalendar size={16} />}
+                maxLevel="decade"
+                minDate="0001-01-01"
+                value={draft.due_date}
+                onChange={(v) => update({ due_date: v ? toIsoDate(v) : null })}
+                clearable
+                popoverProps={{ withinPortal: true }}
+              />
+            </SimpleGrid>
+            <TagsInput
+              label="Work Orders"
+              description="Type a work order and press Enter"
+              value={draft.work_orders}
+              onChange={(v) => update({ work_orders: v.map((w) => w.slice(0, LIMITS.shortTextMax)) })}
+              clearable
+              splitChars={[',']}
+            />
+          </>
+        )}
       </Section>
 
       <Section title="Notes">
@@ -214,114 +247,138 @@ export function InfoTab({
       </Section>
 
       <Section title="Documents">
-        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
-          <UploadField
-            kind="dig_file"
-            label="Dig Safe"
-            description={draft.dig_safe_required ? 'Required' : 'Not required'}
-            value={draft.dig_safe_url ? { url: draft.dig_safe_url, name: draft.dig_safe_name ?? 'Dig Safe document' } : null}
-            onChange={(f) =>
-              update(f ? { dig_safe_url: f.url, dig_safe_name: f.name, dig_safe_required: 1 } : { dig_safe_url: null, dig_safe_name: null, dig_safe_required: 0 })
-            }
-            onBusyChange={onBusy}
-            disabled={ro}
-            removable={canEdit}
-            dropText="Drop the Dig Safe ticket here or click"
-          />
-          <UploadField
-            kind="nra_file"
-            label="NRA/DNR"
-            description={draft.nra_required ? 'Required' : 'Not required'}
-            value={draft.nra_url ? { url: draft.nra_url, name: draft.nra_name ?? 'NRA document' } : null}
-            onChange={(f) => update(f ? { nra_url: f.url, nra_name: f.name, nra_required: 1 } : { nra_url: null, nra_name: null, nra_required: 0 })}
-            onBusyChange={onBusy}
-            disabled={ro}
-            removable={canEdit}
-            dropText="Drop the NRA/DNR document here or click"
-          />
-        </SimpleGrid>
-        <Divider label="Permits" labelPosition="left" />
-        {draft.permits.length === 0 && (
-          <Text size="sm" c="dimmed">
-            No permits.
-          </Text>
-        )}
-        {draft.permits.map((p, i) => (
-          <Paper key={p.key} withBorder p="xs">
-            <Stack gap="xs">
-              <Group align="flex-end" gap="xs" wrap="nowrap">
-                <Select
-                  label={`Permit ${i + 1} type`}
-                  placeholder="Choose a type"
-                  data={(permitTypes.data ?? []).map((t) => ({ value: String(t.id), label: t.title }))}
-                  value={p.permit_type != null ? String(p.permit_type) : null}
-                  onChange={(v) => setPermit(p.key, { permit_type: v ? Number(v) : null, permit_type_title: permitTypes.data?.find((t) => String(t.id) === v)?.title ?? null })}
-                  readOnly={ro}
-                  clearable={canEdit}
-                  style={{ flex: 1 }}
-                  comboboxProps={{ withinPortal: true }}
-                />
-                {canEdit && (
-                  <Tooltip label="Remove permit">
-                    <ActionIcon variant="subtle" color="red" aria-label={`Remove permit ${i + 1}`} onClick={() => update({ permits: draft.permits.filter((x) => x.key !== p.key) })} mb={4}>
-                      <IconTrash size={16} />
-                    </ActionIcon>
-                  </Tooltip>
-                )}
-              </Group>
+        {ro ? (
+          <>
+            <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
+              <ReadDoc label="Dig Safe" url={draft.dig_safe_url} name={draft.dig_safe_name} required={draft.dig_safe_required} />
+              <ReadDoc label="NRA/DNR" url={draft.nra_url} name={draft.nra_name} required={draft.nra_required} />
+            </SimpleGrid>
+            <Divider label="Permits" labelPosition="left" />
+            {draft.permits.length === 0 ? (
+              <Text size="sm">No permits.</Text>
+            ) : (
+              draft.permits.map((p, i) => (
+                <SimpleGrid key={p.key} cols={{ base: 1, sm: 2 }} spacing="sm">
+                  <ReadField label={`Permit ${i + 1} type`}>{p.permit_type_title}</ReadField>
+                  <ReadDoc label="Permit document" url={p.permit_url} name={p.permit_name ?? p.filename} />
+                </SimpleGrid>
+              ))
+            )}
+          </>
+        ) : (
+          <>
+            <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
               <UploadField
-                kind="permit"
-                label="Permit document"
-                value={p.permit_url ? { url: p.permit_url, name: p.permit_name ?? p.filename ?? 'Permit' } : null}
+                kind="dig_file"
+                label="Dig Safe"
+                description={draft.dig_safe_required ? 'Required' : 'Not required'}
+                value={draft.dig_safe_url ? { url: draft.dig_safe_url, name: draft.dig_safe_name ?? 'Dig Safe document' } : null}
                 onChange={(f) =>
-                  setPermit(
-                    p.key,
-                    f
-                      ? { permit_url: f.url, permit_name: f.name, filename: f.name, permit_file_type: f.type }
-                      : // SPEC §4: removing a permit document clears its url, name and type.
-                        { permit_url: null, permit_name: null, filename: null, permit_file_type: null, permit_type: null, permit_type_title: null },
-                  )
+                  update(f ? { dig_safe_url: f.url, dig_safe_name: f.name, dig_safe_required: 1 } : { dig_safe_url: null, dig_safe_name: null, dig_safe_required: 0 })
                 }
                 onBusyChange={onBusy}
-                disabled={ro}
-                removable={canEdit}
+                removable
+                dropText="Drop the Dig Safe ticket here or click"
               />
-            </Stack>
-          </Paper>
-        ))}
-        {canEdit && (
-          <Group>
-            <Button
-              variant="light"
-              size="xs"
-              leftSection={<IconPlus size={14} />}
-              onClick={() =>
-                update({
-                  permits: [
-                    ...draft.permits,
-                    { key: newKey('permit'), id: null, permit_type: null, permit_type_title: null, permit_url: null, permit_name: null, permit_file_type: null, filename: null },
-                  ],
-                })
-              }
-            >
-              Add Permit
-            </Button>
-          </Group>
+              <UploadField
+                kind="nra_file"
+                label="NRA/DNR"
+                description={draft.nra_required ? 'Required' : 'Not required'}
+                value={draft.nra_url ? { url: draft.nra_url, name: draft.nra_name ?? 'NRA document' } : null}
+                onChange={(f) => update(f ? { nra_url: f.url, nra_name: f.name, nra_required: 1 } : { nra_url: null, nra_name: null, nra_required: 0 })}
+                onBusyChange={onBusy}
+                removable
+                dropText="Drop the NRA/DNR document here or click"
+              />
+            </SimpleGrid>
+            <Divider label="Permits" labelPosition="left" />
+            {draft.permits.length === 0 && (
+              <Text size="sm" c="dimmed">
+                No permits.
+              </Text>
+            )}
+            {draft.permits.map((p, i) => (
+              <Paper key={p.key} withBorder p="xs">
+                <Stack gap="xs">
+                  <Group align="flex-end" gap="xs" wrap="nowrap">
+                    <Select
+                      label={`Permit ${i + 1} type`}
+                      placeholder="Choose a type"
+                      data={(permitTypes.data ?? []).map((t) => ({ value: String(t.id), label: t.title }))}
+                      value={p.permit_type != null ? String(p.permit_type) : null}
+                      onChange={(v) => setPermit(p.key, { permit_type: v ? Number(v) : null, permit_type_title: permitTypes.data?.find((t) => String(t.id) === v)?.title ?? null })}
+                      clearable
+                      style={{ flex: 1 }}
+                      comboboxProps={{ withinPortal: true }}
+                    />
+                    <Tooltip label="Remove permit">
+                      <ActionIcon variant="subtle" color="red" aria-label={`Remove permit ${i + 1}`} onClick={() => update({ permits: draft.permits.filter((x) => x.key !== p.key) })} mb={4}>
+                        <IconTrash size={16} />
+                      </ActionIcon>
+                    </Tooltip>
+                  </Group>
+                  <UploadField
+                    kind="permit"
+                    label="Permit document"
+                    value={p.permit_url ? { url: p.permit_url, name: p.permit_name ?? p.filename ?? 'Permit' } : null}
+                    onChange={(f) =>
+                      setPermit(
+                        p.key,
+                        f
+                          ? { permit_url: f.url, permit_name: f.name, filename: f.name, permit_file_type: f.type }
+                          : // SPEC §4: removing a permit document clears its url, name and type.
+                            { permit_url: null, permit_name: null, filename: null, permit_file_type: null, permit_type: null, permit_type_title: null },
+                      )
+                    }
+                    onBusyChange={onBusy}
+                    removable
+                  />
+                </Stack>
+              </Paper>
+            ))}
+            <Group>
+              <Button
+                variant="light"
+                size="xs"
+                leftSection={<IconPlus size={14} />}
+                onClick={() =>
+                  update({
+                    permits: [
+                      ...draft.permits,
+                      { key: newKey('permit'), id: null, permit_type: null, permit_type_title: null, permit_url: null, permit_name: null, permit_file_type: null, filename: null },
+                    ],
+                  })
+                }
+              >
+                Add Permit
+              </Button>
+            </Group>
+          </>
         )}
       </Section>
 
       <Section title="Safety">
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="xs">
-          <TextInput label="EHASP" value={text(draft.ehasp)} onChange={(e) => update({ ehasp: orNull(e.currentTarget.value) })} readOnly={ro} maxLength={LIMITS.shortTextMax} />
-          <Textarea
-            label="Ambulance meet-up"
-            value={text(draft.ambulance_meetup)}
-            onChange={(e) => update({ ambulance_meetup: orNull(e.currentTarget.value) })}
-            readOnly={ro}
-            autosize
-            minRows={1}
-            maxLength={LIMITS.textMax}
-          />
+          {ro ? (
+            <>
+              <ReadField label="EHASP">{draft.ehasp}</ReadField>
+              <ReadField label="Ambulance meet-up" multiline>
+                {draft.ambulance_meetup}
+              </ReadField>
+            </>
+          ) : (
+            <>
+              <TextInput label="EHASP" value={text(draft.ehasp)} onChange={(e) => update({ ehasp: orNull(e.currentTarget.value) })} maxLength={LIMITS.shortTextMax} />
+              <Textarea
+                label="Ambulance meet-up"
+                value={text(draft.ambulance_meetup)}
+                onChange={(e) => update({ ambulance_meetup: orNull(e.currentTarget.value) })}
+                autosize
+                minRows={1}
+                maxLength={LIMITS.textMax}
+              />
+            </>
+          )}
         </SimpleGrid>
       </Section>
 

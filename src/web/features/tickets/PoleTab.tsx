@@ -22,6 +22,7 @@ import type { Pole } from '../../../shared/tickets.schemas';
 import { usePoleSearch } from './api/poles';
 import { useAccessTypes, useSpecs, useUtilities } from './api/reference';
 import { GeoInput } from './GeoInput';
+import { ReadField } from './ReadField';
 import type { DraftPole } from './ticketDraft';
 
 const text = (v: string | null | undefined) => v ?? '';
@@ -79,24 +80,50 @@ export function PoleTab({
   const utilityName = (id: number | null) => utilities.data?.find((u) => u.id === id)?.code ?? '';
   const canAdd = pole.pole_name.trim() !== '' && pole.line_name.trim() !== '';
 
+  // Whoever may not edit poles (roles 4 to 6) reads them as text (issue 12 item 6).
+  if (ro) {
+    return (
+      <Paper withBorder p="sm">
+        <Stack gap="xs">
+          <Title order={5}>Pole</Title>
+          <SimpleGrid cols={{ base: 2, sm: 3 }} spacing="xs">
+            <ReadField label="Utility">{pole.utility_name ?? utilityName(pole.utility_id_owning_pole)}</ReadField>
+            <ReadField label="Pole">{pole.pole_name}</ReadField>
+            <ReadField label="Line">{pole.line_name}</ReadField>
+            <ReadField label="Pole ID">{pole.pole_id}</ReadField>
+            <ReadField label="Line ID">{pole.line_id}</ReadField>
+            <ReadField label="Pole address">{pole.street_address}</ReadField>
+            <ReadField label="Access type">{pole.accessibility_label}</ReadField>
+            <ReadField label="Latitude (True-Y)">{pole.geo_lat}</ReadField>
+            <ReadField label="Longitude (True-X)">{pole.geo_lon}</ReadField>
+            <ReadField label="Utility spec">{pole.utility_spec}</ReadField>
+            <ReadField label="Arc rating">{pole.arc_rating}</ReadField>
+            <ReadField label="Primary voltage">{pole.primary_voltage}</ReadField>
+            <ReadField label="Secondary voltage">{pole.secondary_voltage}</ReadField>
+            <ReadField label="Substation">{pole.sub_curcuit}</ReadField>
+            <ReadField label="Circuit">{pole.sap_curcuit}</ReadField>
+          </SimpleGrid>
+        </Stack>
+      </Paper>
+    );
+  }
+
   return (
     <Stack gap="md">
       {needsMerge && (
         <Alert color="orange" title="Pole already on this job" role="alert">
           <Stack gap="xs" align="flex-start">
             <Text size="sm">{MSG.needsMerge}</Text>
-            {canWrite && (
-              <Button color="orange" leftSection={<IconGitMerge size={16} />} onClick={onMerge} loading={merging}>
-                {isNew ? 'Open the Existing Ticket' : 'Merge Tickets'}
-              </Button>
-            )}
+            <Button color="orange" leftSection={<IconGitMerge size={16} />} onClick={onMerge} loading={merging}>
+              {isNew ? 'Open the Existing Ticket' : 'Merge Tickets'}
+            </Button>
           </Stack>
         </Alert>
       )}
 
       <Paper withBorder p="sm">
         <Stack gap="xs">
-          <Title order={5}>{canWrite ? 'Find a pole' : 'Pole'}</Title>
+          <Title order={5}>Find a pole</Title>
           <SimpleGrid cols={{ base: 1, xs: 3 }} spacing="xs">
             <Select
               label="Utility"
@@ -105,7 +132,6 @@ export function PoleTab({
               value={pole.utility_id_owning_pole != null ? String(pole.utility_id_owning_pole) : null}
               onChange={(v) => onPoleChange({ utility_id_owning_pole: v ? Number(v) : null, utility_name: v ? utilityName(Number(v)) : null })}
               clearable
-              readOnly={ro}
               comboboxProps={{ withinPortal: true }}
             />
             <TextInput
@@ -113,7 +139,6 @@ export function PoleTab({
               value={pole.pole_name}
               onChange={(e) => onPoleChange({ pole_name: e.currentTarget.value })}
               leftSection={<IconSearch size={14} />}
-              readOnly={ro}
               maxLength={255}
               autoComplete="off"
             />
@@ -122,13 +147,12 @@ export function PoleTab({
               value={pole.line_name}
               onChange={(e) => onPoleChange({ line_name: e.currentTarget.value })}
               leftSection={<IconSearch size={14} />}
-              readOnly={ro}
               maxLength={255}
               autoComplete="off"
             />
           </SimpleGrid>
 
-          {canWrite && hasText && (
+          {hasText && (
             <ScrollArea.Autosize mah={220} type="auto">
               {results.isLoading ? (
                 <Group gap="xs">
@@ -178,18 +202,16 @@ export function PoleTab({
             </ScrollArea.Autosize>
           )}
 
-          {canWrite && (
-            <Group gap="xs">
-              <Button variant="light" leftSection={<IconPlus size={16} />} disabled={!canAdd || pole.id != null} onClick={onAddPole} loading={addingPole}>
-                Add as a New Pole
-              </Button>
-              {pole.id != null && (
-                <Text size="sm" c="green.8">
-                  Pole {pole.pole_name} on line {pole.line_name} is selected.
-                </Text>
-              )}
-            </Group>
-          )}
+          <Group gap="xs">
+            <Button variant="light" leftSection={<IconPlus size={16} />} disabled={!canAdd || pole.id != null} onClick={onAddPole} loading={addingPole}>
+              Add as a New Pole
+            </Button>
+            {pole.id != null && (
+              <Text size="sm" c="green.8">
+                Pole {pole.pole_name} on line {pole.line_name} is selected.
+              </Text>
+            )}
+          </Group>
           {addPoleError && (
             <Alert color="red" role="alert" p="xs">
               {addPoleError}
@@ -214,13 +236,12 @@ export function PoleTab({
             </Text>
           )}
           <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="xs">
-            <TextInput label="Pole ID" value={text(pole.pole_id)} onChange={(e) => onPoleChange({ pole_id: orNull(e.currentTarget.value) })} readOnly={ro} maxLength={255} />
-            <TextInput label="Line ID" value={text(pole.line_id)} onChange={(e) => onPoleChange({ line_id: orNull(e.currentTarget.value) })} readOnly={ro} maxLength={255} />
+            <TextInput label="Pole ID" value={text(pole.pole_id)} onChange={(e) => onPoleChange({ pole_id: orNull(e.currentTarget.value) })} maxLength={255} />
+            <TextInput label="Line ID" value={text(pole.line_id)} onChange={(e) => onPoleChange({ line_id: orNull(e.currentTarget.value) })} maxLength={255} />
             <TextInput
               label="Pole address"
               value={text(pole.street_address)}
               onChange={(e) => onPoleChange({ street_address: orNull(e.currentTarget.value) })}
-              readOnly={ro}
               maxLength={255}
             />
             <Select
@@ -234,11 +255,10 @@ export function PoleTab({
                 })
               }
               clearable
-              readOnly={ro}
               comboboxProps={{ withinPortal: true }}
             />
-            <GeoInput label="Latitude (True-Y)" value={pole.geo_lat} onChange={(v) => onPoleChange({ geo_lat: v })} min={-90} max={90} readOnly={ro} />
-            <GeoInput label="Longitude (True-X)" value={pole.geo_lon} onChange={(v) => onPoleChange({ geo_lon: v })} min={-180} max={180} readOnly={ro} />
+            <GeoInput label="Latitude (True-Y)" value={pole.geo_lat} onChange={(v) => onPoleChange({ geo_lat: v })} min={-90} max={90} />
+            <GeoInput label="Longitude (True-X)" value={pole.geo_lon} onChange={(v) => onPoleChange({ geo_lon: v })} min={-180} max={180} />
             <Autocomplete
               label="Utility spec"
               value={specText ?? text(pole.utility_spec)}
@@ -247,27 +267,24 @@ export function PoleTab({
                 onPoleChange({ utility_spec: orNull(v) });
               }}
               data={[...new Set((specs.data ?? []).map((s) => s.spec_number))]}
-              readOnly={ro}
               maxLength={255}
               comboboxProps={{ withinPortal: true }}
             />
-            <TextInput label="Arc rating" value={text(pole.arc_rating)} onChange={(e) => onPoleChange({ arc_rating: orNull(e.currentTarget.value) })} readOnly={ro} maxLength={255} />
+            <TextInput label="Arc rating" value={text(pole.arc_rating)} onChange={(e) => onPoleChange({ arc_rating: orNull(e.currentTarget.value) })} maxLength={255} />
             <TextInput
               label="Primary voltage"
               value={text(pole.primary_voltage)}
               onChange={(e) => onPoleChange({ primary_voltage: orNull(e.currentTarget.value) })}
-              readOnly={ro}
               maxLength={255}
             />
             <TextInput
               label="Secondary voltage"
               value={text(pole.secondary_voltage)}
               onChange={(e) => onPoleChange({ secondary_voltage: orNull(e.currentTarget.value) })}
-              readOnly={ro}
               maxLength={255}
             />
-            <TextInput label="Substation" value={text(pole.sub_curcuit)} onChange={(e) => onPoleChange({ sub_curcuit: orNull(e.currentTarget.value) })} readOnly={ro} maxLength={255} />
-            <TextInput label="Circuit" value={text(pole.sap_curcuit)} onChange={(e) => onPoleChange({ sap_curcuit: orNull(e.currentTarget.value) })} readOnly={ro} maxLength={255} />
+            <TextInput label="Substation" value={text(pole.sub_curcuit)} onChange={(e) => onPoleChange({ sub_curcuit: orNull(e.currentTarget.value) })} maxLength={255} />
+            <TextInput label="Circuit" value={text(pole.sap_curcuit)} onChange={(e) => onPoleChange({ sap_curcuit: orNull(e.currentTarget.value) })} maxLength={255} />
           </SimpleGrid>
         </Stack>
       </Paper>
