@@ -1,5 +1,5 @@
 import { useRef, useState } from 'react';
-import { ActionIcon, Alert, Button, FileButton, Group, Image, Modal, Paper, Progress, SimpleGrid, Stack, Text, Title, Tooltip, UnstyledButton } from '@mantine/core';
+import { ActionIcon, Alert, Button, FileButton, Group, Image, Paper, Progress, SimpleGrid, Stack, Text, Title, UnstyledButton } from '@mantine/core';
 import { Dropzone, type FileWithPath } from '@mantine/dropzone';
 import '@mantine/dropzone/styles.css';
 import { modals } from '@mantine/modals';
@@ -13,6 +13,7 @@ import { IMAGE_TYPES } from '../../../shared/uploads';
 import { queryKeys } from '../../api/queryKeys';
 import { UploadError, uploadWithProgress } from '../../components/upload/signedUpload';
 import { completeImageUpload, useDeleteImage } from './api/images';
+import { PhotoViewer } from './PhotoViewer';
 import { tooManyImages } from './ticketDraft';
 
 const ACCEPT = Object.fromEntries(Object.entries(IMAGE_TYPES).map(([t, exts]) => [t, exts.map((e) => `.${e}`)]));
@@ -20,8 +21,8 @@ const ACCEPT = Object.fromEntries(Object.entries(IMAGE_TYPES).map(([t, exts]) =>
 const isImage = (f: File) => f.type.startsWith('image/') && f.type !== 'image/svg+xml';
 
 /**
- * The ticket's photos (SPEC §2 Images, §5, §7 Uploads, §8): a grid of thumbnails, the full image
- * in a modal, delete with confirmation, and upload by picker or drag-and-drop. Each photo goes
+ * The ticket's photos (SPEC §2 Images, §5, §7 Uploads, §8): a grid of thumbnails, the photos full
+ * screen (PhotoViewer), delete with confirmation, and upload by picker or drag-and-drop. Each photo goes
  * through the signed upload (with progress) and is then recorded with s3-upload-complete; the
  * server makes the thumbnail and refuses an 11th photo too.
  */
@@ -41,10 +42,10 @@ export function ImagesPanel({
 }) {
   const qc = useQueryClient();
   const del = useDeleteImage(jobId);
-  const [viewing, setViewingState] = useState<TicketImage | null>(null);
-  const setViewing = (img: TicketImage | null) => {
-    setViewingState(img);
-    onViewerChange?.(img !== null);
+  const [viewing, setViewingState] = useState<number | null>(null);
+  const setViewing = (i: number | null) => {
+    setViewingState(i);
+    onViewerChange?.(i !== null);
   };
   const [alert, setAlert] = useState<string | null>(null);
   const [progress, setProgress] = useState<{ done: number; total: number; fraction: number; name: string } | null>(null);
@@ -155,7 +156,7 @@ export function ImagesPanel({
           <SimpleGrid cols={{ base: 3, xs: 4, sm: 5 }} spacing="xs" data-testid="image-grid">
             {images.map((img, i) => (
               <div key={img.id} style={{ position: 'relative' }}>
-                <UnstyledButton onClick={() => setViewing(img)} aria-label={`View image ${i + 1}`} style={{ display: 'block', width: '100%' }}>
+                <UnstyledButton onClick={() => setViewing(i)} aria-label={`View image ${i + 1}`} style={{ display: 'block', width: '100%' }}>
                   <Image src={img.thumbnailurl} alt={`Photo ${i + 1} of pole ${img.pole_name ?? ''}`} radius="sm" h={90} fit="cover" loading="lazy" />
                 </UnstyledButton>
                 {canAnnotate && (
@@ -203,25 +204,7 @@ export function ImagesPanel({
         )}
       </Stack>
 
-      <Modal opened={viewing !== null} onClose={() => setViewing(null)} title={viewing ? `Pole ${viewing.pole_name ?? ''} — line ${viewing.line_name ?? ''}` : ''} size="xl" zIndex={300} centered>
-        {viewing && (
-          <Stack gap="xs">
-            <Image src={viewing.url} alt={`Full photo of pole ${viewing.pole_name ?? ''}`} fit="contain" mah="70vh" />
-            <Group justify="space-between">
-              <Text size="xs" c="dimmed">
-                Uploaded {new Date(viewing.uploaded_at).toLocaleString('en-US')}
-              </Text>
-              {canAnnotate && (
-                <Tooltip label="Delete this image">
-                  <Button color="red" variant="light" size="xs" leftSection={<IconTrash size={14} />} onClick={() => confirmDelete(viewing)}>
-                    Delete
-                  </Button>
-                </Tooltip>
-              )}
-            </Group>
-          </Stack>
-        )}
-      </Modal>
+      <PhotoViewer images={images} index={viewing !== null && viewing < images.length ? viewing : null} onIndex={setViewing} onDelete={canAnnotate ? confirmDelete : undefined} />
     </Paper>
   );
 }
