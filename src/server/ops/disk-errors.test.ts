@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Fastify from 'fastify';
 import { sql } from 'drizzle-orm';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { registerErrorHandler, DISK_FULL_MESSAGE, READ_ONLY_MESSAGE, DATABASE_CANNOT_WRITE } from '../plugins/errors';
 import { LocalStorage } from '../storage/local';
 import { createTestApp, type TestApp } from '../test/harness';
@@ -24,6 +24,14 @@ async function signAndPut(t: TestApp, token: string, bytes: Buffer) {
   const { signedRequest } = signed.json() as { signedRequest: string };
   return t.request({ method: 'PUT', url: signedRequest, headers: { 'content-type': 'application/pdf' }, body: bytes });
 }
+
+const SECRET = 'test-secret-that-is-long-enough-for-hs256-signing';
+// One app per storage, made at the top so the harness's afterAll closes them.
+const t = await createTestApp();
+const unwritable = await createTestApp({ storage: new LocalStorage('/sys/kernel/linecrew-no-such-files', SECRET) });
+const full = mkdtempSync(path.join(tmpdir(), 'linecrew-full-'));
+const onFullDisk = await createTestApp({ storage: new LocalStorage(full, SECRET) });
+afterAll(() => rmSync(full, { recursive: true, force: true }));
 
 const pdf = (size: number) => Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(size, 0x20)]);
 
@@ -54,21 +62,18 @@ describe('disk full and unwritable folders', () => {
   });
 
   it('an upload into a folder the server may not write answers 503 and says so', async () => {
-    const t = await createTestApp({ storage: new LocalStorage('/sys/kernel/linecrew-no-such-files', 'test-secret-that-is-long-enough-for-hs256-signing') });
-    const token = await t.login('admin@example.com');
-    const res = await signAndPut(t, token, pdf(100));
+    const token = await unwritable.login('admin@example.com');
+    const res = await signAndPut(unwritable, token, pdf(100));
     expect(res.statusCode).toBe(503);
     expect(res.json().error).toBe(READ_ONLY_MESSAGE);
   });
 
   it('an upload to a disk that fills up answers 507 and leaves no partial file (a 64 KB tmpfs; skipped where mounting is not permitted)', async (ctx) => {
-    const full = mkdtempSync(path.join(tmpdir(), 'linecrew-full-'));
     const mounted = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', full]).status === 0;
     try {
       if (!mounted) ctx.skip();
-      const t = await createTestApp({ storage: new LocalStorage(full, 'test-secret-that-is-long-enough-for-hs256-signing') });
-      const token = await t.login('admin@example.com');
-      const res = await signAndPut(t, token, pdf(200 * 1024));
+      const token = await onFullDisk.login('admin@example.com');
+      const res = await signAndPut(onFullDisk, token, pdf(200 * 1024));
       expect(res.statusCode).toBe(507);
       expect(res.json().error).toBe(DISK_FULL_MESSAGE);
       const left = (dir: string): string[] =>
@@ -76,21 +81,19 @@ describe('disk full and unwritable folders', () => {
       expect(left(full)).toEqual([]);
     } finally {
       if (mounted) spawnSync('umount', [full]);
-      rmSync(full, { recursive: true, force: true });
     }
   });
 });
 
+// In this order: the last one leaves the database read-only.
 describe('GET /health', () => {
   it('answers 200 while the database and the data folder can write', async () => {
-    const t = await createTestApp();
     const res = await t.request({ method: 'GET', url: '/api/v1/health' });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ ok: true });
   });
 
   it('answers 503 when the data folder cannot be written', async () => {
-    const t = await createTestApp();
     // The data folder replaced by a plain file: nothing can be created in it.
     rmSync(t.dataDir, { recursive: true, force: true });
     writeFileSync(t.dataDir, 'not a folder');
@@ -102,7 +105,6 @@ describe('GET /health', () => {
   });
 
   it('answers 503 when the database is read-only', async () => {
-    const t = await createTestApp();
     // Every connection of the test pool (4 on PostgreSQL, PGlite has one) turned read-only: the
     // statements run at once, so each holds its own connection while it sets it.
     await Promise.all(
