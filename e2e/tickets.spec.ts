@@ -1,68 +1,10 @@
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { APIRequestContext, Page } from '@playwright/test';
 import { MSG } from '../src/shared/messages';
-import { expect, test, unique, USERS, DEMO_PASSWORD } from './fixtures';
+import { expect, test, unique, USERS } from './fixtures';
+import { API, createJob, fixture, openJob, row, ticketWindow } from './ticketJobs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const fixture = (name: string) => path.join(here, 'fixtures', name);
-const API = '/api/v1';
-
-interface NewTicket {
-  pole: { pole_name: string; line_name: string };
-  tasks?: { code: string; init_qty: number }[];
-  work_orders?: string[];
-}
-
-/**
- * A job of our own, made through the API (not the jobs UI): sign in, upload the work packet
- * through the signed-upload flow, then PUT /jobs/ with newTickets.
- */
-async function createJob(request: APIRequestContext, tickets: NewTicket[]): Promise<{ id: number; number: string; token: string }> {
-  const login = await request.post(`${API}/crew/login`, { data: { email: USERS.admin, password: DEMO_PASSWORD } });
-  expect(login.ok()).toBeTruthy();
-  const { token } = (await login.json()) as { token: string };
-  const auth = { Authorization: `Bearer ${token}` };
-
-  const pdf = readFileSync(fixture('packet.pdf'));
-  const q = new URLSearchParams({ directory: 'work_packet', fileName: 'packet.pdf', fileType: 'application/pdf', fileSize: String(pdf.length) });
-  const sign = await request.get(`${API}/doc_upload/sign-s3-pdf?${q}`, { headers: auth });
-  expect(sign.ok()).toBeTruthy();
-  const signed = (await sign.json()) as { signedRequest: string; url: string; headers: Record<string, string> };
-  const put = await request.put(signed.signedRequest, { headers: signed.headers, data: pdf });
-  expect(put.ok()).toBeTruthy();
-
-  const utilities = (await (await request.get(`${API}/utilities`, { headers: auth })).json()) as { id: number; code: string }[];
-  const ngrid = utilities.find((u) => u.code === 'NGRID')!;
-  const number = unique('TIX');
-  const due = new Date(Date.now() + 20 * 86_400_000).toISOString().slice(0, 10);
-  const res = await request.put(`${API}/jobs/`, {
-    headers: auth,
-    data: {
-      job: {
-        job_number: number,
-        job_type: 0,
-        due_date: due,
-        selected_utility_id: ngrid.id,
-        work_packet_url: signed.url,
-        work_packet_name: 'packet.pdf',
-        newTickets: tickets,
-      },
-    },
-  });
-  expect(res.ok(), await res.text()).toBeTruthy();
-  const body = (await res.json()) as { job: { id: number } };
-  return { id: body.job.id, number, token };
-}
-
-const ticketWindow = (page: Page) => page.getByRole('dialog', { name: /Ticket/ });
-const row = (page: Page, pole: string) => page.locator('[data-ticket-id]').filter({ has: page.getByRole('cell', { name: pole, exact: true }) });
-
-async function openJob(page: Page, jobId: number) {
-  await page.goto(`/job?id=${jobId}`);
-  await expect(page.getByRole('table', { name: 'Tickets' })).toBeVisible({ timeout: 45_000 });
-}
 
 test.describe('tickets of a job', () => {
   // Each journey makes its own job through the API first, and some upload files: allow for a busy machine.
@@ -273,8 +215,9 @@ test.describe('tickets of a job', () => {
     const job = await createJob(request, [{ pole: { pole_name: pole, line_name: '1' }, tasks: [{ code: 'P40-2', init_qty: 1 }] }]);
     await page.setViewportSize({ width: 375, height: 800 });
     await loginAs(USERS.wforeman);
-    await openJob(page, job.id);
-    await row(page, pole).click();
+    await page.goto(`/job?id=${job.id}`);
+    // A phone shows ticket cards, not the table (e2e/tickets-phone.spec.ts).
+    await page.getByRole('button', { name: `Pole ${pole} · Line 1` }).click({ timeout: 45_000 });
     const win = ticketWindow(page);
     await expect(win.getByText('Edit Ticket')).toBeVisible();
     const box = await win.boundingBox();

@@ -90,15 +90,17 @@ export default function JobDetailHeader({ jobId }: { jobId: number }) {
             </Badge>
           </Group>
           {canWrite && (
+            // Delete Job comes last: the first stop of the keyboard (and of a thumb) is never the
+            // one that destroys the job (issue 12 item 13).
             <Group gap="xs" wrap="wrap">
-              <Button variant="subtle" color="red" size="compact-sm" leftSection={<IconTrash size={16} />} onClick={() => void onDelete()} loading={del.isPending}>
-                Delete Job
-              </Button>
               <Button variant="subtle" size="compact-sm" leftSection={<IconPencil size={16} />} onClick={() => setEditing(true)}>
                 Edit Job Info
               </Button>
               <Button variant="subtle" size="compact-sm" leftSection={<IconDownload size={16} />} onClick={() => setExporting(true)}>
                 Export Job Info
+              </Button>
+              <Button variant="subtle" color="red" size="compact-sm" leftSection={<IconTrash size={16} />} onClick={() => void onDelete()} loading={del.isPending}>
+                Delete Job
               </Button>
             </Group>
           )}

@@ -1,10 +1,11 @@
-import { useMemo, useState } from 'react';
-import { Alert, Anchor, Button, Center, Group, Loader, Modal, Stack, Tabs, Text } from '@mantine/core';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { useBlocker } from 'react-router';
+import { Alert, Anchor, Badge, Button, Center, Group, Loader, Modal, Stack, Tabs, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
-import { IconInfoCircle, IconListCheck, IconMapPin, IconTrash } from '@tabler/icons-react';
+import { IconEye, IconInfoCircle, IconListCheck, IconMapPin, IconTrash } from '@tabler/icons-react';
 import type { Job } from '../../../shared/jobs.schemas';
 import { MSG } from '../../../shared/messages';
 import { can } from '../../../shared/permissions';
@@ -23,6 +24,7 @@ import { InfoTab } from './InfoTab';
 import { PoleTab } from './PoleTab';
 import { TasksTab } from './TasksTab';
 import { canSave, emptyDraft, hasChosenPole, isDirty, samePole, toDraft, toSaveBody, type DraftPole, type TicketDraft } from './ticketDraft';
+import { ticketParam } from './ticketUrl';
 
 /** Which ticket the window shows: id null = Create Ticket; justCreated = just made by adding a pole. */
 export interface WindowTarget {
@@ -43,12 +45,14 @@ const IDENTITY_FIELDS = ['pole_name', 'line_name', 'sub_curcuit', 'sap_curcuit']
 export function TicketWindow({
   job,
   target,
-  onOpenTicket,
-  onClose,
+  onOpenTicket: openTicket,
+  onClose: close,
 }: {
   job: Job;
   target: WindowTarget;
+  /** Replaces the open ticket (its address too). */
   onOpenTicket: (t: WindowTarget) => void;
+  /** Closes the window (its address too). */
   onClose: () => void;
 }) {
   const phone = useMediaQuery('(max-width: 48em)');
@@ -72,6 +76,18 @@ export function TicketWindow({
   const [uploading, setUploading] = useState(0);
   const [viewerOpen, setViewerOpen] = useState(false);
 
+  // The window's own moves (Close after asking, delete, merge, a new ticket) change the address
+  // and must not be asked about again; Back and other moves away are (issue 12 item 5).
+  const leaving = useRef(false);
+  const onClose = () => {
+    leaving.current = true;
+    close();
+  };
+  const onOpenTicket = (t: WindowTarget) => {
+    leaving.current = true;
+    openTicket(t);
+  };
+
   const save = useSaveTicket();
   const del = useDeleteTicket();
   const merge = useMergeTickets();
@@ -85,9 +101,37 @@ export function TicketWindow({
     setBasePole(d.pole ? { ...d.pole } : null);
   };
   // First load of an existing ticket: start the working copy from the server's.
-  if (draft === null && server.data) load(server.data);
+  // A link naming a ticket of another job (or a job the link was not made for) opens nothing.
+  const foreign = server.data != null && server.data.job_id !== job.id;
+  if (draft === null && server.data && !foreign) load(server.data);
 
   const dirty = draft && original ? isDirty(draft, original) : false;
+  const blocker = useBlocker(
+    ({ currentLocation, nextLocation }) =>
+      dirty &&
+      !leaving.current &&
+      (currentLocation.pathname !== nextLocation.pathname || ticketParam(new URLSearchParams(currentLocation.search)) !== ticketParam(new URLSearchParams(nextLocation.search))),
+  );
+  useEffect(() => {
+    if (blocker.state !== 'blocked') return;
+    let answered = false;
+    modals.openConfirmModal({
+      title: 'Unsaved changes',
+      children: <Text size="sm">{MSG.unsavedChanges}</Text>,
+      labels: { confirm: 'Close anyway', cancel: 'Keep editing' },
+      confirmProps: { color: 'red' },
+      zIndex: 400,
+      onConfirm: () => {
+        answered = true;
+        leaving.current = true;
+        blocker.proceed();
+      },
+      // Staying (the button, Escape or a click outside): the address stays on the ticket.
+      onClose: () => {
+        if (!answered) blocker.reset();
+      },
+    });
+  }, [blocker]);
   const merging = needsMerge !== null && needsMerge.length > 0;
   const saveAllowed = draft && original ? canSave(draft, original, { justCreated, needsMerge: merging }) && uploading === 0 : false;
   const poleChosen = draft ? hasChosenPole(draft) : false;
@@ -138,12 +182,14 @@ export function TicketWindow({
   };
 
   const afterSave = (t: Ticket, message: string) => {
+    notifications.show({ color: 'green', message });
+    // A new ticket now has an address of its own: the window opens it (from the saved copy).
+    if (ticketId == null) return onOpenTicket({ id: t.id });
     load(t);
     setTicketId(t.id);
     setJustCreated(false);
     setStale(false);
     setError(null);
-    notifications.show({ color: 'green', message });
   };
 
   const onSaveError = (err: Error) => {
@@ -298,9 +344,9 @@ export function TicketWindow({
       styles={{ body: { paddingBottom: 0 } }}
     >
       {!draft ? (
-        server.isError ? (
+        server.isError || foreign ? (
           <Alert color="red" role="alert">
-            {server.error.message}
+            {foreign ? 'This ticket belongs to another job. Open it from that job.' : server.error?.message}
           </Alert>
         ) : (
           <Center py="xl">
@@ -338,6 +384,17 @@ export function TicketWindow({
                 </Text>
               )}
             </Group>
+            {!canEdit && (
+              // Roles 5 and 6 read the ticket and add notes and photos only (DESIGN §4).
+              <Group gap={6} wrap="nowrap" data-testid="view-only">
+                <Badge variant="outline" color="gray" leftSection={<IconEye size={14} />}>
+                  View only
+                </Badge>
+                <Text size="xs" c="dimmed">
+                  You can add notes and photos.
+                </Text>
+              </Group>
+            )}
             {canWrite && ticketId != null && (
               <Anchor component="button" type="button" c="red" size="sm" onClick={requestDelete}>
                 <Group gap={4}>

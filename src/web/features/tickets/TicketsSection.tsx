@@ -1,7 +1,8 @@
 import { memo, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
-import { useNavigate } from 'react-router';
-import { Alert, Badge, Button, Center, FileButton, Group, List, Loader, Paper, Select, SegmentedControl, Stack, Text, Title, Tooltip } from '@mantine/core';
-import { IconArrowLeft, IconFileSpreadsheet, IconListCheck, IconPlus } from '@tabler/icons-react';
+import { useLocation, useNavigate, useSearchParams } from 'react-router';
+import { ActionIcon, Alert, Badge, Button, Center, Drawer, FileButton, Group, List, Loader, Paper, Select, SegmentedControl, Stack, Text, Title, Tooltip } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
+import { IconAdjustmentsHorizontal, IconArrowLeft, IconFileSpreadsheet, IconListCheck, IconPlus, IconSortAscending, IconSortDescending } from '@tabler/icons-react';
 import { TICKET_STATUS } from '../../../shared/constants';
 import { can } from '../../../shared/permissions';
 import { sortTickets, TICKET_SORT_COLUMNS, warmTicketSortKeys, type TicketSortColumn } from '../../../shared/sorting';
@@ -13,8 +14,11 @@ import { nextSort, type SortState } from '../../../shared/sort';
 import { useJob } from '../../api/job';
 import { useXlsUpload, type XlsUploadReply } from './api/xlsUpload';
 import { CreateTaskModal } from './CreateTaskModal';
-import { TicketsTable } from './TicketsTable';
+import { DocLegend } from './DocCircle';
+import { TicketCards } from './TicketCards';
+import { COLUMNS, TicketsTable } from './TicketsTable';
 import { TicketWindow, type WindowTarget } from './TicketWindow';
+import { ticketHref, ticketParam, type TicketLocationState } from './ticketUrl';
 
 const ALL = 'All';
 type StatusFilter = 'All' | 'Pending' | 'Complete';
@@ -58,7 +62,7 @@ const FilterSelect = memo(function FilterSelect({
       allowDeselect={false}
       searchable
       limit={100}
-      w={140}
+      w={{ base: '100%', xs: 140 }}
       comboboxProps={{ withinPortal: true }}
     />
   );
@@ -90,6 +94,11 @@ function UploadResult({ result, onClose }: { result: { ok: boolean; reply: XlsUp
  */
 export default function TicketsSection({ jobId }: { jobId: number }) {
   const navigate = useNavigate();
+  const location = useLocation();
+  const [params] = useSearchParams();
+  // Below 768 px the tickets are cards and the filters sit in a drawer (issue 12 item 4).
+  const phone = useMediaQuery('(max-width: 47.99em)', undefined, { getInitialValueInEffect: false });
+  const [filtersOpen, setFiltersOpen] = useState(false);
   const { claims } = useSession();
   const roleId = claims?.roleId;
   const canWrite = can(roleId, 'tickets.write');
@@ -101,7 +110,6 @@ export default function TicketsSection({ jobId }: { jobId: number }) {
   const [statusFilter, setStatusFilter] = useState<StatusFilter>('All');
   const [sort, setSort] = useState<SortState<TicketSortColumn>>({ column: 'pole_name', direction: 'asc' });
   const [selected, setSelected] = useState<Set<number>>(() => new Set());
-  const [target, setTarget] = useState<WindowTarget | null>(null);
   const [taskOpen, setTaskOpen] = useState(false);
   const [uploadResult, setUploadResult] = useState<{ ok: boolean; reply: XlsUploadReply | null; message: string } | null>(null);
   const xls = useXlsUpload();
@@ -198,7 +206,39 @@ export default function TicketsSection({ jobId }: { jobId: number }) {
     });
   }, []);
   const onToggleAll = useCallback((ids: number[] | null) => setSelected(new Set(ids ?? [])), []);
-  const onOpen = useCallback((id: number) => setTarget({ id }), []);
+
+  // The open ticket lives in the address (/job?id=…&ticket=…, issue 12 item 5): opening pushes
+  // it, so Back closes the window (TicketWindow asks first when there are unsaved changes), and a
+  // link to a ticket opens it on a fresh load. Create Ticket is ticket=new.
+  const state = location.state as TicketLocationState | null;
+  const wanted = ticketParam(params);
+  const target: WindowTarget | null = wanted === 'new' ? (canWrite ? { id: null } : null) : wanted === null ? null : { id: wanted, justCreated: state?.justCreated };
+  const openTicket = useCallback(
+    (t: WindowTarget, replace = false) => {
+      const next: TicketLocationState = { fromList: replace ? Boolean(state?.fromList) : true, justCreated: t.justCreated };
+      navigate(ticketHref(jobId, t.id), { replace, state: next });
+    },
+    [navigate, jobId, state?.fromList],
+  );
+  const closeTicket = useCallback(() => {
+    // Opened from the list: step back to the entry we pushed. Opened by a link: drop the ticket
+    // from the address, so Back then leaves the job as it would have without the window.
+    if (state?.fromList) navigate(-1);
+    else navigate(ticketHref(jobId, undefined), { replace: true });
+  }, [navigate, jobId, state?.fromList]);
+  const onOpen = useCallback((id: number) => openTicket({ id }), [openTicket]);
+
+  // Focus goes back to the row or card that opened the window (issue 12 item 13).
+  const openedId = target?.id ?? null;
+  const isOpen = target !== null;
+  const lastOpened = useRef<number | null>(null);
+  useEffect(() => {
+    if (openedId != null) lastOpened.current = openedId;
+    if (isOpen || lastOpened.current == null) return;
+    const id = lastOpened.current;
+    lastOpened.current = null;
+    requestAnimationFrame(() => document.querySelector<HTMLElement>(`[data-ticket-id="${id}"]`)?.focus());
+  }, [openedId, isOpen]);
 
   // Selections of tickets that no longer exist are dropped.
   const selectedIds = useMemo(() => tickets.filter((t) => selected.has(t.id)).map((t) => t.id), [tickets, selected]);
@@ -258,7 +298,7 @@ export default function TicketsSection({ jobId }: { jobId: number }) {
             Back
           </Button>
           {canWrite && (
-            <Button leftSection={<IconPlus size={16} />} onClick={() => setTarget({ id: null })}>
+            <Button leftSection={<IconPlus size={16} />} onClick={() => openTicket({ id: null })}>
               Create Ticket
             </Button>
           )}
@@ -287,12 +327,17 @@ export default function TicketsSection({ jobId }: { jobId: number }) {
         </Group>
       </Group>
     ),
-    [tickets.length, complete, canWrite, canEdit, selectedCount, onSpreadsheet, uploading, navigate],
+    [tickets.length, complete, canWrite, canEdit, selectedCount, onSpreadsheet, uploading, navigate, openTicket],
   );
   const shown = rows.length;
-  const filters = useMemo(
+  const count = (
+    <Text size="sm" c="dimmed" ml="auto" aria-live="polite">
+      {shown === tickets.length ? `${tickets.length} tickets` : `${shown} of ${tickets.length} tickets`}
+    </Text>
+  );
+  const filterControls = useMemo(
     () => (
-      <Group gap="sm" align="flex-end" wrap="wrap">
+      <>
         {poles.length > 1 && <FilterSelect label="Pole" options={poles} value={pole} onChange={onPoleFilter} />}
         {lines.length > 1 && <FilterSelect label="Line" options={lines} value={line} onChange={onLineFilter} />}
         <Stack gap={4}>
@@ -301,13 +346,11 @@ export default function TicketsSection({ jobId }: { jobId: number }) {
           </Text>
           <SegmentedControl aria-labelledby="ticket-status-filter" data={['All', 'Pending', 'Complete']} value={statusFilter} onChange={onStatusFilter} />
         </Stack>
-        <Text size="sm" c="dimmed" ml="auto" aria-live="polite">
-          {shown === tickets.length ? `${tickets.length} tickets` : `${shown} of ${tickets.length} tickets`}
-        </Text>
-      </Group>
+      </>
     ),
-    [poles, lines, pole, line, statusFilter, onPoleFilter, onLineFilter, onStatusFilter, shown, tickets.length],
+    [poles, lines, pole, line, statusFilter, onPoleFilter, onLineFilter, onStatusFilter],
   );
+  const active = (pole !== ALL ? 1 : 0) + (line !== ALL ? 1 : 0) + (statusFilter !== 'All' ? 1 : 0);
 
   if (isLoading) {
     return (
@@ -331,18 +374,60 @@ export default function TicketsSection({ jobId }: { jobId: number }) {
 
         {uploadResult && <UploadResult result={uploadResult} onClose={() => setUploadResult(null)} />}
 
-        {filters}
-
-        <TicketsTable
-          rows={rows}
-          sort={sort}
-          onSort={onSort}
-          selectable={canEdit}
-          selected={selected}
-          onToggle={onToggle}
-          onToggleAll={onToggleAll}
-          onOpen={onOpen}
-        />
+        {phone ? (
+          <>
+            <Group gap="xs" wrap="nowrap">
+              <Button variant="default" leftSection={<IconAdjustmentsHorizontal size={18} />} onClick={() => setFiltersOpen(true)}>
+                Filters{active ? ` (${active})` : ''}
+              </Button>
+              {count}
+            </Group>
+            <Drawer opened={filtersOpen} onClose={() => setFiltersOpen(false)} position="bottom" title="Filter and sort tickets" size="auto" closeButtonProps={{ 'aria-label': 'Close filters' }}>
+              <Stack gap="md" pb="md">
+                {filterControls}
+                <Group gap="xs" wrap="nowrap" align="flex-end">
+                  <Select
+                    label="Sort by"
+                    data={COLUMNS.map((c) => ({ value: c.key, label: c.label }))}
+                    value={sort.column}
+                    onChange={(v) => v && v !== sort.column && onSort(v as TicketSortColumn)}
+                    allowDeselect={false}
+                    style={{ flex: 1 }}
+                    comboboxProps={{ withinPortal: true }}
+                  />
+                  <ActionIcon
+                    variant="default"
+                    size={44}
+                    aria-label={sort.direction === 'asc' ? 'Sorted ascending; sort descending' : 'Sorted descending; sort ascending'}
+                    onClick={() => onSort(sort.column)}
+                  >
+                    {sort.direction === 'asc' ? <IconSortAscending size={20} /> : <IconSortDescending size={20} />}
+                  </ActionIcon>
+                </Group>
+                <Button onClick={() => setFiltersOpen(false)}>Show {shown} ticket{shown === 1 ? '' : 's'}</Button>
+              </Stack>
+            </Drawer>
+            <TicketCards rows={rows} selectable={canEdit} selected={selected} onToggle={onToggle} onOpen={onOpen} emptyText="No tickets match these filters." />
+          </>
+        ) : (
+          <>
+            <Group gap="sm" align="flex-end" wrap="wrap">
+              {filterControls}
+              {count}
+            </Group>
+            <TicketsTable
+              rows={rows}
+              sort={sort}
+              onSort={onSort}
+              selectable={canEdit}
+              selected={selected}
+              onToggle={onToggle}
+              onToggleAll={onToggleAll}
+              onOpen={onOpen}
+            />
+          </>
+        )}
+        <DocLegend />
       </Stack>
 
       {target && (
@@ -350,8 +435,8 @@ export default function TicketsSection({ jobId }: { jobId: number }) {
           key={target.id ?? 'new'}
           job={job}
           target={target}
-          onOpenTicket={(t) => setTarget(t)}
-          onClose={() => setTarget(null)}
+          onOpenTicket={(t) => openTicket(t, true)}
+          onClose={closeTicket}
         />
       )}
       {taskOpen && (

@@ -1,0 +1,25 @@
+/**
+ * The ticket window's address (issue 12 item 5): /job?id=<job>&ticket=<ticket id | new>. One
+ * rule for reading and writing it, so a link texted to a crew member opens what it names.
+ */
+export type TicketParam = number | 'new' | null;
+
+/** What the history entry of an open ticket remembers: whether the list pushed it, and a just-made ticket. */
+export interface TicketLocationState {
+  fromList?: boolean;
+  justCreated?: boolean;
+}
+
+export function ticketParam(search: URLSearchParams): TicketParam {
+  const raw = search.get('ticket');
+  if (raw === 'new') return 'new';
+  const id = Number(raw);
+  return raw && Number.isInteger(id) && id > 0 ? id : null;
+}
+
+/** The job page with that ticket open (null = Create Ticket), or with none (undefined). */
+export function ticketHref(jobId: number, ticket: number | null | undefined): string {
+  const q = new URLSearchParams({ id: String(jobId) });
+  if (ticket !== undefined) q.set('ticket', ticket === null ? 'new' : String(ticket));
+  return `/job?${q}`;
+}
