@@ -147,8 +147,9 @@ describe.skipIf(skip)('two server processes on one DATA_DIR (embedded database)'
     expect(read.status).toBe(200);
     expect(await read.text()).toContain('saved before kill -9');
 
-    // A clean stop releases the lock.
+    // A clean stop (SIGTERM) exits 0 and releases the lock.
     await c.stop();
+    expect(c.child.exitCode).toBe(0);
     expect(existsSync(path.join(dataDir, 'db.lock'))).toBe(false);
   }, 180_000);
 });
