@@ -1,11 +1,12 @@
 import path from 'node:path';
+import { createHmac } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Readable } from 'node:stream';
 import { createTestApp } from '../test/harness';
 import { makeStorageKey } from './keys';
-import { LocalStorage, TooLargeError } from './local';
+import { AlreadyStoredError, LocalStorage, TooLargeError } from './local';
 import { describeStorage } from './storage.contract';
 
 describeStorage('local disk', async () => {
@@ -54,5 +55,33 @@ describe('LocalStorage on disk', () => {
     expect(storage.check(grant, sig, (grant.expires + 1) * 1000)).toBe('expired');
     const otherSecret = new LocalStorage(dir, 'another-secret-that-is-long-enough-too');
     expect(otherSecret.check(grant, sig)).toBe('bad-signature');
+  });
+
+  it('upload URLs are signed with a key derived for them, never with the session secret itself', () => {
+    const secret = 'a-secret-that-is-long-enough-for-this-test';
+    const key = makeStorageKey(1, 'media', 'a.png');
+    const grant = { key, contentType: 'image/png', maxBytes: 100, expires: Math.floor(Date.now() / 1000) + 60 };
+    const sig = storage.sign(grant);
+    // What an HMAC with the raw secret over the same text gives: not accepted, not equal.
+    const withRawSecret = createHmac('sha256', secret)
+      .update(`upload\n${grant.key}\n${grant.contentType}\n${grant.maxBytes}\n${grant.expires}`)
+      .digest('base64url');
+    expect(sig).not.toBe(withRawSecret);
+    expect(storage.check(grant, withRawSecret)).toBe('bad-signature');
+    expect(new LocalStorage(dir, secret).check(grant, sig)).toBe('ok');
+  });
+
+  it('write with exclusive refuses a key that already holds a file and keeps its bytes and type', async () => {
+    const key = makeStorageKey(1, 'media', 'first.png');
+    await storage.write(key, Readable.from([Buffer.from('first')]), 'image/png', 100, { exclusive: true });
+    await expect(storage.write(key, Readable.from([Buffer.from('second!')]), 'text/html', 100, { exclusive: true })).rejects.toBeInstanceOf(
+      AlreadyStoredError,
+    );
+    expect((await storage.get(key)).toString()).toBe('first');
+    expect(await storage.head(key)).toEqual({ size: 5, contentType: 'image/png' });
+    expect(readdirSync(path.join(dir, '.tmp'))).toEqual([]);
+    // The server's own put (a thumbnail made again) may still replace.
+    await storage.put(key, Buffer.from('third'), 'image/png');
+    expect((await storage.get(key)).toString()).toBe('third');
   });
 });

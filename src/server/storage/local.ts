@@ -1,6 +1,6 @@
-import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createHmac, hkdfSync, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createReadStream, createWriteStream, type ReadStream } from 'node:fs';
-import { mkdir, readFile, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
+import { link, mkdir, readFile, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -30,6 +30,31 @@ export class TooLargeError extends Error {
   }
 }
 
+/** Thrown by `write` with `exclusive` when the key already holds a file; that file is left as it was. */
+export class AlreadyStoredError extends Error {
+  constructor(readonly key: string) {
+    super(`a file is already stored under ${key}`);
+  }
+}
+
+/**
+ * The HKDF "info" of the upload-signing key. The app has one secret (JWT_SECRET); sessions and
+ * upload URLs must not share a key, so that a signature seen in one place (an upload URL sits
+ * in browser history and proxy logs) is no help in forging the other. Bump the version to
+ * invalidate every upload URL handed out (they live 15 minutes anyway).
+ */
+const UPLOAD_KEY_INFO = 'linecrew-upload-v1';
+
+/** link(2) `from` to `to`, which must not exist yet (AlreadyStoredError otherwise). */
+async function linkOnce(from: string, to: string, key: string): Promise<void> {
+  try {
+    await link(from, to);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw new AlreadyStoredError(key);
+    throw err;
+  }
+}
+
 /**
  * Files on local disk under DATA_DIR/files. An upload URL carries an HMAC over the key, content
  * type, size limit and expiry, so the PUT route accepts exactly what the server signed. The
@@ -38,12 +63,12 @@ export class TooLargeError extends Error {
  */
 export class LocalStorage implements Storage {
   private readonly root: string;
+  /** HMAC key of upload URLs, derived from the app secret (never the secret itself). */
+  private readonly uploadKey: Buffer;
 
-  constructor(
-    dir: string,
-    private readonly secret: string,
-  ) {
+  constructor(dir: string, secret: string) {
     this.root = path.resolve(dir);
+    this.uploadKey = Buffer.from(hkdfSync('sha256', secret, '', UPLOAD_KEY_INFO, 32));
   }
 
   private pathOf(key: string, under = ''): string {
@@ -60,7 +85,7 @@ export class LocalStorage implements Storage {
   }
 
   sign(grant: UploadGrant): string {
-    return createHmac('sha256', this.secret)
+    return createHmac('sha256', this.uploadKey)
       .update(`upload\n${grant.key}\n${grant.contentType}\n${grant.maxBytes}\n${grant.expires}`)
       .digest('base64url');
   }
@@ -95,10 +120,22 @@ export class LocalStorage implements Storage {
 
   /**
    * Streams `body` to the file of `key`, refusing it (TooLargeError) as soon as it passes
-   * `maxBytes`. Written to a temporary file and renamed, so a failed or too large upload leaves
-   * nothing behind and a reader never sees half a file.
+   * `maxBytes`. Written to a temporary file and then moved into place, so a failed or too large
+   * upload leaves nothing behind and a reader never sees half a file.
+   *
+   * `exclusive` (the signed-URL PUT): the key must not hold a file yet, else AlreadyStoredError
+   * and the stored file and its content type stay as they were. That makes an upload URL
+   * single-use: it cannot replace a file someone already attached to a record. Moved into place
+   * with link(2), which fails when the name exists, so two PUTs racing cannot both win. Without
+   * it (the server's own put, e.g. a thumbnail made again) the file is replaced.
    */
-  async write(key: string, body: Readable, contentType: string, maxBytes = Number.POSITIVE_INFINITY): Promise<number> {
+  async write(
+    key: string,
+    body: Readable,
+    contentType: string,
+    maxBytes = Number.POSITIVE_INFINITY,
+    { exclusive = false }: { exclusive?: boolean } = {},
+  ): Promise<number> {
     const file = this.pathOf(key);
     const tmpDir = path.join(this.root, TMP_DIR);
     await mkdir(tmpDir, { recursive: true });
@@ -121,8 +158,27 @@ export class LocalStorage implements Storage {
       await mkdir(path.dirname(file), { recursive: true });
       const meta = this.metaOf(key);
       await mkdir(path.dirname(meta), { recursive: true });
-      await writeFile(meta, JSON.stringify({ contentType, size }));
-      await rename(tmp, file);
+      if (exclusive) {
+        // The sidecar claims the key, then the file follows; a reader in between sees no file
+        // yet (head: null), never a file with another upload's type.
+        const metaTmp = `${tmp}.json`;
+        await writeFile(metaTmp, JSON.stringify({ contentType, size }), { flag: 'wx' });
+        try {
+          await linkOnce(metaTmp, meta, key);
+          try {
+            await linkOnce(tmp, file, key);
+          } catch (err) {
+            await rm(meta, { force: true }); // ours: a file put there by hand, without a sidecar
+            throw err;
+          }
+        } finally {
+          await rm(metaTmp, { force: true });
+        }
+        await rm(tmp, { force: true });
+      } else {
+        await writeFile(meta, JSON.stringify({ contentType, size }));
+        await rename(tmp, file);
+      }
       return size;
     } catch (err) {
       body.unpipe(limiter);

@@ -3,10 +3,10 @@ import type { Readable } from 'node:stream';
 import { z } from 'zod';
 import { IMAGE_TYPES, DOCUMENT_TYPES } from '../../../shared/uploads';
 import type { App, AppContext } from '../../context';
-import { AppError, badRequest, forbidden, notFound } from '../../errors';
+import { AppError, badRequest, conflict, forbidden, notFound } from '../../errors';
 import { registerAuth } from '../../plugins/auth';
 import { parseStorageKey } from '../../storage/keys';
-import { LOCAL_FILES_PREFIX, LocalStorage, TooLargeError } from '../../storage/local';
+import { AlreadyStoredError, LOCAL_FILES_PREFIX, LocalStorage, TooLargeError } from '../../storage/local';
 
 export const FILE_MSG = {
   linkIncomplete: 'This upload link is incomplete. Ask the app for a new upload link and upload the file again.',
@@ -14,6 +14,7 @@ export const FILE_MSG = {
   linkExpired: 'This upload link has expired. Ask the app for a new upload link and upload the file again.',
   wrongType: (expected: string, got: string) =>
     `This upload link is for a file of type ${expected}, but the upload was sent as ${got || 'no type'}. Upload the same file that was signed, with Content-Type ${expected}.`,
+  linkUsed: 'This upload link has already been used: the file is stored. To send a different file, ask the app for a new upload link.',
   tooLarge: (max: number) => `The file is larger than this upload link allows (${max} bytes). Choose a smaller file.`,
 } as const;
 
@@ -33,8 +34,8 @@ function mediaType(header: string | undefined): string {
 
 /**
  * The URLs LocalStorage hands out (DESIGN §2 Files), outside /api/v1 because they are storage
- * URLs, not API calls: `PUT /files/<key>?ct&max&exp&sig` takes the bytes the server signed for
- * (the signature is the permission, like an S3 presigned URL); `GET /files/<key>` serves a file
+ * URLs, not API calls: `PUT /files/<key>?ct&max&exp&sig` takes the bytes the server signed for,
+ * once (the signature is the permission, like an S3 presigned URL); `GET /files/<key>` serves a file
  * to a signed-in member of the company that owns it (the session cookie comes with <img src>).
  * Registered only when the app stores files on local disk.
  */
@@ -74,14 +75,22 @@ export async function localFileRoutes(app: App, ctx: AppContext) {
           reply.header('connection', 'close');
           throw new AppError(413, FILE_MSG.tooLarge(grant.maxBytes));
         }
+        // Single-use (like an S3 PUT signed with If-None-Match: *): a link cannot replace the
+        // file it already stored, which a record may point at by now. Checked here to refuse
+        // before reading the body, and again atomically by the write itself.
+        if (await storage.head(key)) {
+          reply.header('connection', 'close');
+          throw conflict(FILE_MSG.linkUsed);
+        }
         const body = (request.body as Readable | undefined) ?? request.raw;
         try {
-          await storage.write(key, body, ct, grant.maxBytes);
+          await storage.write(key, body, ct, grant.maxBytes, { exclusive: true });
         } catch (err) {
           if (err instanceof TooLargeError) {
             reply.header('connection', 'close');
             throw new AppError(413, FILE_MSG.tooLarge(grant.maxBytes));
           }
+          if (err instanceof AlreadyStoredError) throw conflict(FILE_MSG.linkUsed);
           throw err;
         }
         return reply.status(200).send();

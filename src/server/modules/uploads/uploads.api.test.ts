@@ -224,6 +224,16 @@ describe('PUT /files/<key> (the signed upload URL of local storage)', () => {
     expect(got.rawPayload.equals(pdf)).toBe(true);
   });
 
+  it('a signed URL is single-use: a second PUT answers 409 with what to do, and the file keeps the first bytes', async () => {
+    const signed = await signedPdf();
+    expect((await putFile(signed.signedRequest, pdf, 'application/pdf')).statusCode).toBe(200);
+    const again = await putFile(signed.signedRequest, Buffer.from('%PDF-1.4 something else'), 'application/pdf');
+    expect(again.statusCode).toBe(409);
+    expect(again.json().error).toBe(FILE_MSG.linkUsed);
+    const got = await getFile(signed.url, tokens.admin);
+    expect(got.rawPayload.equals(pdf)).toBe(true);
+  });
+
   it('takes a file much bigger than the 1 MiB JSON limit of the API', async () => {
     const res = await signMedia(tokens.admin, { fileName: 'big.png', fileType: 'image/png' });
     const body = Buffer.alloc(5 * 1024 * 1024, 3);
