@@ -96,8 +96,7 @@ test.describe('tickets on a phone and tickets by address', () => {
     const job = await createJob(request, [{ pole: { pole_name: pole, line_name: '21' } }, { pole: { pole_name: unique('UQ').slice(-9), line_name: '21' } }]);
     await loginAs(USERS.admin);
     await openJob(page, job.id);
-    // Delete Job is not the first stop on the job page.
-    await expect(page.locator('main button').first()).toHaveText('Edit Job Info');
+    await shot(page, 'desktop-table');
 
     await row(page, pole).click();
     const win = ticketWindow(page);
@@ -139,6 +138,18 @@ test.describe('tickets on a phone and tickets by address', () => {
     await expect(win).toBeHidden();
     expect(ticketOf(page.url())).toBeNull();
     await expect(row(page, pole)).toBeFocused();
+  });
+
+  test('Delete Job is not the first stop on the job page, and the column headers are 44 px tap targets', async ({ page, request, loginAs }) => {
+    const job = await createJob(request, [{ pole: { pole_name: unique('DJ').slice(-9), line_name: '22' } }]);
+    await loginAs(USERS.admin);
+    await openJob(page, job.id);
+    const buttons = page.locator('main button');
+    await expect(buttons.first()).toHaveText('Edit Job Info');
+    await buttons.first().focus();
+    await page.keyboard.press('Shift+Tab');
+    await expect(page.getByRole('button', { name: 'Delete Job' })).not.toBeFocused();
+    for (const h of await page.getByRole('columnheader').getByRole('button').all()) expect((await h.boundingBox())!.height).toBeGreaterThanOrEqual(44);
   });
 
   test('a lineman reads what he may not change as text, with a View only cue; notes and photos stay editable', async ({ page, request, loginAs }) => {
