@@ -45,6 +45,15 @@ describe('S3 configuration', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
+  it('signs If-None-Match: * into upload URLs, so the browser cannot leave the single-use condition out', async () => {
+    const storage = new S3Storage({ bucket: 'crew-files', region: 'us-east-2', credentials: { accessKeyId: 'AK', secretAccessKey: 'SK' } });
+    const signed = await storage.signUpload({ key: '1/media/abc/p.png', contentType: 'image/png', maxBytes: 1024 });
+    expect(signed.headers['If-None-Match']).toBe('*');
+    const signedHeaders = new URL(signed.signedRequest).searchParams.get('X-Amz-SignedHeaders')!.split(';');
+    expect(signedHeaders).toEqual(expect.arrayContaining(['content-type', 'if-none-match']));
+    storage.client.destroy();
+  });
+
   it('uses the virtual-host AWS url without an endpoint', () => {
     const storage = new S3Storage({ bucket: 'crew-files', region: 'us-east-2' });
     const url = storage.urlFor('1/media/abc/p.png');

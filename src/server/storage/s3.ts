@@ -77,9 +77,17 @@ export class S3Storage implements Storage {
       Key: this.checkKey(key),
       ContentType: contentType,
       ContentLength: exactBytes,
+      // Single-use, like the local store: a conditional write. S3 (since August 2024) answers
+      // 412 PreconditionFailed to a PUT with If-None-Match: * when the key already holds an
+      // object, and 409 ConditionalRequestConflict when two such PUTs race; so a signed URL
+      // cannot replace the file it stored. Signed as a header, so the browser must send it
+      // (the sign reply lists it in `headers`) and cannot leave it out. A bucket's CORS rule
+      // must allow the If-None-Match header (docs/deploy.md). MinIO and R2 honour it too;
+      // s3rver ignores it, so the tests' SigV4 proxy (s3.verifier.ts) does what S3 does.
+      IfNoneMatch: '*',
       ...(this.acl ? { ACL: this.acl } : {}),
     });
-    const signableHeaders = new Set(['content-type']);
+    const signableHeaders = new Set(['content-type', 'if-none-match']);
     if (exactBytes !== undefined) signableHeaders.add('content-length');
     const signedRequest = await getSignedUrl(this.client, command, {
       expiresIn: ttlSeconds,
@@ -87,7 +95,7 @@ export class S3Storage implements Storage {
       // Signed as a header (not hoisted into the query) so the browser sends it as SPEC §7 says.
       unhoistableHeaders: new Set(this.acl ? ['x-amz-acl'] : []),
     });
-    const headers: Record<string, string> = { 'Content-Type': contentType };
+    const headers: Record<string, string> = { 'Content-Type': contentType, 'If-None-Match': '*' };
     if (this.acl) headers['x-amz-acl'] = this.acl;
     return { signedRequest, url: this.urlFor(key), headers };
   }

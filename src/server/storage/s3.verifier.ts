@@ -10,14 +10,17 @@ import type { S3Client } from '@aws-sdk/client-s3';
  * signature from the request as it arrived (method, path, query and the signed headers, e.g.
  * Content-Type, Content-Length, x-amz-acl) and refuse a mismatch or an expired URL with 403.
  * Requests signed in the Authorization header (the SDK's own calls) are passed through.
+ * It also does what S3 does with a conditional write, which s3rver ignores: a PUT carrying
+ * `If-None-Match: *` to a key that already holds an object answers 412 PreconditionFailed.
  */
 export async function startSigV4Verifier(target: { host: string; port: number }, client: () => S3Client): Promise<{ url: string; close(): Promise<void> }> {
   const server = http.createServer((req, res) => {
     verify(req, client())
+      .then(async (problem) => problem ?? (await precondition(req, target)))
       .then((problem) => {
         if (problem) {
           req.resume();
-          res.writeHead(403, { 'content-type': 'application/xml' });
+          res.writeHead(problem.status ?? 403, { 'content-type': 'application/xml' });
           res.end(`<?xml version="1.0" encoding="UTF-8"?><Error><Code>${problem.code}</Code><Message>${problem.message}</Message></Error>`);
           return;
         }
@@ -44,9 +47,31 @@ export async function startSigV4Verifier(target: { host: string; port: number },
   };
 }
 
+/** S3's answer to `If-None-Match: *` on a PUT: refused when the object exists. */
+async function precondition(req: http.IncomingMessage, target: { host: string; port: number }): Promise<Problem | null> {
+  if (req.method !== 'PUT' || req.headers['if-none-match'] !== '*') return null;
+  const path = new URL(req.url ?? '/', 'http://placeholder').pathname;
+  // s3rver does not check signatures, so an unsigned HEAD is enough to ask.
+  const status = await new Promise<number>((resolve, reject) => {
+    const head = http.request({ host: target.host, port: target.port, method: 'HEAD', path }, (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
+    head.on('error', reject);
+    head.end();
+  });
+  return status === 200 ? { status: 412, code: 'PreconditionFailed', message: 'At least one of the pre-conditions you specified did not hold' } : null;
+}
+
+interface Problem {
+  status?: number;
+  code: string;
+  message: string;
+}
+
 const AUTH_PARAMS = ['X-Amz-Algorithm', 'X-Amz-Credential', 'X-Amz-Date', 'X-Amz-Expires', 'X-Amz-SignedHeaders', 'X-Amz-Signature', 'X-Amz-Content-Sha256'];
 
-async function verify(req: http.IncomingMessage, client: S3Client): Promise<{ code: string; message: string } | null> {
+async function verify(req: http.IncomingMessage, client: S3Client): Promise<Problem | null> {
   const url = new URL(req.url ?? '/', 'http://placeholder');
   const q = url.searchParams;
   if (!q.has('X-Amz-Signature')) return null;

@@ -86,6 +86,23 @@ export function describeStorage(name: string, make: () => Promise<StorageUnderTe
       expect(Buffer.compare(await s.storage.get(key), pdf)).toBe(0);
     });
 
+    it('a signed URL is single-use: a second PUT is refused and the first bytes stay', async () => {
+      const key = makeStorageKey(1, 'work_packet', 'once.pdf');
+      const signed = await s.storage.signUpload({ key, contentType: 'application/pdf', maxBytes: 1024 * 1024 });
+      const first = await httpPut(s.absolute(signed.signedRequest), pdf, signed.headers);
+      expect(first.status, first.text).toBe(200);
+      const again = await httpPut(s.absolute(signed.signedRequest), Buffer.from('%PDF-1.4 replaced'), signed.headers);
+      // Local disk answers 409, S3 412 Precondition Failed: a refusal, never a replaced file.
+      expect([409, 412], again.text).toContain(again.status);
+      expect(Buffer.compare(await s.storage.get(key), pdf)).toBe(0);
+      expect(await s.storage.head(key)).toEqual({ size: pdf.length, contentType: 'application/pdf' });
+      // Leaving out a header the sign reply named (e.g. S3's If-None-Match) does not get round it.
+      const bare = await httpPut(s.absolute(signed.signedRequest), Buffer.from('%PDF-1.4 bare'), { 'Content-Type': 'application/pdf' });
+      expect(bare.status).toBeGreaterThanOrEqual(400);
+      expect(bare.status).toBeLessThan(500);
+      expect(Buffer.compare(await s.storage.get(key), pdf)).toBe(0);
+    });
+
     it('the browser may also send x-amz-acl: public-read', async () => {
       const key = makeStorageKey(1, 'media', 'photo.png');
       const signed = await s.storage.signUpload({ key, contentType: 'image/png', maxBytes: 1024 });
