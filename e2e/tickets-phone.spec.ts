@@ -25,7 +25,7 @@ test.describe('tickets on a phone and tickets by address', () => {
     const a = unique('PA').slice(-9);
     const b = unique('PB').slice(-9);
     const job = await createJob(request, [
-      { pole: { pole_name: a, line_name: '12' }, street_address: '14 Mill Street, Springfield', due_date: '2031-03-09' },
+      { pole: { pole_name: a, line_name: '12' }, street_address: '14 Mill Street, Springfield', due_date: '2031-03-09', tasks: [{ code: 'P40-2', init_qty: 2 }] },
       { pole: { pole_name: b, line_name: '12' }, street_address: '2 Long Road' },
       { pole: { pole_name: unique('PC').slice(-9), line_name: '13' } },
     ]);
@@ -85,6 +85,10 @@ test.describe('tickets on a phone and tickets by address', () => {
     await expect(win.getByLabel('Description')).toBeVisible();
     await shot(page, 'phone-ticket-info');
     for (const size of await win.locator('input:visible, textarea:visible').evaluateAll((els) => els.map((e) => parseFloat(getComputedStyle(e).fontSize)))) expect(size).toBeGreaterThanOrEqual(16);
+    await win.getByRole('tab', { name: /Tasks/ }).click();
+    await expect(win.getByTestId('task-total')).toContainText('Bid 2 + 0');
+    await expectNoSidewaysScroll(page);
+    await shot(page, 'phone-tasks');
     // Closing gives focus back to the card that opened the window.
     await win.getByRole('button', { name: 'Close', exact: true }).click();
     await expect(win).toBeHidden();

@@ -87,15 +87,14 @@ export function CreateTaskModal({ job, ticketIds, onClose, onDone }: { job: Job;
         ) : (
           <UnitPicker utilityId={job.selected_utility_id} onPick={setUnit} autoFocus />
         )}
-        <Group grow align="flex-start">
-          <NumberInput label="Bid qty" description="From the bid" value={bid} min={0} max={MAX_TASK_QTY} decimalScale={3} onChange={(v) => {
+        <Group grow align="flex-end">
+          <NumberInput label="Bid qty" value={bid} min={0} max={MAX_TASK_QTY} decimalScale={3} onChange={(v) => {
             const b = Math.max(0, num(v));
             setBid(b);
             setActual((a) => clampAdditionalQty(b, a));
           }} />
           <NumberInput
             label="Change to bid (+/-)"
-            description="Added to the bid, or taken off"
             value={actual}
             min={-bid}
             max={MAX_TASK_QTY}

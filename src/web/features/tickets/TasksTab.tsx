@@ -104,10 +104,9 @@ export function TasksTab({
                 )}
               </Group>
               {canEdit ? (
-                <Group gap="sm" grow align="flex-start">
+                <Group gap="sm" grow align="flex-end">
                   <NumberInput
                     label="Bid qty"
-                    description="From the bid"
                     value={t.init_qty}
                     min={0}
                     max={MAX_TASK_QTY}
@@ -119,7 +118,6 @@ export function TasksTab({
                   />
                   <NumberInput
                     label="Change to bid (+/-)"
-                    description="Added to the bid, or taken off"
                     value={t.additional_qty}
                     min={-t.init_qty}
                     max={MAX_TASK_QTY}
