@@ -28,6 +28,10 @@ export interface Config {
   jobCacheBytes: number;
   /** How long SIGTERM waits for requests in flight before the process exits anyway (SHUTDOWN_TIMEOUT_MS). */
   shutdownTimeoutMs: number;
+  /** Workbook imports (issue 11): unzipped bytes a .xlsx may hold (IMPORT_MAX_UNZIPPED_MB, default 50)… */
+  importMaxUnzippedBytes: number;
+  /** …and how long reading one may take before its worker is stopped (IMPORT_TIME_LIMIT_MS, default 60 s). */
+  importTimeLimitMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -78,6 +82,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: trustProxy(env.TRUST_PROXY),
     jobCacheBytes: megabytes(env, 'JOB_CACHE_MB', 64),
     shutdownTimeoutMs: milliseconds(env, 'SHUTDOWN_TIMEOUT_MS', 25_000),
+    importMaxUnzippedBytes: megabytes(env, 'IMPORT_MAX_UNZIPPED_MB', 50),
+    importTimeLimitMs: milliseconds(env, 'IMPORT_TIME_LIMIT_MS', 60_000),
   };
 }
 

@@ -131,7 +131,7 @@ describe('GET /jobs/excel/getColumns', () => {
 });
 
 describe('loadWorkbookImport (used by the job save)', () => {
-  const user = () => ({ companyId: demoCompanyId });
+  const user = () => ({ id: 1, companyId: demoCompanyId });
 
   it('reads the stored workbook and converts it with the saved mapping and the job overrides', async () => {
     const url = await upload(demoCompanyId, 'good.xlsx');

@@ -2,8 +2,8 @@ import type { JobOverrides, TicketsFile, WorkbookColumns } from '../../../shared
 import type { AppContext } from '../../context';
 import { notFound } from '../../errors';
 import type { CurrentUser } from '../../plugins/auth';
-import { workbookColumnsOffThread, workbookImportOffThread, type WorkbookDrafts } from './workbook-import';
-
+import { DEFAULT_WORKBOOK_LIMITS } from './workbook';
+import { workbookColumnsOffThread, workbookImportOffThread, type ImportOptions, type WorkbookDrafts } from './workbook-import';
 
 /**
  * Workbooks the caller uploaded with the signed-upload flow, read back from storage. A url is
@@ -36,12 +36,24 @@ function isMissing(err: unknown): boolean {
 }
 
 /**
+ * How this process reads a user's workbook (issue 11): the configured unzipped size and time
+ * limit, and one workbook per user at a time (a second one answers 429).
+ */
+export function importOptions(ctx: AppContext, user: Pick<CurrentUser, 'id'>): ImportOptions {
+  return {
+    userId: user.id,
+    limits: { ...DEFAULT_WORKBOOK_LIMITS, maxUnzippedBytes: ctx.config.importMaxUnzippedBytes },
+    timeLimitMs: ctx.config.importTimeLimitMs,
+  };
+}
+
+/**
  * GET /jobs/excel/getColumns: the header rows of the tickets and library sheets. Read in the
  * workbook worker (the whole file is parsed: ~1 s of CPU for 10,000 rows), which also warms its
  * code up for the job save that follows.
  */
 export async function getColumns(ctx: AppContext, user: CurrentUser, url: string): Promise<WorkbookColumns> {
-  return workbookColumnsOffThread(await readUploadedFile(ctx, user, url));
+  return workbookColumnsOffThread(await readUploadedFile(ctx, user, url), importOptions(ctx, user));
 }
 
 /**
@@ -52,10 +64,14 @@ export async function getColumns(ctx: AppContext, user: CurrentUser, url: string
  */
 export async function loadWorkbookImport(
   ctx: AppContext,
-  user: Pick<CurrentUser, 'companyId'>,
+  user: Pick<CurrentUser, 'companyId' | 'id'>,
   ticketsFile: TicketsFile,
   overrides?: JobOverrides | null,
 ): Promise<WorkbookDrafts> {
   const buf = await readUploadedFile(ctx, user, ticketsFile.ticket_file_url);
-  return workbookImportOffThread(buf, { ticketsMappings: ticketsFile.ticketsMappings, libraryMappings: ticketsFile.libraryMappings, overrides });
+  return workbookImportOffThread(
+    buf,
+    { ticketsMappings: ticketsFile.ticketsMappings, libraryMappings: ticketsFile.libraryMappings, overrides },
+    importOptions(ctx, user),
+  );
 }

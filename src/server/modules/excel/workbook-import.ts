@@ -16,9 +16,9 @@ import {
   type WorkbookImport,
 } from '../../../shared/excel';
 import { MSG } from '../../../shared/messages';
-import { AppError, unprocessable } from '../../errors';
+import { AppError, tooMany, unprocessable } from '../../errors';
 import { workbookToImport } from './convert';
-import { assertEnoughColumns, assertTicketColumns, columnsOf, parseWorkbook } from './workbook';
+import { DEFAULT_WORKBOOK_LIMITS, assertEnoughColumns, assertTicketColumns, columnsOf, parseWorkbook, type WorkbookLimits } from './workbook';
 
 /**
  * Workbooks read in a worker thread (issue 6): the job save's `job.ticketsFile`, getColumns, and
@@ -46,8 +46,8 @@ export function assertImportOk(result: WorkbookImport): void {
  * Parse, check the columns, convert with the saved mapping and the job's overrides: 422 naming
  * the bad rows when there is any problem. Pure (no database, no storage): what the worker runs.
  */
-export async function workbookImportOf(buf: Buffer, req: WorkbookImportRequest): Promise<WorkbookDrafts> {
-  const parsed = await parseWorkbook(buf);
+export async function workbookImportOf(buf: Buffer, req: WorkbookImportRequest, limits?: WorkbookLimits): Promise<WorkbookDrafts> {
+  const parsed = await parseWorkbook(buf, limits);
   assertEnoughColumns(parsed);
   const result = workbookToImport(parsed, req.ticketsMappings, req.libraryMappings, req.overrides);
   assertImportOk(result);
@@ -67,8 +67,8 @@ export interface SheetUploadRequest {
  * required default column found), convert. Row problems come back in `errors`, not thrown: the
  * route lists every rejected row. Pure: what the worker runs.
  */
-export async function sheetUploadOf(buf: Buffer, req: SheetUploadRequest): Promise<WorkbookImport> {
-  const parsed = await parseWorkbook(buf);
+export async function sheetUploadOf(buf: Buffer, req: SheetUploadRequest, limits?: WorkbookLimits): Promise<WorkbookImport> {
+  const parsed = await parseWorkbook(buf, limits);
   assertTicketColumns(parsed);
   const columns = columnsOf(parsed);
   const ticketsMappings = req.ticketsMappings ?? defaultTicketsMappings(columns.jobColumns);
@@ -90,6 +90,7 @@ export interface WorkerJob {
   id: number;
   buf: Uint8Array;
   task: WorkerTask;
+  limits: WorkbookLimits;
 }
 
 /** The server thread took a batch of job `id` and wants the next reply. */
@@ -110,16 +111,16 @@ export type WorkerReply =
   | { id: number; error: { statusCode?: number; message: string; fields?: Record<string, string> } };
 
 /** The worker's side: run one job; its replies, in the order to send them. */
-export async function runWorkerJob({ id, buf, task }: WorkerJob): Promise<WorkerReply[]> {
+export async function runWorkerJob({ id, buf, task, limits }: WorkerJob): Promise<WorkerReply[]> {
   try {
     const bytes = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
     if (task.kind === 'columns') {
-      const parsed = await parseWorkbook(bytes);
+      const parsed = await parseWorkbook(bytes, limits);
       assertEnoughColumns(parsed);
       return [{ id, done: true, columns: columnsOf(parsed) }];
     }
     const { tickets, library, errors }: Partial<WorkbookImport> & WorkbookDrafts =
-      task.kind === 'import' ? await workbookImportOf(bytes, task.req) : await sheetUploadOf(bytes, task.req);
+      task.kind === 'import' ? await workbookImportOf(bytes, task.req, limits) : await sheetUploadOf(bytes, task.req, limits);
     const replies: WorkerReply[] = [];
     for (let i = 0; i < tickets.length; i += TICKETS_PER_MESSAGE) replies.push({ id, tickets: tickets.slice(i, i + TICKETS_PER_MESSAGE) });
     replies.push({ id, done: true, library, errors });
@@ -137,69 +138,158 @@ export async function runWorkerJob({ id, buf, task }: WorkerJob): Promise<Worker
  */
 const TICKETS_PER_MESSAGE = 250;
 
-interface Pending {
+/**
+ * How a workbook is read on behalf of a user (issue 11): the limits of the file, the time its
+ * worker may spend on it, and who asks (one workbook per user at a time).
+ */
+export interface ImportOptions {
+  userId?: number;
+  limits?: WorkbookLimits;
+  timeLimitMs?: number;
+}
+
+type Done = Extract<WorkerReply, { done: true }> & { tickets: TicketDraft[] };
+
+interface Job {
+  message: WorkerJob;
+  timeLimitMs: number;
   tickets: TicketDraft[];
-  resolve: (done: Extract<WorkerReply, { done: true }> & { tickets: TicketDraft[] }) => void;
+  resolve: (done: Done) => void;
   reject: (err: Error) => void;
 }
 
-let worker: Worker | null = null;
-let nextId = 1;
-const pending = new Map<number, Pending>();
+interface Slot {
+  worker: Worker;
+  job: Job | null;
+  timer?: NodeJS.Timeout;
+}
 
 /**
- * One shared worker, kept for the life of the process (with exceljs and its own heap it adds
- * ~100 MB of RSS): starting one costs 1.5 s on this machine, several under load, which the first
- * column read of an office user would wait for. Jobs run concurrently in it, answered by id.
+ * A small pool of workers, each reading ONE workbook at a time, so that a workbook that runs
+ * out of time or memory takes down only its own worker and job: that worker is terminated (its
+ * heap given back) and the next job starts a fresh one. Two, for the two CPUs of the machines we
+ * run on; each is ~100–120 MB of RSS once its code is loaded, plus the workbook it reads.
+ * Starting one costs 1.5 s here (several under load), so the first is started with the server
+ * and kept; a second starts only when the first is busy.
  */
-function importWorker(): Worker {
-  if (worker) return worker;
+const MAX_WORKERS = 2;
+/**
+ * Old-generation heap of a worker. A 10,000-row workbook peaks at ~150 MB; with the unzipped
+ * size capped at 50 MB the whole-model fallback stays below this too. A workbook that still
+ * needs more ends its worker with ERR_WORKER_OUT_OF_MEMORY (413) instead of growing the process.
+ */
+const WORKER_HEAP_MB = 512;
+const DEFAULT_TIME_LIMIT_MS = 60_000;
+
+const slots: Slot[] = [];
+const queue: Job[] = [];
+let nextId = 1;
+/** Users with a workbook being read by this process. */
+const busyUsers = new Set<number>();
+
+function startSlot(): Slot {
   // A .mjs entry: a worker starts as plain Node, and the entry makes sure TypeScript loads
   // (under `node --import tsx` and under Vitest alike).
-  const w = new Worker(new URL('./workbook-import.worker.mjs', import.meta.url));
-  const fail = (err: Error) => {
-    if (worker !== w) return;
-    worker = null;
-    for (const p of pending.values()) p.reject(err);
-    pending.clear();
-  };
-  w.on('message', (msg: WorkerReply) => {
-    const p = pending.get(msg.id);
-    if (!p) return;
+  const worker = new Worker(new URL('./workbook-import.worker.mjs', import.meta.url), {
+    resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
+  });
+  const slot: Slot = { worker, job: null };
+  worker.on('message', (msg: WorkerReply) => {
+    const job = slot.job;
+    if (!job || msg.id !== job.message.id) return;
     if ('tickets' in msg) {
-      for (const t of msg.tickets) p.tickets.push(t);
-      w.postMessage({ id: msg.id, next: true } satisfies WorkerNext);
+      for (const t of msg.tickets) job.tickets.push(t);
+      worker.postMessage({ id: msg.id, next: true } satisfies WorkerNext);
       return;
     }
-    pending.delete(msg.id);
-    if ('done' in msg) p.resolve({ ...msg, tickets: p.tickets });
-    else if (msg.error.statusCode) p.reject(new AppError(msg.error.statusCode, msg.error.message, msg.error.fields));
-    else p.reject(new Error(`workbook read failed: ${msg.error.message}`));
-    // Idle, it must not keep the process alive.
-    if (pending.size === 0) w.unref();
+    finish(slot);
+    if ('done' in msg) job.resolve({ ...msg, tickets: job.tickets });
+    else if (msg.error.statusCode) job.reject(new AppError(msg.error.statusCode, msg.error.message, msg.error.fields));
+    else job.reject(new Error(`workbook read failed: ${msg.error.message}`));
+    dispatch();
   });
-  w.on('error', fail);
-  w.on('exit', (code) => fail(new Error(`workbook worker exited (code ${code})`)));
-  w.unref();
-  worker = w;
-  return w;
+  const lost = (err: Error) => {
+    const job = slot.job;
+    retire(slot);
+    if (job) {
+      const outOfMemory = (err as NodeJS.ErrnoException).code === 'ERR_WORKER_OUT_OF_MEMORY';
+      job.reject(outOfMemory ? new AppError(413, MSG.excelTooLarge(megabytesOf(job.message.limits))) : err);
+    }
+    dispatch();
+  };
+  worker.on('error', lost);
+  worker.on('exit', (code) => lost(new Error(`workbook worker exited (code ${code})`)));
+  // Idle, it must not keep the process alive.
+  worker.unref();
+  slots.push(slot);
+  return slot;
 }
 
-/** Starts the worker ahead of the first workbook (the server calls it once it listens). */
+const megabytesOf = (limits: WorkbookLimits) => Math.round(limits.maxUnzippedBytes / (1024 * 1024));
+
+/** The slot's job is over: stop its clock, free the slot. */
+function finish(slot: Slot) {
+  clearTimeout(slot.timer);
+  slot.job = null;
+  slot.worker.unref();
+}
+
+/** Take a worker out of the pool for good (it timed out, ran out of memory or died). */
+function retire(slot: Slot) {
+  finish(slot);
+  const i = slots.indexOf(slot);
+  if (i >= 0) slots.splice(i, 1);
+  slot.worker.removeAllListeners('message');
+  void slot.worker.terminate();
+}
+
+/** Hand queued jobs to idle workers, starting one when allowed. */
+function dispatch() {
+  while (queue.length) {
+    const slot = slots.find((s) => !s.job) ?? (slots.length < MAX_WORKERS ? startSlot() : undefined);
+    if (!slot) return;
+    const job = queue.shift()!;
+    slot.job = job;
+    slot.worker.ref();
+    slot.timer = setTimeout(() => {
+      // Stopping the thread is the only way to stop exceljs mid-file; the heap goes with it.
+      retire(slot);
+      job.reject(unprocessable(MSG.excelTimedOut(job.timeLimitMs / 1000)));
+      dispatch();
+    }, job.timeLimitMs);
+    slot.worker.postMessage(job.message);
+  }
+}
+
+/** Starts the first worker ahead of the first workbook (the server calls it once it listens). */
 export function startWorkbookWorker(): void {
-  importWorker();
+  if (slots.length === 0) startSlot();
 }
 
-function runOffThread(buf: Buffer, task: WorkerTask) {
-  const w = importWorker();
-  w.ref();
-  const id = nextId++;
-  return new Promise<Parameters<Pending['resolve']>[0]>((resolve, reject) => {
-    pending.set(id, { tickets: [], resolve, reject });
-    // A copy of just the file's bytes (a Buffer may be a view into a larger memory block, and a
-    // view is cloned with all of it); the caller's buffer stays usable.
-    w.postMessage({ id, buf: new Uint8Array(buf), task } satisfies WorkerJob);
-  });
+async function runOffThread(buf: Buffer, task: WorkerTask, options: ImportOptions = {}): Promise<Done> {
+  const { userId } = options;
+  if (userId !== undefined) {
+    // One workbook per user at a time: a second one (another tab, a double click) would only
+    // double the memory and wait behind the first.
+    if (busyUsers.has(userId)) throw tooMany(MSG.excelImportBusy);
+    busyUsers.add(userId);
+  }
+  try {
+    return await new Promise<Done>((resolve, reject) => {
+      queue.push({
+        // A copy of just the file's bytes (a Buffer may be a view into a larger memory block,
+        // and a view is cloned with all of it); the caller's buffer stays usable.
+        message: { id: nextId++, buf: new Uint8Array(buf), task, limits: options.limits ?? DEFAULT_WORKBOOK_LIMITS },
+        timeLimitMs: options.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS,
+        tickets: [],
+        resolve,
+        reject,
+      });
+      dispatch();
+    });
+  } finally {
+    if (userId !== undefined) busyUsers.delete(userId);
+  }
 }
 
 /** Only the four override fields travel: the caller may pass the whole job (with newTickets). */
@@ -214,18 +304,18 @@ const overridesOf = (o: JobOverrides | null | undefined): JobOverrides | null =>
     : null;
 
 /** `workbookImportOf` in the worker: the same drafts, the same AppErrors. */
-export async function workbookImportOffThread(buf: Buffer, req: WorkbookImportRequest): Promise<WorkbookDrafts> {
-  const done = await runOffThread(buf, { kind: 'import', req: { ...req, overrides: overridesOf(req.overrides) } });
+export async function workbookImportOffThread(buf: Buffer, req: WorkbookImportRequest, options?: ImportOptions): Promise<WorkbookDrafts> {
+  const done = await runOffThread(buf, { kind: 'import', req: { ...req, overrides: overridesOf(req.overrides) } }, options);
   return { tickets: done.tickets, library: done.library ?? [] };
 }
 
 /** `sheetUploadOf` in the worker: the same result, the same AppErrors. */
-export async function sheetUploadOffThread(buf: Buffer, req: SheetUploadRequest): Promise<WorkbookImport> {
-  const done = await runOffThread(buf, { kind: 'sheet', req: { ...req, overrides: overridesOf(req.overrides) } });
+export async function sheetUploadOffThread(buf: Buffer, req: SheetUploadRequest, options?: ImportOptions): Promise<WorkbookImport> {
+  const done = await runOffThread(buf, { kind: 'sheet', req: { ...req, overrides: overridesOf(req.overrides) } }, options);
   return { tickets: done.tickets, library: done.library ?? [], errors: done.errors ?? [] };
 }
 
 /** getColumns' header lists (422 when there are too few), read in the worker. */
-export async function workbookColumnsOffThread(buf: Buffer): Promise<WorkbookColumns> {
-  return (await runOffThread(buf, { kind: 'columns' })).columns!;
+export async function workbookColumnsOffThread(buf: Buffer, options?: ImportOptions): Promise<WorkbookColumns> {
+  return (await runOffThread(buf, { kind: 'columns' }, options)).columns!;
 }

@@ -4,6 +4,7 @@ import { MSG } from '../../../shared/messages';
 import type { AppContext } from '../../context';
 import { AppError, badRequest, notFound } from '../../errors';
 import type { CurrentUser } from '../../plugins/auth';
+import { importOptions } from '../excel/excel.service';
 import { sheetUploadOffThread } from '../excel/workbook-import';
 import { importTickets } from '../imports/import.service';
 import { findJobForImport } from './tickets.repository';
@@ -53,7 +54,11 @@ export async function uploadSpreadsheet(ctx: AppContext, user: CurrentUser, body
 
   // Parsed, mapped (the sent mapping or the default one; the library sheet too when it is
   // mapped) and converted in the workbook worker, so the server keeps answering meanwhile.
-  const result = await sheetUploadOffThread(body.file, { ticketsMappings: body.ticketsMappings, libraryMappings: body.libraryMappings, overrides: job });
+  const result = await sheetUploadOffThread(
+    body.file,
+    { ticketsMappings: body.ticketsMappings, libraryMappings: body.libraryMappings, overrides: job },
+    importOptions(ctx, user),
+  );
   const rejected = (rows: { row: number; message: string }[]) => ({
     error: rows.length === 1 && rows[0].row === 0 ? rows[0].message : MSG.xlsRejected(rows.length),
     tickets: 0,
