@@ -1,5 +1,5 @@
 import { lazy, Suspense, type ReactNode } from 'react';
-import { createBrowserRouter, Navigate, RouterProvider, type LoaderFunctionArgs } from 'react-router';
+import { createBrowserRouter, Navigate, RouterProvider, type LoaderFunctionArgs, type ShouldRevalidateFunctionArgs } from 'react-router';
 import { Center, Loader } from '@mantine/core';
 import { jobQuery } from '../api/job';
 import { isSignedIn, useSession } from '../api/session';
@@ -48,6 +48,11 @@ function prefetchJob({ request }: LoaderFunctionArgs) {
   return null;
 }
 
+/** Opening or closing a ticket (&ticket=…) changes the address but not the job: no new request. */
+function sameJobNoReload({ currentUrl, nextUrl, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  return jobIdFrom(currentUrl.searchParams) !== jobIdFrom(nextUrl.searchParams) && defaultShouldRevalidate;
+}
+
 const router = createBrowserRouter([
   {
     element: <Layout />,
@@ -60,7 +65,7 @@ const router = createBrowserRouter([
         element: <RequireAuth />,
         children: [
           { path: '/jobs', element: <Page><JobsPage /></Page> },
-          { path: '/job', loader: prefetchJob, element: <Page><JobPage /></Page> },
+          { path: '/job', loader: prefetchJob, shouldRevalidate: sameJobNoReload, element: <Page><JobPage /></Page> },
           { path: '/user', element: <Page><UserPage /></Page> },
           { path: '/crew', element: <Page><CrewPage /></Page> },
         ],
