@@ -270,6 +270,15 @@ test.describe('tickets on a phone and tickets by address', () => {
     await shot(page, 'photo-zoomed');
     await viewer.getByRole('button', { name: 'Fit to screen' }).click();
     await expect(full).toHaveAttribute('data-scale', '1');
+    // The wheel zooms too; a double click zooms in and then back to fit.
+    await page.mouse.move(stage.x + stage.width / 2, y);
+    await page.mouse.wheel(0, -100);
+    await expect(full).toHaveAttribute('data-scale', '1.2');
+    await viewer.getByRole('button', { name: 'Fit to screen' }).click();
+    await viewer.getByTestId('photo-stage').dblclick();
+    await expect(full).toHaveAttribute('data-scale', '2.5');
+    await viewer.getByTestId('photo-stage').dblclick();
+    await expect(full).toHaveAttribute('data-scale', '1');
 
     // Escape closes the viewer, not the ticket window.
     await page.keyboard.press('Escape');
