@@ -107,8 +107,8 @@ export interface WorkerNext {
  */
 export type WorkerReply =
   | { id: number; tickets: TicketDraft[] }
-  | { id: number; done: true; library?: UnitDraft[]; errors?: ImportError[]; columns?: WorkbookColumns }
-  | { id: number; error: { statusCode?: number; message: string; fields?: Record<string, string> } };
+  | { id: number; done: true; library?: UnitDraft[]; errors?: ImportError[]; columns?: WorkbookColumns; heapMb?: number }
+  | { id: number; error: { statusCode?: number; message: string; fields?: Record<string, string> }; heapMb?: number };
 
 /** The worker's side: run one job; its replies, in the order to send them. */
 export async function runWorkerJob({ id, buf, task, limits }: WorkerJob): Promise<WorkerReply[]> {
@@ -179,6 +179,8 @@ const MAX_WORKERS = 2;
  * needs more ends its worker with ERR_WORKER_OUT_OF_MEMORY (413) instead of growing the process.
  */
 const WORKER_HEAP_MB = 512;
+/** A worker whose heap has grown past this after a job is replaced (a 10,000-row job: ~100 MB). */
+const RECYCLE_HEAP_MB = 200;
 const DEFAULT_TIME_LIMIT_MS = 60_000;
 
 const slots: Slot[] = [];
@@ -206,6 +208,12 @@ function startSlot(): Slot {
     if ('done' in msg) job.resolve({ ...msg, tickets: job.tickets });
     else if (msg.error.statusCode) job.reject(new AppError(msg.error.statusCode, msg.error.message, msg.error.fields));
     else job.reject(new Error(`workbook read failed: ${msg.error.message}`));
+    // V8 keeps a heap it has grown: after a heavy workbook the memory goes back only with the
+    // thread (issue 11: "never given back"). A fresh worker takes its place.
+    if ((msg.heapMb ?? 0) > RECYCLE_HEAP_MB) {
+      retire(slot);
+      if (slots.length === 0) startSlot();
+    }
     dispatch();
   });
   const lost = (err: Error) => {

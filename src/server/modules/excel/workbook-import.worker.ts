@@ -12,7 +12,12 @@ function sendNext(id: number) {
   const replies = waiting.get(id);
   const reply = replies?.shift();
   if (!reply) return;
-  if (replies!.length === 0) waiting.delete(id);
+  if (replies!.length === 0) {
+    waiting.delete(id);
+    // The last reply of a job says how big this worker's heap has grown (the server replaces
+    // a worker that kept a large one).
+    if ('done' in reply || 'error' in reply) reply.heapMb = Math.round(process.memoryUsage().heapTotal / (1024 * 1024));
+  }
   port.postMessage(reply);
 }
 
