@@ -136,6 +136,12 @@ describe('parseWorkbook reads every valid workbook, every time (issue 3)', () =>
       expect({ name, differing }).toEqual({ name, differing: 0 });
     }
   }, 180_000);
+
+  it('treats a read without the workbook model as a failure (so the whole-model loader gets its try), never as "no sheets"', async () => {
+    // A zip without xl/workbook.xml: the streaming read used to return no sheets, silently.
+    await expect(readXlsxSheets(fixture('not-a-workbook.xlsx'))).rejects.toThrow(/workbook/);
+    await expect(parseWorkbook(fixture('not-a-workbook.xlsx'))).rejects.toThrow(MSG.excelUnparsable);
+  });
 });
 
 describe('readZipDirectory', () => {
