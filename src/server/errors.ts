@@ -9,6 +9,8 @@ export class AppError extends Error {
     readonly statusCode: number,
     message: string,
     readonly fields?: Record<string, string>,
+    /** A stable name for callers that must tell kinds of the same status apart. */
+    readonly code?: string,
   ) {
     super(message);
   }
@@ -19,5 +21,7 @@ export const unauthorized = (message: string = MSG.notSignedIn) => new AppError(
 export const forbidden = (message: string = MSG.forbidden) => new AppError(403, message);
 export const notFound = (what = 'record') => new AppError(404, `That ${what} does not exist, or it belongs to another company.`);
 export const conflict = (message: string) => new AppError(409, message);
-export const unprocessable = (message: string) => new AppError(422, message);
+export const unprocessable = (message: string, code?: string) => new AppError(422, message, undefined, code);
+/** A workbook over a limit (rows, cells, time): 422 wherever it is read, never a row problem. */
+export const WORKBOOK_LIMIT = 'workbook_limit';
 export const tooMany = (message: string) => new AppError(429, message);

@@ -16,7 +16,7 @@ import {
   type WorkbookImport,
 } from '../../../shared/excel';
 import { MSG } from '../../../shared/messages';
-import { AppError, tooMany, unprocessable } from '../../errors';
+import { AppError, tooMany, unprocessable, WORKBOOK_LIMIT } from '../../errors';
 import { workbookToImport } from './convert';
 import { DEFAULT_WORKBOOK_LIMITS, assertEnoughColumns, assertTicketColumns, columnsOf, parseWorkbook, type WorkbookLimits } from './workbook';
 
@@ -108,7 +108,7 @@ export interface WorkerNext {
 export type WorkerReply =
   | { id: number; tickets: TicketDraft[] }
   | { id: number; done: true; library?: UnitDraft[]; errors?: ImportError[]; columns?: WorkbookColumns; heapMb?: number }
-  | { id: number; error: { statusCode?: number; message: string; fields?: Record<string, string> }; heapMb?: number };
+  | { id: number; error: { statusCode?: number; message: string; fields?: Record<string, string>; code?: string }; heapMb?: number };
 
 /** The worker's side: run one job; its replies, in the order to send them. */
 export async function runWorkerJob({ id, buf, task, limits }: WorkerJob): Promise<WorkerReply[]> {
@@ -127,7 +127,7 @@ export async function runWorkerJob({ id, buf, task, limits }: WorkerJob): Promis
     return replies;
   } catch (err) {
     // AppErrors (the 422s naming rows) keep their status and message on the server thread.
-    return [{ id, error: err instanceof AppError ? { statusCode: err.statusCode, message: err.message, fields: err.fields } : { message: (err as Error)?.message ?? String(err) } }];
+    return [{ id, error: err instanceof AppError ? { statusCode: err.statusCode, message: err.message, fields: err.fields, code: err.code } : { message: (err as Error)?.message ?? String(err) } }];
   }
 }
 
@@ -206,7 +206,7 @@ function startSlot(): Slot {
     }
     finish(slot);
     if ('done' in msg) job.resolve({ ...msg, tickets: job.tickets });
-    else if (msg.error.statusCode) job.reject(new AppError(msg.error.statusCode, msg.error.message, msg.error.fields));
+    else if (msg.error.statusCode) job.reject(new AppError(msg.error.statusCode, msg.error.message, msg.error.fields, msg.error.code));
     else job.reject(new Error(`workbook read failed: ${msg.error.message}`));
     // V8 keeps a heap it has grown: after a heavy workbook the memory goes back only with the
     // thread (issue 11: "never given back"). A fresh worker takes its place.
@@ -262,7 +262,7 @@ function dispatch() {
     slot.timer = setTimeout(() => {
       // Stopping the thread is the only way to stop exceljs mid-file; the heap goes with it.
       retire(slot);
-      job.reject(unprocessable(MSG.excelTimedOut(job.timeLimitMs / 1000)));
+      job.reject(unprocessable(MSG.excelTimedOut(job.timeLimitMs / 1000), WORKBOOK_LIMIT));
       dispatch();
     }, job.timeLimitMs);
     slot.worker.postMessage(job.message);

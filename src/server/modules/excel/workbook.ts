@@ -5,7 +5,7 @@ import { LIMITS } from '../../../shared/constants';
 import { toIsoDate } from '../../../shared/dates';
 import type { CellValue, ParsedSheet, ParsedWorkbook, WorkbookColumns } from '../../../shared/excel';
 import { MSG } from '../../../shared/messages';
-import { AppError, unprocessable } from '../../errors';
+import { AppError, unprocessable, WORKBOOK_LIMIT } from '../../errors';
 import { entryText, readZipDirectory, type ZipEntry } from './zip-check';
 
 /**
@@ -72,9 +72,9 @@ class Budget {
   sheet() {
     let rows = 0;
     return (filledCells: number) => {
-      if (++rows > this.limits.maxRows) throw unprocessable(MSG.excelTooManyRows(this.limits.maxRows));
+      if (++rows > this.limits.maxRows) throw unprocessable(MSG.excelTooManyRows(this.limits.maxRows), WORKBOOK_LIMIT);
       this.cells += filledCells;
-      if (this.cells > this.limits.maxCells) throw unprocessable(MSG.excelTooManyCells(this.limits.maxCells));
+      if (this.cells > this.limits.maxCells) throw unprocessable(MSG.excelTooManyCells(this.limits.maxCells), WORKBOOK_LIMIT);
     };
   }
 }

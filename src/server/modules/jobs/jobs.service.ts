@@ -5,7 +5,7 @@ import type { Job, JobListItem, JobSave, JobSaveReply, NewTicketDraft, NewUnitDr
 import { MSG } from '../../../shared/messages';
 import type { Ticket } from '../../../shared/tickets.schemas';
 import type { AppContext } from '../../context';
-import { AppError, badRequest, conflict, notFound } from '../../errors';
+import { AppError, badRequest, conflict, notFound, WORKBOOK_LIMIT } from '../../errors';
 import type { CurrentUser } from '../../plugins/auth';
 import { requireUploadedFile } from '../../storage/keys';
 import { loadWorkbookImport } from '../excel/excel.service';
@@ -111,12 +111,15 @@ function newTicketsToDrafts(list: readonly NewTicketDraft[], job: JobSave): Impo
   }));
 }
 
-/** The workbook of job.ticketsFile, converted; row problems answer 400 like newTickets ones. */
+/**
+ * The workbook of job.ticketsFile, converted; row problems answer 400 like newTickets ones. A
+ * workbook over a limit (rows, cells, time) keeps its 422, as everywhere a workbook is read.
+ */
 async function workbookDrafts(ctx: AppContext, me: CurrentUser, file: TicketsFile, job: JobSave) {
   try {
     return await loadWorkbookImport(ctx, me, file, job);
   } catch (err) {
-    if (err instanceof AppError && err.statusCode === 422) throw badRequest(err.message);
+    if (err instanceof AppError && err.statusCode === 422 && err.code !== WORKBOOK_LIMIT) throw badRequest(err.message);
     throw err;
   }
 }
