@@ -6,6 +6,7 @@ import { z } from 'zod';
  * silently turn it into U+FFFD, so what is stored differs from what was sent). Both only reach
  * us from a broken paste or a hostile client, so they are refused, never "cleaned".
  */
+// eslint-disable-next-line no-control-regex -- matching NUL is the point of this rule
 const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 export const UNSTORABLE_TEXT_MESSAGE =
