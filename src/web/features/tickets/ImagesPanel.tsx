@@ -161,14 +161,14 @@ export function ImagesPanel({
                 </UnstyledButton>
                 {canAnnotate && (
                   <ActionIcon
-                    size="sm"
+                    size={32}
                     color="red"
                     variant="filled"
                     aria-label={`Delete image ${i + 1}`}
                     onClick={() => confirmDelete(img)}
                     style={{ position: 'absolute', top: 4, right: 4 }}
                   >
-                    <IconTrash size={12} />
+                    <IconTrash size={16} />
                   </ActionIcon>
                 )}
               </div>

@@ -188,7 +188,7 @@ export function PoleTab({
                               variant={chosen ? 'filled' : 'light'}
                               leftSection={chosen ? <IconCheck size={14} /> : undefined}
                               onClick={() => onSelect(p)}
-                              aria-label={`Select pole ${p.pole_name} line ${p.line_name}`}
+                              aria-label={`${chosen ? 'Selected' : 'Select'} pole ${p.pole_name} line ${p.line_name}`}
                             >
                               {chosen ? 'Selected' : 'Select'}
                             </Button>
@@ -207,9 +207,12 @@ export function PoleTab({
               Add as a New Pole
             </Button>
             {pole.id != null && (
-              <Text size="sm" c="green.8">
-                Pole {pole.pole_name} on line {pole.line_name} is selected.
-              </Text>
+              <Group gap={4} wrap="nowrap">
+                <IconCheck size={16} color="var(--mantine-color-green-8)" aria-hidden />
+                <Text size="sm">
+                  Pole {pole.pole_name} on line {pole.line_name} is selected.
+                </Text>
+              </Group>
             )}
           </Group>
           {addPoleError && (

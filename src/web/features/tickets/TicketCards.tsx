@@ -33,8 +33,7 @@ const Card = memo(function Card({
       <UnstyledButton
         onClick={() => onOpen(t.id)}
         data-ticket-id={t.id}
-        // Named by its visible first line (WCAG 2.5.3 Label in Name).
-        aria-label={`Pole ${t.pole_name ?? '--'} · Line ${t.line_name ?? '--'}`}
+        // Named by what it shows, starting with "Pole … · Line …" (WCAG 2.5.3 Label in Name).
         style={{ flex: 1, minWidth: 0, padding: 12 }}
       >
         <Stack gap={4}>
