@@ -132,6 +132,14 @@ test.describe('tickets on a phone and tickets by address', () => {
     expect(ticketOf(page.url())).toBeNull();
     await expect(page).toHaveURL(new RegExp(`/job\\?id=${job.id}$`));
 
+    // Create Ticket has an address too, and Back closes it.
+    await page.getByRole('button', { name: 'Create Ticket' }).click();
+    await expect(win.getByText('Create Ticket')).toBeVisible();
+    expect(ticketOf(page.url())).toBe('new');
+    await page.goBack();
+    await expect(win).toBeHidden();
+    expect(ticketOf(page.url())).toBeNull();
+
     // The address texted to a crew member opens the ticket on a fresh load.
     await page.goto(`/job?id=${job.id}&ticket=${id}`);
     await expect(win.getByText('Edit Ticket')).toBeVisible({ timeout: 45_000 });
