@@ -17,10 +17,15 @@ describe('findUnstorableText', () => {
     expect(findUnstorableText({ mappings: { 'Pole\u0000': 'A' } })).toBe('mappings');
     expect(findUnstorableText('x\ud800')).toBe('request');
     expect(findUnstorableText({ file: Buffer.from([0, 0, 0]), n: 3, ok: true, none: null })).toBeNull();
-    // A stream (a raw upload body) is bytes, and circular: skipped, not walked.
-    const circular: Record<string, unknown> = {};
+    // A stream (a raw upload body) is bytes: skipped, not walked; a cycle ends the walk.
+    expect(findUnstorableText({ body: { pipe: () => undefined, chunk: 'x\u0000' } })).toBeNull();
+    const circular: Record<string, unknown> = { ok: 'fine' };
     circular.self = circular;
-    expect(findUnstorableText(new (class Stream { inner = circular })())).toBeNull();
+    expect(findUnstorableText(circular)).toBeNull();
+    // Query parsers build objects on a bare prototype of their own: still walked.
+    class Query {}
+    Object.setPrototypeOf(Query.prototype, null);
+    expect(findUnstorableText(Object.assign(new Query(), { q: 'x\u0000' }))).toBe('q');
     expect(findUnstorableText(Object.assign(Object.create(null), { q: 'x\u0000' }))).toBe('q');
   });
 });

@@ -20,28 +20,28 @@ export function isStorableText(value: string): boolean {
 export const storableString = () => z.string().refine(isStorableText, UNSTORABLE_TEXT_MESSAGE);
 
 /**
- * Parsed JSON, form and query values are arrays and plain (or null-prototype) objects. Anything
- * else is bytes or a stream (a multipart file, a raw upload body), not text, and is skipped:
- * walking a stream's internals would be wrong, and circular.
+ * Parsed JSON, form and query values are arrays and objects (the query parser's have a bare
+ * prototype of their own). Bytes and streams (a multipart file, a raw upload body) are not
+ * text and are skipped: walking a stream's internals would be wrong, and circular.
  */
-function isPlainData(value: unknown): value is object {
+function isParsedData(value: unknown): value is object {
   if (value === null || typeof value !== 'object') return false;
-  if (Array.isArray(value)) return true;
-  const proto = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
+  if (ArrayBuffer.isView(value) || value instanceof ArrayBuffer) return false;
+  return typeof (value as { pipe?: unknown }).pipe !== 'function';
 }
 
 /**
  * The first place in a parsed request part (body, query, params) whose key or string value is
  * not storable, as a dotted path ('tickets.0.note_text'), or null.
  */
-export function findUnstorableText(value: unknown, path = ''): string | null {
+export function findUnstorableText(value: unknown, path = '', seen = new WeakSet<object>()): string | null {
   if (typeof value === 'string') return isStorableText(value) ? null : path || 'request';
-  if (!isPlainData(value)) return null;
+  if (!isParsedData(value) || seen.has(value)) return null;
+  seen.add(value);
   for (const [key, inner] of Object.entries(value)) {
     const here = path ? `${path}.${key}` : key;
     if (!isStorableText(key)) return path || 'request';
-    const hit = findUnstorableText(inner, here);
+    const hit = findUnstorableText(inner, here, seen);
     if (hit) return hit;
   }
   return null;
