@@ -1,0 +1,132 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { expect, login, test, USERS } from './fixtures';
+
+/**
+ * WCAG 2.x A/AA on every screen and modal a person reaches, on a desktop and on a phone
+ * (390 × 844): axe-core in Debian's Chromium finds nothing. Crews read this in sunlight, so
+ * contrast counts as much as names and roles.
+ */
+const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
+
+async function scan(page: Page, screen: string, found: string[]) {
+  // Let transitions (modals fading in) finish, so colours are the final ones.
+  await page.waitForTimeout(300);
+  const { violations } = await new AxeBuilder({ page }).withTags(WCAG).analyze();
+  for (const v of violations) {
+    const where = v.nodes
+      .slice(0, 3)
+      .map((n) => `${n.target.join(' ')}${n.failureSummary ? ` (${n.failureSummary.split('\n').slice(1).join(' ').trim()})` : ''}`)
+      .join('; ');
+    found.push(`${screen}: ${v.id} — ${v.help} — ${where}`);
+  }
+}
+
+for (const size of [
+  { name: 'desktop', width: 1440, height: 900 },
+  { name: 'phone', width: 390, height: 844 },
+]) {
+  test.describe(`accessibility on a ${size.name}`, () => {
+    test.use({ viewport: { width: size.width, height: size.height } });
+    test.describe.configure({ timeout: 180_000 });
+
+    test('the signed-out screens have no WCAG A/AA violation', async ({ page }) => {
+      const found: string[] = [];
+      await page.goto('/login');
+      await expect(page.getByRole('button', { name: 'Log In' })).toBeVisible();
+      await scan(page, 'login', found);
+      await page.getByRole('button', { name: /Forgot/ }).click();
+      await expect(page.getByRole('dialog')).toBeVisible();
+      await scan(page, 'forgot-password modal', found);
+      await page.goto('/resetPassword?resetToken=not-a-real-token-123&userId=1');
+      await expect(page.getByRole('main')).toBeVisible();
+      await scan(page, 'reset password', found);
+      await page.goto('/no-such-page');
+      await scan(page, 'not found', found);
+      expect(found, found.join('\n')).toEqual([]);
+    });
+
+    test('the office screens and their modals have no WCAG A/AA violation', async ({ page }) => {
+      const found: string[] = [];
+      await login(page, USERS.admin);
+      await expect(page.getByRole('heading', { name: 'Job View' })).toBeVisible();
+      await scan(page, 'jobs', found);
+
+      await page.getByRole('button', { name: 'Create Job' }).click();
+      await expect(page.getByRole('dialog')).toBeVisible();
+      await scan(page, 'create job modal', found);
+      await page.keyboard.press('Escape');
+      await expect(page.getByRole('dialog')).toBeHidden();
+
+      // The seeded job with tickets.
+      await page.getByRole('link', { name: 'J-1001' }).first().click();
+      await expect(page.getByRole('heading', { name: /Job J-1001/ })).toBeVisible({ timeout: 30_000 });
+      await scan(page, 'job', found);
+
+      await page.getByRole('button', { name: 'Edit Job Info' }).click();
+      await expect(page.getByRole('dialog')).toBeVisible();
+      await scan(page, 'edit job modal', found);
+      await page.keyboard.press('Escape');
+      await expect(page.getByRole('dialog')).toBeHidden();
+
+      if (size.name === 'phone') {
+        await page.getByRole('button', { name: /^Filters/ }).click();
+        await expect(page.getByRole('dialog', { name: 'Filter and sort tickets' })).toBeVisible();
+        await scan(page, 'ticket filters drawer', found);
+        await page.keyboard.press('Escape');
+        await expect(page.getByRole('dialog')).toBeHidden();
+      }
+
+      await page.getByRole('button', { name: 'Export Job Info' }).click();
+      await expect(page.getByRole('dialog')).toBeVisible();
+      await scan(page, 'export modal', found);
+      await page.keyboard.press('Escape');
+      await expect(page.getByRole('dialog')).toBeHidden();
+
+      await page.locator('[data-ticket-id]').first().click();
+      const win = page.getByRole('dialog');
+      await expect(win).toBeVisible();
+      for (const tab of await win.getByRole('tab').all()) {
+        const name = (await tab.textContent())?.trim() ?? 'tab';
+        await tab.click();
+        await scan(page, `ticket window, ${name}`, found);
+      }
+      await page.keyboard.press('Escape');
+
+      await page.goto('/crew');
+      await expect(page.getByRole('heading', { name: /Crew/ }).first()).toBeVisible();
+      await scan(page, 'crew', found);
+      await page.getByRole('button', { name: /Add/ }).first().click();
+      await expect(page.getByRole('dialog')).toBeVisible();
+      await scan(page, 'crew modal', found);
+      await page.keyboard.press('Escape');
+
+      await page.goto('/user');
+      await expect(page.getByRole('button', { name: /Save/ }).first()).toBeVisible();
+      await scan(page, 'user account', found);
+      await page.getByRole('button', { name: 'Reset Password' }).click();
+      await expect(page.getByRole('dialog')).toBeVisible();
+      await scan(page, 'reset password modal', found);
+      await page.keyboard.press('Escape');
+
+      expect(found, found.join('\n')).toEqual([]);
+    });
+
+    test("a lineman's view-only ticket window has no WCAG A/AA violation", async ({ page }) => {
+      const found: string[] = [];
+      await login(page, USERS.lineman);
+      await page.getByRole('link', { name: 'J-1001' }).first().click();
+      await expect(page.getByRole('heading', { name: /Job J-1001/ })).toBeVisible({ timeout: 30_000 });
+      await scan(page, 'job (lineman)', found);
+      await page.locator('[data-ticket-id]').first().click();
+      const win = page.getByRole('dialog');
+      await expect(win.getByText('View only')).toBeVisible();
+      for (const tab of await win.getByRole('tab').all()) {
+        const name = (await tab.textContent())?.trim() ?? 'tab';
+        await tab.click();
+        await scan(page, `ticket window (lineman), ${name}`, found);
+      }
+      expect(found, found.join('\n')).toEqual([]);
+    });
+  });
+}
