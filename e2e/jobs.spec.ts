@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import { test, expect, unique, USERS, DEMO_PASSWORD } from './fixtures';
 import { MSG } from '../src/shared/messages';
+import { CSRF_HEADER } from '../src/shared/constants';
 
 const PACKET = path.join(import.meta.dirname, 'fixtures/packet.pdf');
 // A workbook written by openpyxl (the Excel engineer's fixture): 5 rows, 3 poles, a library sheet.
@@ -197,9 +198,11 @@ test.describe('jobs', () => {
     await expect(dialog.getByRole('link', { name: 'packet.pdf' })).toBeVisible();
     await expect(save).toBeEnabled();
 
-    // Someone else saves the job meanwhile (same session cookie, through the API).
+    // Someone else saves the job meanwhile (same session cookie, through the API, with the
+    // header every cookie-signed change must carry).
     const current = await (await page.request.get(`/api/v1/jobs/${jobId}`)).json();
     const other = await page.request.put('/api/v1/jobs/', {
+      headers: { [CSRF_HEADER]: '1' },
       data: {
         job: {
           id: jobId,
