@@ -21,11 +21,30 @@ export const signUpBody = z.object({
 
 export const forgotBody = z.object({ email: email.min(LIMITS.emailMin, 'Enter your email address.') });
 
-/** userId arrives from a query string, so numbers as strings are accepted. */
+/**
+ * The two parameters of a mailed link (DESIGN §5 reset link): the token (random bytes in
+ * base64url) and the user's id. The reset page checks a link with this before showing the form,
+ * and the server before looking the token up, so a link cut short in a mail client reads
+ * MSG.resetInvalid on both sides, never validation text (issue 12 item 9).
+ */
+export const resetLink = z.object({
+  resetToken: z.string().regex(/^[A-Za-z0-9_-]{20,200}$/, MSG.resetInvalid),
+  userId: z.coerce.number(MSG.resetInvalid).int(MSG.resetInvalid).positive(MSG.resetInvalid).max(2_147_483_647, MSG.resetInvalid),
+});
+
+export const isWellFormedResetLink = (link: { resetToken: unknown; userId: unknown }) =>
+  resetLink.safeParse({ resetToken: link.resetToken, userId: link.userId === '' ? undefined : link.userId }).success;
+
+/**
+ * POST /crew/reset-password. The link's fields are only typed here (strings or a number, bounded);
+ * the service checks them with `resetLink`, so a malformed link gets the same answer as an
+ * expired one. userId arrives from a query string, so numbers as strings are accepted.
+ */
 export const resetBody = z.object({
-  resetToken: z.string().min(10).max(200),
-  userId: z.coerce.number().int().positive(),
-  password: z.string().min(LIMITS.passwordMin, MSG.resetMismatch).max(200),
+  resetToken: z.string(MSG.resetInvalid).max(1000, MSG.resetInvalid),
+  userId: z.union([z.number(), z.string().max(20)], MSG.resetInvalid),
+  /** Its minimum is checked by the service after the link, so the reply is MSG.resetMismatch as it stands. */
+  password: z.string(MSG.resetMismatch).max(200, 'A password can be at most 200 characters.'),
 });
 
 export const sessionUser = z.object({

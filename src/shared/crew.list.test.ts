@@ -17,6 +17,7 @@ const member = (id: number, over: Partial<CrewMember>): CrewMember => ({
   foreman_lastname: null,
   status_name: 'Active',
   date_created: '2026-01-01T00:00:00.000Z',
+  invitation_pending: false,
   ...over,
 });
 

@@ -84,7 +84,11 @@ export const MSG = {
   crewEmailReadOnly: 'The email address of a crew member cannot be changed here.',
   crewSelfChange: 'You cannot deactivate your own account or change your own role.',
   crewResetInactive: 'This member is inactive. Activate them before sending a password link.',
-  crewInviteFailed: 'The user was saved, but the invitation email could not be sent. Use Reset Password to send it again.',
+  crewInviteFailed: 'The user was saved, but the invitation email could not be sent. Use Resend invitation in the crew list to send it again.',
+  // Invitations (issue 12 item 10): re-sent from the roster until the member sets a password.
+  crewInviteResent: 'A new invitation was emailed. Its link works for 7 days.',
+  crewAlreadyJoined: 'This member has already set a password, so there is no invitation to re-send. Use Reset Password to send a new password link.',
+  mailFailed: 'The email could not be sent. Try again in a few minutes.',
   // Excel import rows (issue 3): every message names the Excel row the user sees
   excelRowMissingPole: (row: number) => `Row ${row}: Pole is missing`,
   excelRowMissingUnit: (row: number) => `Row ${row}: Unit/task code is missing`,

@@ -7,6 +7,9 @@ export const findUserByEmail = async (db: DbOrTx, email: string) =>
 
 export const findUserById = async (db: DbOrTx, id: number) => (await db.select().from(users).where(eq(users.id, id)))[0];
 
+export const findCompanyName = async (db: DbOrTx, companyId: number) =>
+  (await db.select({ name: companies.name }).from(companies).where(eq(companies.id, companyId)))[0]?.name;
+
 export const insertResetToken = (db: DbOrTx, userId: number, tokenHash: string, expiresAt: Date) =>
   db.insert(passwordResetTokens).values({ userId, tokenHash, expiresAt });
 

@@ -1,7 +1,8 @@
 import type { z } from 'zod';
 import { ROLE, CREW_STATUS, DEFAULT_ROLE_NAMES } from '../../../shared/constants';
 import { MSG } from '../../../shared/messages';
-import type { forgotBody, loginBody, profileUpdate, resetBody, signUpBody, SessionUser } from '../../../shared/auth.schemas';
+import { resetLink, type forgotBody, type loginBody, type profileUpdate, type resetBody, type signUpBody, type SessionUser } from '../../../shared/auth.schemas';
+import { LIMITS } from '../../../shared/constants';
 import { AppError, badRequest, conflict, forbidden, notFound, tooMany } from '../../errors';
 import { isUniqueViolation } from '../../db/errors';
 import type { AppContext } from '../../context';
@@ -14,7 +15,7 @@ import { signToken } from './token';
 
 type UserRow = typeof users.$inferSelect;
 
-const RESET_TTL_MS = 60 * 60_000;
+const HOUR_MS = 60 * 60_000;
 
 const sessionUser = (u: UserRow): SessionUser => ({
   id: u.id,
@@ -112,37 +113,78 @@ async function mailSignUpAttempt(ctx: AppContext, user: Pick<UserRow, 'email' | 
   await ctx.mail.send({ to: user.email, subject: 'Someone tried to sign up to Linecrew with your email', text });
 }
 
-const LINK_WORDING = {
+/** Who sent an invitation: named in it, so the invitee knows whom to ask (issue 12 item 10). */
+export interface Inviter {
+  firstName: string;
+  lastName: string;
+  email: string;
+}
+
+type LinkUser = Pick<UserRow, 'id' | 'email' | 'firstName' | 'companyId'>;
+interface LinkContext {
+  user: LinkUser;
+  company: string;
+  link: string;
+  inviter?: Inviter;
+  loginUrl: string;
+}
+
+/**
+ * Each purpose's lifetime and words. A reset link lasts an hour (whoever holds the mailbox holds
+ * the account); an invitation or a sign-up link lasts 7 days, since a new crew member may not
+ * read mail the day the office adds them, and it says who invited whom to which company, so that
+ * it is not mistaken for a reset nobody asked for.
+ */
+const LINKS = {
   reset: {
-    subject: 'Reset your Linecrew password',
-    intro: (name: string) => `Hello ${name},\n\nSomeone (hopefully you) asked to reset your Linecrew password. Open this link to choose a new one:`,
+    ttlMs: HOUR_MS,
+    subject: () => 'Reset your Linecrew password',
+    text: ({ user, link }: LinkContext) =>
+      `Hello ${user.firstName},\n\nSomeone (hopefully you) asked to reset your Linecrew password. Open this link to choose a new one:\n\n${link}\n\n` +
+      'The link works once and expires in one hour. If you did not ask for this, ignore this email: your password stays as it is.\n',
   },
   invite: {
-    subject: 'You have been added to Linecrew: set your password',
-    intro: (name: string) => `Hello ${name},\n\nYou have been added to your crew on Linecrew. Open this link to set your password:`,
+    ttlMs: 7 * 24 * HOUR_MS,
+    subject: ({ company, inviter }: LinkContext) =>
+      inviter ? `${inviter.firstName} ${inviter.lastName} invited you to ${company} on Linecrew` : `You have been added to ${company} on Linecrew`,
+    text: ({ user, company, link, inviter, loginUrl }: LinkContext) => {
+      const who = inviter ? `${inviter.firstName} ${inviter.lastName} (${inviter.email}) added you` : 'You have been added';
+      const again = inviter ? `ask ${inviter.firstName} to send a new invitation, or use` : 'use';
+      return (
+        `Hello ${user.firstName},\n\n${who} (${user.email}) to the crew of ${company} on Linecrew, where ${company} keeps its jobs, pole tickets and photos. ` +
+        `Open this link to set your password and sign in:\n\n${link}\n\n` +
+        `The link works once and expires in 7 days. If it has expired, ${again} "Forgot Password?" at ${loginUrl}.\n`
+      );
+    },
   },
   signup: {
-    subject: 'Welcome to Linecrew: set your password',
-    intro: (name: string) => `Hello ${name},\n\nThanks for signing up to Linecrew. Open this link to set your password and finish signing up:`,
+    ttlMs: 7 * 24 * HOUR_MS,
+    subject: () => 'Welcome to Linecrew: set your password',
+    text: ({ user, company, link }: LinkContext) =>
+      `Hello ${user.firstName},\n\nThanks for signing up to Linecrew as ${user.email}, for the company ${company}. Open this link to set your password and finish signing up:\n\n${link}\n\n` +
+      'The link works once and expires in 7 days. If you did not sign up, ignore this email: no account is used until a password is set.\n',
   },
 } as const;
 
 /**
- * Mails a single-use link valid for one hour. `invite` and `signup` word it for a new account
- * that has no password yet; the link and the page are the same.
+ * Mails a single-use link to the reset page: for `reset` valid one hour; `invite` and `signup`
+ * word it for a new account that has no password yet and last 7 days. The page is the same.
  */
-export async function sendPasswordLink(
-  ctx: AppContext,
-  user: Pick<UserRow, 'id' | 'email' | 'firstName'>,
-  purpose: keyof typeof LINK_WORDING,
-) {
+export async function sendPasswordLink(ctx: AppContext, user: LinkUser, purpose: keyof typeof LINKS, inviter?: Inviter) {
+  const kind = LINKS[purpose];
   const { token, tokenHash } = newResetToken();
-  await repo.insertResetToken(ctx.db, user.id, tokenHash, new Date(Date.now() + RESET_TTL_MS));
+  await repo.insertResetToken(ctx.db, user.id, tokenHash, new Date(Date.now() + kind.ttlMs));
   const link = `${ctx.config.publicUrl}/resetPassword?resetToken=${encodeURIComponent(token)}&userId=${user.id}`;
-  const { subject, intro } = LINK_WORDING[purpose];
-  const text = `${intro(user.firstName)}\n\n${link}\n\nThe link works once and expires in one hour. If you did not ask for this, ignore this email.\n`;
-  await ctx.mail.send({ to: user.email, subject, text, html: text.replace(/\n/g, '<br>').replace(link, `<a href="${link}">${link}</a>`) });
+  const company = (await repo.findCompanyName(ctx.db, user.companyId)) ?? 'your company';
+  const words: LinkContext = { user, company, link, inviter, loginUrl: `${ctx.config.publicUrl}/login` };
+  const text = kind.text(words);
+  const html = escapeHtml(text).replace(/\n/g, '<br>').replace(escapeHtml(link), `<a href="${escapeHtml(link)}">${escapeHtml(link)}</a>`);
+  await ctx.mail.send({ to: user.email, subject: kind.subject(words), text, html });
 }
+
+/** Names (the inviter's, the company's) go into the HTML part: they must not become markup. */
+const HTML_ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => HTML_ENTITIES[c]);
 
 /**
  * Answers the same whether or not the address is known (no account discovery): the look-up and
@@ -162,13 +204,18 @@ export async function forgotPassword(ctx: AppContext, body: z.infer<typeof forgo
 
 /** Sets the new password, which ends every earlier session (repo.setPassword), and signs in. */
 export async function resetPassword(ctx: AppContext, body: z.infer<typeof resetBody>) {
+  // A link cut short or mistyped is just an invalid link to the person holding it (issue 12 item 9).
+  const link = resetLink.safeParse(body);
+  if (!link.success) throw badRequest(MSG.resetInvalid);
+  if (body.password.length < LIMITS.passwordMin) throw badRequest(MSG.resetMismatch);
+  const { userId, resetToken } = link.data;
   const passwordHash = await hashPassword(body.password);
   const user = await ctx.db.transaction(async (tx) => {
-    const used = await repo.consumeResetToken(tx, body.userId, hashResetToken(body.resetToken));
+    const used = await repo.consumeResetToken(tx, userId, hashResetToken(resetToken));
     if (!used) throw badRequest(MSG.resetInvalid);
-    await repo.retireResetTokens(tx, body.userId);
-    await repo.setPassword(tx, body.userId, passwordHash);
-    return repo.findUserById(tx, body.userId);
+    await repo.retireResetTokens(tx, userId);
+    await repo.setPassword(tx, userId, passwordHash);
+    return repo.findUserById(tx, userId);
   });
   if (!user || user.crewStatus !== CREW_STATUS.ACTIVE) throw new AppError(403, MSG.loginInactive);
   return session(ctx, user);

@@ -85,6 +85,8 @@ describe('GET /crew/allCrew', () => {
         'foreman_lastname',
         'status_name',
         'date_created',
+        // Beyond SPEC §3: whether the invitation is still open (issue 12 item 10).
+        'invitation_pending',
       ].sort(),
     );
     expect(liam).toMatchObject({
@@ -516,7 +518,7 @@ describe('OpenAPI document', () => {
     const res = await t.request({ method: 'GET', url: '/api/docs/json' });
     expect(res.statusCode).toBe(200);
     const paths = Object.keys(res.json().paths);
-    for (const p of ['/api/v1/crew/allCrew', '/api/v1/crew/foremen', '/api/v1/crew/working_foremen', '/api/v1/crew/foreman-crew', '/api/v1/crew', '/api/v1/crew/{id}', '/api/v1/crew/{id}/reset-password']) {
+    for (const p of ['/api/v1/crew/allCrew', '/api/v1/crew/foremen', '/api/v1/crew/working_foremen', '/api/v1/crew/foreman-crew', '/api/v1/crew', '/api/v1/crew/{id}', '/api/v1/crew/{id}/reset-password', '/api/v1/crew/{id}/resend-invitation']) {
       expect(paths).toContain(p);
     }
   });

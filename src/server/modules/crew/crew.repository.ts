@@ -20,6 +20,8 @@ const memberColumns = {
   foreman_firstname: foremen.firstName,
   foreman_lastname: foremen.lastName,
   created: users.createdDate,
+  /** Never set a password: the invitation is still open (the roster offers to re-send it). */
+  invitation_pending: sql<boolean>`${users.passwordHash} is null`,
 };
 
 function selectMembers(db: DbOrTx) {
@@ -40,6 +42,7 @@ export const findMember = async (db: DbOrTx, companyId: number, id: number) =>
 /** The raw row, for rules that need fields the list does not show (password set or not). */
 export const findUser = async (db: DbOrTx, companyId: number, id: number) =>
   (await db.select().from(users).where(and(eq(users.companyId, companyId), eq(users.id, id))))[0];
+export type UserRecord = typeof users.$inferSelect;
 
 /** Active members of the given roles, as foreman options. Inactive members are never offered. */
 export const listActiveByRole = (db: DbOrTx, companyId: number, roleIds: readonly number[]) =>

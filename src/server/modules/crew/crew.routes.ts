@@ -62,4 +62,18 @@ export async function crewRoutes(app: App, ctx: AppContext) {
     },
     (request) => service.sendResetLink(ctx, request.user, request.params.id, (err) => request.log.error({ err }, 'crew reset mail failed')),
   );
+
+  app.post(
+    '/crew/:id/resend-invitation',
+    {
+      ...allow('crew.write'),
+      schema: {
+        tags,
+        summary: 'Mail a new 7-day invitation to a member who has not set a password yet (409 once they have)',
+        params: idParams,
+        response: { 200: z.object({ success: z.boolean(), message: z.string() }), 429: errorReply, 502: errorReply, ...errors },
+      },
+    },
+    (request) => service.resendInvitation(ctx, request.user, request.params.id, (err) => request.log.error({ err }, 'crew invitation mail failed')),
+  );
 }

@@ -96,7 +96,7 @@ export async function createMember(ctx: AppContext, me: CurrentUser, body: CrewC
   const crew = await memberOrThrow(ctx.db, me.companyId, id);
   if (crew.crew_status !== CREW_STATUS.ACTIVE) return { success: true, crew, invited: false };
   try {
-    await sendPasswordLink(ctx, { id, email: crew.email, firstName: crew.first_name }, 'invite');
+    await sendPasswordLink(ctx, { id, email: crew.email, firstName: crew.first_name, companyId: me.companyId }, 'invite', me);
     return { success: true, crew, invited: true };
   } catch (err) {
     log(err);
@@ -130,17 +130,41 @@ export async function updateMember(ctx: AppContext, me: CurrentUser, id: number,
   return { success: true, crew: await memberOrThrow(ctx.db, me.companyId, id) };
 }
 
-/** The crew modal's Reset Password: mails the member a link (an invitation if they never set one). */
-export async function sendResetLink(ctx: AppContext, me: CurrentUser, id: number, log: (err: unknown) => void) {
+/**
+ * A member of the caller's company who may be mailed a link now: active, and within the
+ * 5-mails-per-15-minutes budget of that member, shared by every office account that asks.
+ */
+async function mailableMember(ctx: AppContext, me: CurrentUser, id: number) {
   const user = await repo.findUser(ctx.db, me.companyId, id);
   if (!user) throw notFound('crew member');
   if (user.crewStatus !== CREW_STATUS.ACTIVE) throw badRequest(MSG.crewResetInactive);
-  if (!(await throttle.take(ctx.db, throttle.keys.invite(id), throttle.THROTTLE_LIMITS.inviteMember))) throw tooMany(MSG.tooManyMails);
+  return user;
+}
+
+async function mailLink(ctx: AppContext, me: CurrentUser, user: repo.UserRecord, log: (err: unknown) => void) {
+  if (!(await throttle.take(ctx.db, throttle.keys.invite(user.id), throttle.THROTTLE_LIMITS.inviteMember))) throw tooMany(MSG.tooManyMails);
   try {
-    await sendPasswordLink(ctx, user, user.passwordHash ? 'reset' : 'invite');
+    // Never set a password: the link is an invitation, from whoever sent it this time.
+    await sendPasswordLink(ctx, user, user.passwordHash ? 'reset' : 'invite', me);
   } catch (err) {
     log(err);
-    throw new AppError(502, 'The email could not be sent. Try again in a few minutes.');
+    throw new AppError(502, MSG.mailFailed);
   }
+}
+
+/** The crew modal's Reset Password: mails the member a link (an invitation if they never set one). */
+export async function sendResetLink(ctx: AppContext, me: CurrentUser, id: number, log: (err: unknown) => void) {
+  await mailLink(ctx, me, await mailableMember(ctx, me, id), log);
   return { success: true, message: MSG.crewResetSent };
+}
+
+/**
+ * The roster's Resend invitation (issue 12 item 10): a new 7-day invitation for a member who has
+ * not set a password yet. Once they have, 409: Reset Password is what they need.
+ */
+export async function resendInvitation(ctx: AppContext, me: CurrentUser, id: number, log: (err: unknown) => void) {
+  const user = await mailableMember(ctx, me, id);
+  if (user.passwordHash) throw conflict(MSG.crewAlreadyJoined);
+  await mailLink(ctx, me, user, log);
+  return { success: true, message: MSG.crewInviteResent };
 }
