@@ -28,6 +28,14 @@ describe('LocalStorage on disk', () => {
     expect(readdirSync(path.join(dir, '.tmp'))).toEqual([]);
   });
 
+  it('a stream refused at its first chunk, before its temporary file is open, leaves nothing either', async () => {
+    for (let i = 0; i < 30; i++) {
+      const key = makeStorageKey(1, 'media', `early-${i}.png`);
+      await expect(storage.write(key, Readable.from([Buffer.alloc(1000, 7)]), 'image/png', 10)).rejects.toBeInstanceOf(TooLargeError);
+    }
+    expect(readdirSync(path.join(dir, '.tmp'))).toEqual([]);
+  });
+
   it('keeps the content type it was given, not what the name suggests', async () => {
     const key = makeStorageKey(1, 'work_packet', 'scan.pdf');
     await storage.put(key, Buffer.from('png bytes'), 'image/png');

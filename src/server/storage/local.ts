@@ -153,8 +153,9 @@ export class LocalStorage implements Storage {
     const onSourceError = (err: Error) => limiter.destroy(err);
     body.once('error', onSourceError);
     body.pipe(limiter);
+    const out = createWriteStream(tmp, { flags: 'wx' });
     try {
-      await pipeline(limiter, createWriteStream(tmp, { flags: 'wx' }));
+      await pipeline(limiter, out);
       await mkdir(path.dirname(file), { recursive: true });
       const meta = this.metaOf(key);
       await mkdir(path.dirname(meta), { recursive: true });
@@ -182,6 +183,9 @@ export class LocalStorage implements Storage {
       return size;
     } catch (err) {
       body.unpipe(limiter);
+      // A stream refused early may still be opening its file: wait until it is closed, or the
+      // file would appear after the rm below and stay behind.
+      if (!out.closed) await new Promise((resolve) => out.once('close', resolve));
       await rm(tmp, { force: true });
       throw err;
     } finally {
