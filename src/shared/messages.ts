@@ -133,4 +133,6 @@ export const MSG = {
   imageVideo: 'Video uploads are not supported. Upload a photo instead.',
   xlsRejected: (n: number) => `The spreadsheet was not imported: ${n} row${n === 1 ? ' has a problem' : 's have problems'}. Fix ${n === 1 ? 'it' : 'them'} and upload the file again.`,
   xlsFileMissing: 'Choose a spreadsheet to upload (field "file").',
+  reimportStale: "The job's tickets changed since the preview. Check the new preview and choose again.",
+  reimportBelowChange: (where: string) => `${where}: The new bid quantity is less than the change already recorded on the task, so its total would be negative. Lower the change on the ticket first.`,
 } as const;

@@ -84,7 +84,11 @@ export async function sheetUploadOf(buf: Buffer, req: SheetUploadRequest, limits
 // Worker protocol
 
 /** What the worker does with a workbook: a job save's import, getColumns, a spreadsheet upload. */
-export type WorkerTask = { kind: 'import'; req: WorkbookImportRequest } | { kind: 'columns' } | { kind: 'sheet'; req: SheetUploadRequest };
+export type WorkerTask =
+  | { kind: 'import'; req: WorkbookImportRequest }
+  // `sheet`: the columns of a spreadsheet upload, whose library sheet is optional (a CSV has none).
+  | { kind: 'columns'; sheet?: boolean }
+  | { kind: 'sheet'; req: SheetUploadRequest };
 
 export interface WorkerJob {
   id: number;
@@ -116,7 +120,8 @@ export async function runWorkerJob({ id, buf, task, limits }: WorkerJob): Promis
     const bytes = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
     if (task.kind === 'columns') {
       const parsed = await parseWorkbook(bytes, limits);
-      assertEnoughColumns(parsed);
+      if (task.sheet) assertTicketColumns(parsed);
+      else assertEnoughColumns(parsed);
       return [{ id, done: true, columns: columnsOf(parsed) }];
     }
     const { tickets, library, errors }: Partial<WorkbookImport> & WorkbookDrafts =
@@ -326,4 +331,9 @@ export async function sheetUploadOffThread(buf: Buffer, req: SheetUploadRequest,
 /** getColumns' header lists (422 when there are too few), read in the worker. */
 export async function workbookColumnsOffThread(buf: Buffer, options?: ImportOptions): Promise<WorkbookColumns> {
   return (await runOffThread(buf, { kind: 'columns' }, options)).columns!;
+}
+
+/** The header lists of a spreadsheet upload (422 with too few ticket columns; the library sheet is optional). */
+export async function sheetColumnsOffThread(buf: Buffer, options?: ImportOptions): Promise<WorkbookColumns> {
+  return (await runOffThread(buf, { kind: 'columns', sheet: true }, options)).columns!;
 }

@@ -1,11 +1,13 @@
+import { createHash } from 'node:crypto';
 import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
 import { toIsoDate } from '../../../shared/dates';
 import type { PoleDraft, TaskDraft, TicketDraft, UnitDraft } from '../../../shared/excel';
 import { LIMITS } from '../../../shared/constants';
 import { MSG } from '../../../shared/messages';
+import type { ChangedQuantity } from '../../../shared/reimport';
 import { rowsOf, type DbOrTx } from '../../db/client';
-import { poles, tickets, units, workOrders } from '../../db/schema/index';
-import { badRequest } from '../../errors';
+import { poles, tickets, ticketTasks, units, workOrders } from '../../db/schema/index';
+import { AppError, badRequest } from '../../errors';
 
 /**
  * Ticket import (DESIGN §4 Excel workbook, Atomicity): ticket drafts (from a workbook through
@@ -62,6 +64,7 @@ export type ImportUnit = Omit<UnitDraft, 'row'> & { row?: number };
 export interface ImportCounts {
   /** Tickets created (drafts merged into a ticket already in the job are not counted). */
   tickets: number;
+  /** Tasks created. */
   tasks: number;
   workOrders: number;
   /** Unit-library rows inserted or updated. */
@@ -69,6 +72,48 @@ export interface ImportCounts {
   /** Poles created. */
   poles: number;
 }
+
+/**
+ * What an import does to a job that may already have some of its tickets (issue 12 item 1,
+ * decision 018). A draft row is MATCHED when its pole + line is already ticketed in the job and
+ * that ticket already has a task of the row's unit (code, case-insensitive): a matched row never
+ * creates a task. The file's quantity of a matched (ticket, unit) is the sum of its rows, the
+ * job's the sum of the ticket's tasks of that unit (more than one only after the old duplicating
+ * import); they are 'changed' when they differ, else the rows are 'unchanged'.
+ */
+export interface ImportPlan {
+  newTickets: number;
+  newTasks: number;
+  changed: ChangedQuantity[];
+  unchanged: number;
+  /** Hex SHA-256 of everything the plan was computed from: the drafts and the matched records. */
+  token: string;
+}
+
+/**
+ * - `add_new`: create what is new; matched rows change nothing (what every caller got before
+ *   this option existed, minus the duplicated tasks).
+ * - `update_quantities`: that, and each changed (ticket, unit) gets the file's bid quantity.
+ * - `preview`: compute the plan, write nothing.
+ */
+export type ImportMode = 'preview' | 'add_new' | 'update_quantities';
+
+export interface ImportOptions {
+  mode?: ImportMode;
+  /** A preview's token: the import is refused (StalePreviewError) when the plan differs now. */
+  expectedToken?: string;
+}
+
+/** 409: the job changed between the preview and the import; carries the plan as it is now. */
+export class StalePreviewError extends AppError {
+  constructor(readonly plan: ImportPlan) {
+    super(409, MSG.reimportStale);
+  }
+}
+
+/** Quantities are compared to a millionth: sums of decimals are not exact in binary. */
+const sameQty = (a: number, b: number) => Math.abs(a - b) < 1e-6;
+const round6 = (n: number) => Math.round(n * 1e6) / 1e6;
 
 /** Rows per multi-row INSERT: ~1,000 rows × ≤ 17 columns stays far below PostgreSQL's 65,535 parameters. */
 const CHUNK = 1000;
@@ -143,14 +188,35 @@ interface Group {
   tasks: (ImportTask & { where: string })[];
 }
 
+export interface ReimportResult {
+  counts: ImportCounts;
+  /** Matched (ticket, unit) pairs whose bid quantity was set to the file's (update_quantities). */
+  updated: number;
+  plan: ImportPlan;
+}
+
+/** The import of job saves: new rows only (mode add_new), the counts of what was created. */
 export async function importTickets(
   tx: DbOrTx,
   scope: ImportScope,
   drafts: readonly ImportTicket[],
   libraryDrafts: readonly ImportUnit[] = [],
 ): Promise<ImportCounts> {
+  return (await reimportTickets(tx, scope, drafts, libraryDrafts)).counts;
+}
+
+/** The import with its plan: a preview (no writes), add_new, or update_quantities. */
+export async function reimportTickets(
+  tx: DbOrTx,
+  scope: ImportScope,
+  drafts: readonly ImportTicket[],
+  libraryDrafts: readonly ImportUnit[] = [],
+  options: ImportOptions = {},
+): Promise<ReimportResult> {
   const { companyId, jobId, utilityId } = scope;
+  const mode = options.mode ?? 'add_new';
   const counts: ImportCounts = { tickets: 0, tasks: 0, workOrders: 0, units: 0, poles: 0 };
+  let updated = 0;
 
   // 1. Validate and group the drafts by pole + line (case-insensitive, trimmed) — no writes yet.
   const groups = new Map<string, Group>();
@@ -203,7 +269,113 @@ export async function importTickets(
   }
   await breathe();
 
-  // 3. Upsert the library rows: a blank cell keeps what the library already says.
+  // 4. Poles: find by utility + pole + line (case-insensitive), create the missing ones.
+  const poleIds = new Map<string, number>();
+  const names = [...new Set([...groups.values()].map((g) => norm(g.poleName)))];
+  for (const part of chunks(names, 5000)) {
+    await breathe();
+    const found = await tx
+      .select({ id: poles.id, poleName: poles.poleName, lineName: poles.lineName })
+      .from(poles)
+      .where(and(eq(poles.companyId, companyId), eq(poles.utilityId, utilityId), inJsonList(sql`lower(trim(${poles.poleName}))`, part, 'text')))
+      .orderBy(asc(poles.id));
+    for (const p of found) {
+      const k = poleKey(p.poleName, p.lineName);
+      if (groups.has(k) && !poleIds.has(k)) poleIds.set(k, p.id);
+    }
+  }
+  // 5. Tickets: a pole already ticketed in this job receives the rows (merge), others get a new ticket.
+  const ticketOfPole = new Map<number, number>();
+  const allPoleIds = [...new Set(poleIds.values())];
+  for (const part of chunks(allPoleIds, 5000)) {
+    await breathe();
+    const found = await tx
+      .select({ id: tickets.id, poleId: tickets.poleId })
+      .from(tickets)
+      .where(and(eq(tickets.companyId, companyId), eq(tickets.jobId, jobId), inJsonList(sql`${tickets.poleId}`, part, 'int')))
+      .orderBy(asc(tickets.id));
+    for (const t of found) if (t.poleId != null && !ticketOfPole.has(t.poleId)) ticketOfPole.set(t.poleId, t.id);
+  }
+  const mergedTicketIds = [...ticketOfPole.values()];
+  /** The job's ticket of a group, when its pole is already ticketed in the job. */
+  const ticketOfGroup = (k: string) => (poleIds.has(k) ? ticketOfPole.get(poleIds.get(k)!) : undefined);
+
+  // 6. The plan: which rows create tickets and tasks, and which match a task already there.
+  const existingTasks = new Map<number, Map<string, { id: number; code: string; initQty: number; additionalQty: number }[]>>();
+  for (const part of chunks(mergedTicketIds, 5000)) {
+    await breathe();
+    const rows = await tx
+      .select({ id: ticketTasks.id, ticketId: ticketTasks.ticketId, code: units.code, initQty: ticketTasks.initQty, additionalQty: ticketTasks.additionalQty })
+      .from(ticketTasks)
+      .innerJoin(units, eq(units.id, ticketTasks.unitId))
+      .where(and(eq(ticketTasks.companyId, companyId), inJsonList(sql`${ticketTasks.ticketId}`, part, 'int')))
+      .orderBy(asc(ticketTasks.id));
+    for (const r of rows) {
+      let byCode = existingTasks.get(r.ticketId);
+      if (!byCode) existingTasks.set(r.ticketId, (byCode = new Map()));
+      const list = byCode.get(r.code.toLowerCase()) ?? [];
+      list.push(r);
+      byCode.set(r.code.toLowerCase(), list);
+    }
+  }
+  const plan: Omit<ImportPlan, 'token'> = { newTickets: 0, newTasks: 0, changed: [], unchanged: 0 };
+  /** Drafts' tasks that become tasks, by group key. */
+  const tasksToCreate = new Map<string, (ImportTask & { where: string })[]>();
+  /** Matched tasks whose bid is set: the first of a unit gets the file's total, the others 0. */
+  const qtyUpdates: { id: number; ticketId: number; initQty: number; additionalQty: number; where: string }[] = [];
+  /** What the token hashes: per group, its ticket and, per unit, the file's total and the matched tasks. */
+  const basis: unknown[] = [];
+  /** Groups whose ticket is already in the job. */
+  const mergedKeys = new Set<string>();
+  for (const [k, g] of [...groups.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const ticketId = ticketOfGroup(k);
+    if (ticketId === undefined) {
+      plan.newTickets += 1;
+      plan.newTasks += g.tasks.length;
+      tasksToCreate.set(k, g.tasks);
+      basis.push([k, null, g.tasks.map((t) => [libraryCode(t.code), t.qty, t.additional_qty ?? 0])]);
+      continue;
+    }
+    mergedKeys.add(k);
+    const have = existingTasks.get(ticketId);
+    const rowsByUnit = new Map<string, (ImportTask & { where: string })[]>();
+    for (const t of g.tasks) {
+      const unit = libraryCode(t.code)!.toLowerCase();
+      rowsByUnit.set(unit, [...(rowsByUnit.get(unit) ?? []), t]);
+    }
+    const create: (ImportTask & { where: string })[] = [];
+    const units_: unknown[] = [];
+    for (const [unit, rows] of [...rowsByUnit.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+      const matched = have?.get(unit);
+      const total = round6(rows.reduce((sum, t) => sum + t.qty, 0));
+      units_.push([unit, total, rows.length, matched?.map((m) => [m.id, m.initQty]) ?? null]);
+      if (!matched) {
+        create.push(...rows);
+        continue;
+      }
+      const from = round6(matched.reduce((sum, m) => sum + m.initQty, 0));
+      if (sameQty(from, total)) {
+        plan.unchanged += rows.length;
+        continue;
+      }
+      plan.changed.push({ pole: g.poleName, line: g.lineName, code: matched[0].code, from, to: total });
+      matched.forEach((m, i) => qtyUpdates.push({ id: m.id, ticketId, initQty: i === 0 ? total : 0, additionalQty: m.additionalQty, where: rows[0].where }));
+    }
+    plan.newTasks += create.length;
+    if (create.length) tasksToCreate.set(k, create);
+    basis.push([k, ticketId, units_]);
+  }
+  const token = createHash('sha256').update(JSON.stringify(basis)).digest('hex');
+  const fullPlan: ImportPlan = { ...plan, token };
+  if (mode === 'preview') return { counts, updated, plan: fullPlan };
+  if (options.expectedToken !== undefined && options.expectedToken !== token) throw new StalePreviewError(fullPlan);
+  if (mode === 'update_quantities') {
+    // A bid below the change already recorded would make the total negative: refuse, name the row.
+    for (const u of qtyUpdates) if (u.initQty + u.additionalQty < 0) throw badRequest(MSG.reimportBelowChange(u.where));
+  }
+
+  // 7. Write: the library rows, the missing poles, the missing tickets, then work orders and tasks.
+  // Library rows: a blank cell keeps what the library already says.
   const unitIds = new Map(existingUnits.map((u) => [u.code, u.id]));
   const unitText = ['description', 'family', 'type', 'action', 'uom', 'notes'] as const;
   const unitColumns = [['code', 'text'], ...unitText.map((c) => [c, 'text'] as const)] as const;
@@ -221,21 +393,6 @@ export async function importTickets(
     counts.units += rows.length;
   }
 
-  // 4. Poles: find by utility + pole + line (case-insensitive), create the missing ones.
-  const poleIds = new Map<string, number>();
-  const names = [...new Set([...groups.values()].map((g) => norm(g.poleName)))];
-  for (const part of chunks(names, 5000)) {
-    await breathe();
-    const found = await tx
-      .select({ id: poles.id, poleName: poles.poleName, lineName: poles.lineName })
-      .from(poles)
-      .where(and(eq(poles.companyId, companyId), eq(poles.utilityId, utilityId), inJsonList(sql`lower(trim(${poles.poleName}))`, part, 'text')))
-      .orderBy(asc(poles.id));
-    for (const p of found) {
-      const k = poleKey(p.poleName, p.lineName);
-      if (groups.has(k) && !poleIds.has(k)) poleIds.set(k, p.id);
-    }
-  }
   const newPoles = [...groups.entries()].filter(([k]) => !poleIds.has(k));
   const poleColumns = [
     ['pole_name', 'text'],
@@ -282,20 +439,7 @@ export async function importTickets(
     counts.poles += rows.length;
   }
 
-  // 5. Tickets: a pole already ticketed in this job receives the rows (merge), others get a new ticket.
-  const ticketOfPole = new Map<number, number>();
-  const allPoleIds = [...new Set(poleIds.values())];
-  for (const part of chunks(allPoleIds, 5000)) {
-    await breathe();
-    const found = await tx
-      .select({ id: tickets.id, poleId: tickets.poleId })
-      .from(tickets)
-      .where(and(eq(tickets.companyId, companyId), eq(tickets.jobId, jobId), inJsonList(sql`${tickets.poleId}`, part, 'int')))
-      .orderBy(asc(tickets.id));
-    for (const t of found) if (t.poleId != null && !ticketOfPole.has(t.poleId)) ticketOfPole.set(t.poleId, t.id);
-  }
-  const mergedTicketIds = [...ticketOfPole.values()];
-  const toCreate = [...groups.entries()].filter(([k]) => !ticketOfPole.has(poleIds.get(k)!));
+  const toCreate = [...groups.entries()].filter(([k]) => !mergedKeys.has(k));
   const ticketColumns = [
     ['pole_id', 'int'],
     ['due_date', 'date'],
@@ -331,7 +475,7 @@ export async function importTickets(
     counts.tickets += rows.length;
   }
 
-  // 6. Work orders (no duplicate on a ticket, also against a merged ticket's own) and tasks.
+  // Work orders (no duplicate on a ticket, also against a merged ticket's own) and tasks.
   const existingWo = new Map<number, Set<string>>();
   for (const part of chunks(mergedTicketIds, 5000)) {
     await breathe();
@@ -346,14 +490,22 @@ export async function importTickets(
   }
   const woRows: { ticket_id: number; work_order: string }[] = [];
   const taskRows: { ticket_id: number; unit_id: number; init_qty: number; additional_qty: number }[] = [];
+  /** Tickets that were already in the job and receive something: their version moves on. */
+  const touched = new Set<number>();
   let done = 0;
   for (const [k, g] of groups) {
     if (++done % BREATHE_EVERY === 0) await breathe();
     const ticketId = ticketOfPole.get(poleIds.get(k)!)!;
     const have = existingWo.get(ticketId);
-    for (const wo of g.workOrders) if (!have?.has(wo)) woRows.push({ ticket_id: ticketId, work_order: wo });
-    for (const t of g.tasks) {
+    const merged = mergedKeys.has(k);
+    for (const wo of g.workOrders) {
+      if (have?.has(wo)) continue;
+      woRows.push({ ticket_id: ticketId, work_order: wo });
+      if (merged) touched.add(ticketId);
+    }
+    for (const t of tasksToCreate.get(k) ?? []) {
       taskRows.push({ ticket_id: ticketId, unit_id: unitIds.get(libraryCode(t.code)!)!, init_qty: t.qty, additional_qty: t.additional_qty ?? 0 });
+      if (merged) touched.add(ticketId);
     }
   }
   for (const part of chunks(woRows)) {
@@ -370,5 +522,20 @@ export async function importTickets(
     await insertRecords(tx, 'ticket_tasks', { company_id: companyId }, taskColumns, part);
     counts.tasks += part.length;
   }
-  return counts;
+  if (mode === 'update_quantities') {
+    for (const part of chunks(qtyUpdates)) {
+      await breathe();
+      await tx.execute(
+        sql`update ticket_tasks set init_qty = x.init_qty from jsonb_to_recordset(${JSON.stringify(part.map((u) => ({ id: u.id, init_qty: u.initQty })))}::jsonb) as x(id int, init_qty float8) where ticket_tasks.id = x.id and ticket_tasks.company_id = ${companyId}`,
+      );
+    }
+    updated = plan.changed.length;
+    for (const u of qtyUpdates) touched.add(u.ticketId);
+  }
+  // A ticket window opened before the import must not save its old tasks over the new ones.
+  for (const part of chunks([...touched], 5000)) {
+    await tx.execute(sql`update tickets set version = version + 1 where company_id = ${companyId} and ${inJsonList(sql`id`, part, 'int')}`);
+  }
+  return { counts, updated, plan: fullPlan };
 }
+

@@ -13,8 +13,8 @@ import {
   ticketSaveBody,
   ticketSaveReply,
   xlsRejectedReply,
-  xlsUploadReply,
 } from '../../../shared/tickets.schemas';
+import { reimportStaleReply, xlsUploadModesReply } from '../../../shared/reimport';
 import { UPLOAD_RULES } from '../../../shared/uploads';
 import type { App, AppContext } from '../../context';
 import * as images from './images.service';
@@ -111,16 +111,27 @@ export async function ticketRoutes(app: App, ctx: AppContext) {
         ...allow('tickets.write'),
         schema: {
           tags,
-          summary: "Add a workbook's tickets to a job (multipart: file, job_id, optional ticketsMappings / libraryMappings as JSON)",
+          summary:
+            "Add a workbook's tickets to a job (multipart: file, job_id, optional ticketsMappings / libraryMappings as JSON, mode: columns | preview | add_new (default) | update_quantities, preview_token)",
           consumes: ['multipart/form-data'],
           body: xls.xlsUploadBody,
-          response: { 200: xlsUploadReply, 413: errorReply, 422: xlsRejectedReply.or(errorReply), ...errors },
+          response: { 200: xlsUploadModesReply, 413: errorReply, 422: xlsRejectedReply.or(errorReply), ...errors, 409: reimportStaleReply.or(errorReply) },
         },
       },
       async (request, reply) => {
-        const result = await xls.uploadSpreadsheet(ctx, request.user, request.body);
-        if ('error' in result) return reply.status(422).send(result);
-        return result;
+        const outcome = await xls.uploadSpreadsheet(ctx, request.user, request.body);
+        switch (outcome.kind) {
+          case 'columns':
+            return outcome.columns;
+          case 'preview':
+            return outcome.preview;
+          case 'imported':
+            return outcome.result;
+          case 'rejected':
+            return reply.status(422).send(outcome.result);
+          case 'stale':
+            return reply.status(409).send({ error: outcome.error, preview: outcome.preview });
+        }
       },
     );
   });

@@ -41,7 +41,7 @@ describe('POST /tickets/xls-upload', () => {
     const before = await countTickets(j1);
     const res = await upload({ job_id: String(j1) }, { name: 'good.xlsx', content: fixture('good.xlsx') });
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json()).toEqual({ tickets: 3, tasks: 5, rejectedRows: [] });
+    expect(res.json()).toEqual({ tickets: 3, tasks: 5, updated: 0, rejectedRows: [] });
     expect(await countTickets(j1)).toBe(before + 3);
     expect((await t.ctx.db.select().from(units).where(eq(units.code, 'U-300')))[0].description).toBe('Crossarm 10 ft');
   });
@@ -78,7 +78,7 @@ describe('POST /tickets/xls-upload', () => {
     const mapping = { work_order: 'WO', pole: 'Pole Number', line: 'Line Number', unit_task: 'Unit Code', qty: 'Qty' };
     const res = await upload({ job_id: String(j3), ticketsMappings: JSON.stringify(mapping) }, { name: 'm.csv', content: Buffer.from(csv), type: 'text/csv' });
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json()).toEqual({ tickets: 2, tasks: 3, rejectedRows: [] });
+    expect(res.json()).toEqual({ tickets: 2, tasks: 3, updated: 0, rejectedRows: [] });
     expect((await upload({ job_id: String(j3), ticketsMappings: '{not json' }, { name: 'm.csv', content: Buffer.from(csv) })).statusCode).toBe(400);
     const incomplete = await upload({ job_id: String(j3), ticketsMappings: JSON.stringify({ pole: 'Pole Number' }) }, { name: 'm.csv', content: Buffer.from(csv) });
     expect(incomplete.statusCode).toBe(422);

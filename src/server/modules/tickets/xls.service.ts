@@ -1,12 +1,15 @@
+import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
-import { formatImportErrors, libraryMappingsSchema, ticketsMappingsSchema } from '../../../shared/excel';
+import { formatImportErrors, libraryMappingsSchema, ticketsMappingsSchema, type WorkbookColumns } from '../../../shared/excel';
 import { MSG } from '../../../shared/messages';
+import { PREVIEW_CHANGES_LISTED, previewTokenSchema, REIMPORT_MODES, type ReimportPreview } from '../../../shared/reimport';
 import type { AppContext } from '../../context';
+import { jobs } from '../../db/schema/index';
 import { AppError, badRequest, notFound } from '../../errors';
 import type { CurrentUser } from '../../plugins/auth';
 import { importOptions } from '../excel/excel.service';
-import { sheetUploadOffThread } from '../excel/workbook-import';
-import { importTickets } from '../imports/import.service';
+import { sheetColumnsOffThread, sheetUploadOffThread } from '../excel/workbook-import';
+import { reimportTickets, StalePreviewError, type ImportPlan } from '../imports/import.service';
 import { findJobForImport } from './tickets.repository';
 
 /**
@@ -14,6 +17,10 @@ import { findJobForImport } from './tickets.repository';
  * mapping logic of job creation (src/shared/excel.ts, the Excel converter, importTickets), in one
  * transaction. Decision: like job creation, a file with any bad row adds nothing; the reply is a
  * 422 that lists every rejected row, so the user fixes the file and uploads it again.
+ *
+ * Re-import (issue 12 item 1, decision 018): `mode` asks for the columns, a preview, or an
+ * import that adds new rows only (the default) or also updates the bid of matched tasks; a
+ * matched row never adds a second task. The preview and the import share importTickets' plan.
  */
 const jsonField = <T extends z.ZodType>(schema: T) =>
   z
@@ -38,19 +45,42 @@ export const xlsUploadBody = z.object({
   job_id: z.coerce.number().int().positive().max(2_147_483_647),
   ticketsMappings: jsonField(ticketsMappingsSchema),
   libraryMappings: jsonField(libraryMappingsSchema),
+  mode: z.enum(REIMPORT_MODES).default('add_new'),
+  /** The preview's token: the import is refused with 409 (and a new preview) if the job changed since. */
+  preview_token: previewTokenSchema.optional(),
 });
 export type XlsUploadBody = z.infer<typeof xlsUploadBody>;
 
 export interface XlsResult {
   tickets: number;
   tasks: number;
+  /** Matched tasks whose bid quantity was updated (mode update_quantities). */
+  updated: number;
   rejectedRows: { row: number; message: string }[];
 }
 
-export async function uploadSpreadsheet(ctx: AppContext, user: CurrentUser, body: XlsUploadBody): Promise<XlsResult | (XlsResult & { error: string })> {
+export type XlsOutcome =
+  | { kind: 'columns'; columns: WorkbookColumns }
+  | { kind: 'preview'; preview: ReimportPreview }
+  | { kind: 'imported'; result: XlsResult }
+  | { kind: 'rejected'; result: XlsResult & { error: string } }
+  | { kind: 'stale'; error: string; preview: ReimportPreview };
+
+const previewOf = (plan: ImportPlan): ReimportPreview => ({
+  mode: 'preview',
+  new_tickets: plan.newTickets,
+  new_tasks: plan.newTasks,
+  changed_quantities: plan.changed.slice(0, PREVIEW_CHANGES_LISTED),
+  changed_total: plan.changed.length,
+  unchanged: plan.unchanged,
+  preview_token: plan.token,
+});
+
+export async function uploadSpreadsheet(ctx: AppContext, user: CurrentUser, body: XlsUploadBody): Promise<XlsOutcome> {
   if (!Buffer.isBuffer(body.file) || body.file.length === 0) throw badRequest(MSG.xlsFileMissing, { file: 'required' });
   const job = await findJobForImport(ctx.db, user.companyId, body.job_id);
   if (!job) throw notFound('job');
+  if (body.mode === 'columns') return { kind: 'columns', columns: await sheetColumnsOffThread(body.file, importOptions(ctx, user)) };
 
   // Parsed, mapped (the sent mapping or the default one; the library sheet too when it is
   // mapped) and converted in the workbook worker, so the server keeps answering meanwhile.
@@ -59,28 +89,43 @@ export async function uploadSpreadsheet(ctx: AppContext, user: CurrentUser, body
     { ticketsMappings: body.ticketsMappings, libraryMappings: body.libraryMappings, overrides: job },
     importOptions(ctx, user),
   );
-  const rejected = (rows: { row: number; message: string }[]) => ({
-    error: rows.length === 1 && rows[0].row === 0 ? rows[0].message : MSG.xlsRejected(rows.length),
-    tickets: 0,
-    tasks: 0,
-    rejectedRows: rows,
+  const rejected = (rows: { row: number; message: string }[], error?: string): XlsOutcome => ({
+    kind: 'rejected',
+    result: {
+      error: error ?? (rows.length === 1 && rows[0].row === 0 ? rows[0].message : MSG.xlsRejected(rows.length)),
+      tickets: 0,
+      tasks: 0,
+      updated: 0,
+      rejectedRows: rows,
+    },
   });
   if (result.errors.length) {
     const rows = result.errors.map((e) => ({ row: e.row, message: e.message }));
-    return { ...rejected(rows), error: `${MSG.xlsRejected(rows.length)} ${formatImportErrors(result.errors)}` };
+    return rejected(rows, `${MSG.xlsRejected(rows.length)} ${formatImportErrors(result.errors)}`);
   }
   if (result.tickets.length === 0) return rejected([{ row: 0, message: MSG.excelNoRows }]);
 
+  const scope = { companyId: user.companyId, jobId: job.id, utilityId: job.utilityId, userId: user.id };
   try {
-    const counts = await ctx.db.transaction((tx) =>
-      importTickets(tx, { companyId: user.companyId, jobId: job.id, utilityId: job.utilityId, userId: user.id }, result.tickets, result.library),
-    );
-    return { tickets: counts.tickets, tasks: counts.tasks, rejectedRows: [] };
+    if (body.mode === 'preview') {
+      // Reads only; in a transaction so that the plan sees one state of the job.
+      const { plan } = await ctx.db.transaction((tx) => reimportTickets(tx, scope, result.tickets, result.library, { mode: 'preview' }));
+      return { kind: 'preview', preview: previewOf(plan) };
+    }
+    const mode = body.mode;
+    const done = await ctx.db.transaction(async (tx) => {
+      // One import of a job at a time: a second one waits here and then plans against what the
+      // first wrote, so two uploads at once cannot both add the same task.
+      await tx.select({ id: jobs.id }).from(jobs).where(and(eq(jobs.companyId, user.companyId), eq(jobs.id, job.id))).for('update');
+      return reimportTickets(tx, scope, result.tickets, result.library, { mode, expectedToken: body.preview_token });
+    });
+    return { kind: 'imported', result: { tickets: done.counts.tickets, tasks: done.counts.tasks, updated: done.updated, rejectedRows: [] } };
   } catch (err) {
-    // importTickets checks rows against the library before writing and names the row it refuses.
+    if (err instanceof StalePreviewError) return { kind: 'stale', error: err.message, preview: previewOf(err.plan) };
+    // reimportTickets checks rows against the library before writing and names the row it refuses.
     if (err instanceof AppError && err.statusCode === 400) {
       const row = Number(/Row (\d+)/.exec(err.message)?.[1] ?? 0);
-      return { ...rejected([{ row, message: err.message }]), error: `${MSG.xlsRejected(1)} ${err.message}` };
+      return rejected([{ row, message: err.message }], `${MSG.xlsRejected(1)} ${err.message}`);
     }
     throw err;
   }
