@@ -167,8 +167,15 @@ export const ticketRowSchema = ticketSchema.pick({
   nra_required: true,
   nra_url: true,
   version: true,
+}).extend({
+  /** How many tasks, photos and notes the ticket has: the phone's ticket cards show them (issue 12 item 4). */
+  task_count: z.number().int().nonnegative(),
+  photo_count: z.number().int().nonnegative(),
+  note_count: z.number().int().nonnegative(),
 });
 export type TicketRow = z.infer<typeof ticketRowSchema>;
+/** The fields a table row shares with the full ticket (the counts are of its lists). */
+export type TicketRowFields = Omit<TicketRow, 'task_count' | 'photo_count' | 'note_count'>;
 
 // =============================================================================================
 // TICKET WRITE BODIES — owned by the tickets-server engineer (PUT /tickets/, merge, …).

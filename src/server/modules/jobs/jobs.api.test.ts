@@ -203,7 +203,14 @@ describe('GET /jobs/{id}', () => {
 
     const full = fullTickets(await get(lineman, `/jobs/tickets/${j1.id}`));
     // A row is exactly the full ticket's fields of the same name.
-    expect(job.tickets).toEqual(full.map((x) => ticketRowSchema.parse(x)));
+    expect(job.tickets).toEqual(
+      full.map((x) => ({
+        ...ticketRowSchema.omit({ task_count: true, photo_count: true, note_count: true }).parse(x),
+        task_count: x.tasks.length,
+        photo_count: x.images.length,
+        note_count: x.notes.length,
+      })),
+    );
     const first = full[0];
     expect(first.pole).toMatchObject({ pole_name: expect.any(String), line_name: expect.any(String), utility_name: 'NGRID' });
     expect(first.pole_name).toBe(first.pole!.pole_name);

@@ -141,7 +141,7 @@ export async function fileUrlsOfJob(db: DbOrTx, companyId: number, jobId: number
  */
 export async function jobFingerprint(db: DbOrTx, companyId: number, jobId: number): Promise<string | null> {
   const result = await db.execute<{ fp: string }>(sql`
-    select concat_ws('.', j.xmin, u.xmin, cr.xmin, fm.xmin, c.xmin, s.n, s.t) as fp
+    select concat_ws('.', j.xmin, u.xmin, cr.xmin, fm.xmin, c.xmin, s.n, s.t, k.n, k.x, i.n, i.x, nt.n, nt.x) as fp
     from jobs j
     join companies c on c.id = j.company_id
     join utilities u on u.id = j.utility_id
@@ -150,6 +150,17 @@ export async function jobFingerprint(db: DbOrTx, companyId: number, jobId: numbe
     cross join lateral (
       select count(*) as n, sum(t.xmin::text::bigint) as t from tickets t where t.company_id = j.company_id and t.job_id = j.id
     ) s
+    -- The rows count each ticket's tasks, photos and notes. A photo is added or deleted without
+    -- touching its ticket (and an import may add tasks the same way): count and xmin of each.
+    cross join lateral (
+      select count(*) as n, sum(x.xmin::text::bigint) as x from ticket_tasks x join tickets t on t.id = x.ticket_id where t.company_id = j.company_id and t.job_id = j.id
+    ) k
+    cross join lateral (
+      select count(*) as n, sum(x.xmin::text::bigint) as x from images x join tickets t on t.id = x.ticket_id where t.company_id = j.company_id and t.job_id = j.id
+    ) i
+    cross join lateral (
+      select count(*) as n, sum(x.xmin::text::bigint) as x from notes x join tickets t on t.id = x.ticket_id where t.company_id = j.company_id and t.job_id = j.id
+    ) nt
     where j.company_id = ${companyId} and j.id = ${jobId}`);
   return rowsOf<{ fp: string }>(result)[0]?.fp ?? null;
 }

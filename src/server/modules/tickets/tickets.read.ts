@@ -1,7 +1,7 @@
-import { and, asc, eq, inArray, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { TICKET_STATUS } from '../../../shared/constants';
-import type { Note, Permit, Pole, Ticket, TicketImage, TicketRow, TicketTask } from '../../../shared/tickets.schemas';
+import type { Note, Permit, Pole, Ticket, TicketImage, TicketRow, TicketRowFields, TicketTask } from '../../../shared/tickets.schemas';
 import type { DbOrTx } from '../../db/client';
 import { accessTypes, images, notes, permits, permitTypes, poles, tickets, ticketTasks, units, users, utilities, workOrders } from '../../db/schema/index';
 
@@ -59,7 +59,7 @@ const rowColumns = {
 type RowRecord = Pick<typeof tickets.$inferSelect, keyof typeof rowColumns>;
 
 /** What a ticket row and a full ticket share; status and names are derived here only. */
-function toRow(t: RowRecord, poleName: string | null, lineName: string | null, aFirst: string | null, aLast: string | null): TicketRow {
+function toRow(t: RowRecord, poleName: string | null, lineName: string | null, aFirst: string | null, aLast: string | null): TicketRowFields {
   return {
     id: t.id,
     job_id: t.jobId,
@@ -268,12 +268,30 @@ export function loadTicketsByIds(db: DbOrTx, companyId: number, ticketIds: reado
  * name and line and the assignee's name, ordered by id (empty for another company's job).
  */
 export async function loadTicketRows(db: DbOrTx, companyId: number, jobId: number): Promise<TicketRow[]> {
+  // Counted in the same statement (each an index look-up on ticket_id), so the page stays one
+  // statement however many tickets it has. The job's fingerprint covers these tables too.
+  const countOf = (table: typeof ticketTasks | typeof images | typeof notes) =>
+    sql<number>`(select count(*) from ${table} where ${table.ticketId} = ${tickets.id})`.mapWith(Number);
   const rows = await db
-    .select({ t: rowColumns, poleName: poles.poleName, lineName: poles.lineName, aFirst: assignee.firstName, aLast: assignee.lastName })
+    .select({
+      t: rowColumns,
+      poleName: poles.poleName,
+      lineName: poles.lineName,
+      aFirst: assignee.firstName,
+      aLast: assignee.lastName,
+      taskCount: countOf(ticketTasks),
+      photoCount: countOf(images),
+      noteCount: countOf(notes),
+    })
     .from(tickets)
     .leftJoin(poles, and(eq(poles.id, tickets.poleId), eq(poles.companyId, tickets.companyId)))
     .leftJoin(assignee, and(eq(assignee.id, tickets.assignedTo), eq(assignee.companyId, tickets.companyId)))
     .where(ticketWhere(companyId, { jobId }))
     .orderBy(asc(tickets.id));
-  return rows.map((r) => toRow(r.t, r.poleName, r.lineName, r.aFirst, r.aLast));
+  return rows.map((r) => ({
+    ...toRow(r.t, r.poleName, r.lineName, r.aFirst, r.aLast),
+    task_count: r.taskCount,
+    photo_count: r.photoCount,
+    note_count: r.noteCount,
+  }));
 }

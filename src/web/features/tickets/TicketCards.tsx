@@ -8,6 +8,12 @@ import { DocCircle } from './DocCircle';
 /** Cards shown at first and per "Show more": a phone lays out a few dozen cards at a time, not 5,000. */
 const PAGE = 50;
 
+const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
+
+/** "2 tasks · 1 photo · 0 notes": what is on the ticket, before opening it. */
+const countsText = (t: Pick<TicketRow, 'task_count' | 'photo_count' | 'note_count'>) =>
+  [plural(t.task_count, 'task'), plural(t.photo_count, 'photo'), plural(t.note_count, 'note')].join(' · ');
+
 const Card = memo(function Card({
   t,
   selectable,
@@ -55,6 +61,9 @@ const Card = memo(function Card({
             <Text size="sm">Due: {t.due_date ? isoToUs(t.due_date) : '--'}</Text>
             <Text size="sm">{t.assigned_to_name ? `WF Crew: ${t.assigned_to_name}` : 'Unassigned'}</Text>
           </Group>
+          <Text size="sm" data-testid="ticket-card-counts">
+            {countsText(t)}
+          </Text>
           <Group gap="md" style={{ rowGap: 2 }}>
             <Group gap={4} wrap="nowrap">
               <DocCircle what="Digsafe" required={t.dig_safe_required} url={t.dig_safe_url} />
@@ -73,7 +82,7 @@ const Card = memo(function Card({
 
 /**
  * On a phone (issue 12 item 4) each ticket is a card: pole and line, status, street, due date,
- * crew and the document marks, with no sideways scroll. The same data-ticket-id as a table row,
+ * crew, how many tasks, photos and notes it has, and the document marks, with no sideways scroll. The same data-ticket-id as a table row,
  * so focus can go back to the card that opened the ticket window.
  */
 export function TicketCards({

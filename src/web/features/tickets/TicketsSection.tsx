@@ -12,7 +12,12 @@ import { ApiError } from '../../api/client';
 import { useSession } from '../../api/session';
 import { nextSort, type SortState } from '../../../shared/sort';
 import { useJob } from '../../api/job';
-import { useXlsUpload, type XlsUploadReply } from './api/xlsUpload';
+import { LIMITS } from '../../../shared/constants';
+import type { WorkbookColumns } from '../../../shared/excel';
+import type { ApplyMode, ReimportPreview } from '../../../shared/reimport';
+import { ExcelMappingModal, type LibraryMap, type TicketMap } from '../../components/ExcelMappingModal';
+import { previewSheet, readSheetColumns, useImportSheet, type SheetMapping, type XlsUploadReply } from './api/xlsUpload';
+import { ReimportPreviewModal } from './ReimportPreviewModal';
 import { CreateTaskModal } from './CreateTaskModal';
 import { DocLegend } from './DocCircle';
 import { TicketCards } from './TicketCards';
@@ -112,7 +117,16 @@ export default function TicketsSection({ jobId }: { jobId: number }) {
   const [selected, setSelected] = useState<Set<number>>(() => new Set());
   const [taskOpen, setTaskOpen] = useState(false);
   const [uploadResult, setUploadResult] = useState<{ ok: boolean; reply: XlsUploadReply | null; message: string } | null>(null);
-  const xls = useXlsUpload();
+  // Upload Spreadsheet (decision 018): read the columns → Excel Column Mapping → preview → import.
+  const [sheet, setSheet] = useState<{
+    file: File;
+    columns?: WorkbookColumns;
+    mapping?: SheetMapping;
+    preview?: ReimportPreview;
+    stale?: string;
+  } | null>(null);
+  const [reading, setReading] = useState(false);
+  const importer = useImportSheet();
   const resetFile = useRef<() => void>(null);
 
   const tickets = useMemo(() => job?.tickets ?? [], [job]);
@@ -243,33 +257,62 @@ export default function TicketsSection({ jobId }: { jobId: number }) {
   // Selections of tickets that no longer exist are dropped.
   const selectedIds = useMemo(() => tickets.filter((t) => selected.has(t.id)).map((t) => t.id), [tickets, selected]);
 
-  const { mutate: uploadXls, isPending: uploading } = xls;
-  const onSpreadsheet = useCallback((file: File | null) => {
-    resetFile.current?.();
-    if (!file) return;
-    setUploadResult(null);
-    uploadXls(
-      { jobId, file },
+  /** A refused step ends the flow with the reason (and the rows it names) above the table. */
+  const failed = useCallback((err: unknown) => {
+    const body = err instanceof ApiError ? (err.body as (XlsUploadReply & { error?: string }) | null) : null;
+    const message = err instanceof Error ? err.message : String(err);
+    // The rows are listed one per line below; the message's own copy of them is left out.
+    setUploadResult({ ok: false, reply: body, message: body?.rejectedRows?.length ? message.split(' Row ')[0] : message });
+    setSheet(null);
+  }, []);
+  const onSpreadsheet = useCallback(
+    (file: File | null) => {
+      resetFile.current?.();
+      if (!file) return;
+      setUploadResult(null);
+      setReading(true);
+      readSheetColumns(jobId, file)
+        .then((columns) => setSheet({ file, columns }))
+        .catch(failed)
+        .finally(() => setReading(false));
+    },
+    [jobId, failed],
+  );
+  const ticketsOnly = (sheet?.columns?.libraryColumns.length ?? 0) < LIMITS.minLibraryColumns;
+  const onMapped = (ticketsMappings: TicketMap, libraryMappings: LibraryMap) => {
+    if (!sheet) return;
+    const mapping: SheetMapping = { ticketsMappings, libraryMappings: ticketsOnly ? undefined : libraryMappings };
+    setSheet({ file: sheet.file, mapping });
+    setReading(true);
+    previewSheet(jobId, sheet.file, mapping)
+      .then((preview) => setSheet({ file: sheet.file, mapping, preview }))
+      .catch(failed)
+      .finally(() => setReading(false));
+  };
+  const [choice, setChoice] = useState<ApplyMode | null>(null);
+  const onChoose = (mode: ApplyMode) => {
+    if (!sheet?.mapping || !sheet.preview) return;
+    const { file, mapping, preview } = sheet;
+    setChoice(mode);
+    importer.mutate(
+      { jobId, file, mapping, mode, previewToken: preview.preview_token },
       {
-        onSuccess: (reply) => {
-          const r = reply as XlsUploadReply & { rejectedRows?: unknown[] };
-          const tix = r.tickets ?? r.imported?.tickets ?? 0;
-          const tasks = r.tasks ?? r.imported?.tasks ?? 0;
-          setUploadResult({
-            ok: true,
-            reply,
-            message: `Added ${tix} ticket${tix === 1 ? '' : 's'} and ${tasks} task${tasks === 1 ? '' : 's'} from ${file.name}.`,
-          });
+        onSuccess: (r) => {
+          const counts = `Added ${r.tickets} ticket${r.tickets === 1 ? '' : 's'} and ${r.tasks} task${r.tasks === 1 ? '' : 's'}`;
+          const updated = r.updated ? `, updated ${r.updated} bid quantit${r.updated === 1 ? 'y' : 'ies'}` : '';
+          setUploadResult({ ok: true, reply: r, message: `${counts}${updated} from ${file.name}.` });
+          setSheet(null);
         },
         onError: (err) => {
-          const body = err instanceof ApiError ? (err.body as (XlsUploadReply & { rejectedRows?: unknown[] }) | null) : null;
-          // The rows are listed one per line below; the message's own copy of them is left out.
-          const message = body?.rejectedRows?.length ? err.message.split(' Row ')[0] : err.message;
-          setUploadResult({ ok: false, reply: body, message });
+          // The job changed since the preview: show the new one, and why, and let the user choose again.
+          const fresh = err instanceof ApiError && err.status === 409 ? (err.body?.preview as ReimportPreview | undefined) : undefined;
+          if (fresh) setSheet({ file, mapping, preview: fresh, stale: err.message });
+          else failed(err);
         },
+        onSettled: () => setChoice(null),
       },
     );
-  }, [jobId, uploadXls]);
+  };
 
   const complete = useMemo(() => tickets.filter((t) => t.status === TICKET_STATUS.COMPLETE).length, [tickets]);
   const onStatusFilter = useCallback(
@@ -318,7 +361,7 @@ export default function TicketsSection({ jobId }: { jobId: number }) {
           {canWrite && (
             <FileButton onChange={onSpreadsheet} accept={acceptFor('excel').join(',')} resetRef={resetFile}>
               {(props) => (
-                <Button {...props} variant="default" leftSection={<IconFileSpreadsheet size={16} />} loading={uploading}>
+                <Button {...props} variant="default" leftSection={<IconFileSpreadsheet size={16} />} loading={reading}>
                   Upload Spreadsheet
                 </Button>
               )}
@@ -327,7 +370,7 @@ export default function TicketsSection({ jobId }: { jobId: number }) {
         </Group>
       </Group>
     ),
-    [tickets.length, complete, canWrite, canEdit, selectedCount, onSpreadsheet, uploading, navigate, openTicket],
+    [tickets.length, complete, canWrite, canEdit, selectedCount, onSpreadsheet, reading, navigate, openTicket],
   );
   const shown = rows.length;
   const count = (
@@ -374,7 +417,18 @@ export default function TicketsSection({ jobId }: { jobId: number }) {
 
         {uploadResult && <UploadResult result={uploadResult} onClose={() => setUploadResult(null)} />}
 
-        {phone ? (
+        {tickets.length === 0 ? (
+          // A job with no tickets says so, and how to add them (issue 12 item 11), instead of
+          // an empty table under filters that match nothing.
+          <Stack gap={4} align="center" py="lg" data-testid="no-tickets">
+            <Text fw={600}>This job has no tickets yet.</Text>
+            <Text size="sm" c="dimmed" ta="center">
+              {canWrite
+                ? 'Create Ticket adds one pole; Upload Spreadsheet adds the tickets of a workbook.'
+                : 'The office adds the tickets; they will show here.'}
+            </Text>
+          </Stack>
+        ) : phone ? (
           <>
             <Group gap="xs" wrap="nowrap">
               <Button variant="default" leftSection={<IconAdjustmentsHorizontal size={18} />} onClick={() => setFiltersOpen(true)}>
@@ -427,8 +481,30 @@ export default function TicketsSection({ jobId }: { jobId: number }) {
             />
           </>
         )}
-        <DocLegend />
+        {tickets.length > 0 && <DocLegend />}
       </Stack>
+
+      {sheet?.columns && (
+        <ExcelMappingModal
+          opened
+          columns={sheet.columns}
+          initial={null}
+          overrides={job}
+          ticketsOnly={ticketsOnly}
+          onSave={onMapped}
+          onCancel={() => setSheet(null)}
+        />
+      )}
+      {sheet?.preview && (
+        <ReimportPreviewModal
+          fileName={sheet.file.name}
+          preview={sheet.preview}
+          stale={sheet.stale ?? null}
+          busy={choice}
+          onChoose={onChoose}
+          onCancel={() => setSheet(null)}
+        />
+      )}
 
       {target && (
         <TicketWindow

@@ -1,0 +1,134 @@
+import { and, asc, eq } from 'drizzle-orm';
+import sharp from 'sharp';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { jobSchema } from '../../../shared/jobs.schemas';
+import type { Ticket, TicketRow } from '../../../shared/tickets.schemas';
+import { queryStats } from '../../db/client';
+import { jobs, ticketTasks, units, utilities } from '../../db/schema/index';
+import { makeStorageKey } from '../../storage/keys';
+import { createTestApp } from '../../test/harness';
+
+/**
+ * Issue 12 item 4: the ticket rows of GET /jobs/{id} carry how many tasks, photos and notes each
+ * ticket has (the phone's ticket cards show them), and the kept reply (decision 013) changes as
+ * soon as any of them does, whichever way it was written.
+ */
+const t = await createTestApp();
+const API = '/api/v1';
+let admin: string, lineman: string;
+let company: number, ngrid: number, jobId: number;
+
+beforeAll(async () => {
+  [admin, lineman] = await Promise.all([t.login('admin@example.com'), t.login('lineman@example.com')]);
+  const [u] = await t.ctx.db.select().from(utilities).where(eq(utilities.code, 'NGRID'));
+  company = u.companyId;
+  ngrid = u.id;
+  jobId = (await t.ctx.db.select().from(jobs).where(and(eq(jobs.companyId, company), eq(jobs.jobNumber, 'J-1001'))).orderBy(asc(jobs.id)))[0].id;
+});
+
+const jobPage = async (id = jobId) => {
+  const res = await t.request({ method: 'GET', url: `${API}/jobs/${id}`, token: lineman });
+  expect(res.statusCode).toBe(200);
+  return jobSchema.strict().parse(res.json());
+};
+const rowOf = async (ticketId: number): Promise<TicketRow> => (await jobPage()).tickets.find((r) => r.id === ticketId)!;
+
+async function newTicket(name: string): Promise<number> {
+  const res = await t.request({ method: 'POST', url: `${API}/poles/`, token: admin, body: { pole_name: name, line_name: 'CNT', utility: ngrid, job_id: jobId } });
+  expect(res.statusCode).toBe(200);
+  return res.json().ticket.id;
+}
+
+async function addPhoto(ticketId: number): Promise<number> {
+  const jpeg = await sharp({ create: { width: 64, height: 48, channels: 3, background: { r: 10, g: 120, b: 200 } } }).jpeg().toBuffer();
+  const key = makeStorageKey(company, 'media', `count-${ticketId}-${Date.now()}.jpg`);
+  await t.ctx.storage.put(key, jpeg, 'image/jpeg');
+  const res = await t.request({
+    method: 'POST',
+    url: `${API}/media_upload/s3-upload-complete`,
+    token: lineman,
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    payload: new URLSearchParams({ ticketId: String(ticketId), url: t.ctx.storage.urlFor(key), thumbUrl: '', isVideo: 'false' }).toString(),
+  });
+  expect(res.statusCode).toBe(200);
+  return res.json().id;
+}
+
+describe('GET /jobs/{id}: ticket counts', () => {
+  it('each row counts the full ticket\'s tasks, photos and notes', async () => {
+    const page = await jobPage();
+    const full = (await t.request({ method: 'GET', url: `${API}/jobs/tickets/${jobId}`, token: lineman })).json() as Ticket[];
+    expect(page.tickets.length).toBeGreaterThan(0);
+    for (const row of page.tickets) {
+      const ticket = full.find((x) => x.id === row.id)!;
+      expect({ id: row.id, tasks: row.task_count, photos: row.photo_count, notes: row.note_count }).toEqual({
+        id: row.id,
+        tasks: ticket.tasks.length,
+        photos: ticket.images.length,
+        notes: ticket.notes.length,
+      });
+    }
+    expect(page.tickets.some((r) => r.task_count > 0 && r.note_count > 0)).toBe(true);
+  });
+
+  it('a photo added or deleted, a note added, or a task written without touching the ticket shows at once', async () => {
+    const id = await newTicket('CNT-1');
+    expect(await rowOf(id)).toMatchObject({ task_count: 0, photo_count: 0, note_count: 0 });
+    // Read once more: the reply is now kept, and only the fingerprint can tell it changed.
+    expect((await rowOf(id)).photo_count).toBe(0);
+
+    const imageId = await addPhoto(id);
+    expect((await rowOf(id)).photo_count).toBe(1);
+
+    const ticket = (await t.request({ method: 'GET', url: `${API}/tickets/${id}`, token: lineman })).json() as Ticket;
+    const saved = await t.request({ method: 'PUT', url: `${API}/tickets/`, token: lineman, body: { ticket: { id, version: ticket.version, notes: [{ note_text: 'Guy wire loose' }] } } });
+    expect(saved.statusCode).toBe(200);
+    expect((await rowOf(id)).note_count).toBe(1);
+
+    // A path that writes tasks without updating the ticket row (an import, plain SQL) is seen too.
+    const [unit] = await t.ctx.db.select().from(units).where(eq(units.companyId, company)).limit(1);
+    await t.ctx.db.insert(ticketTasks).values({ companyId: company, ticketId: id, unitId: unit.id, initQty: 2, additionalQty: 1 });
+    expect((await rowOf(id)).task_count).toBe(1);
+
+    const del = await t.request({ method: 'DELETE', url: `${API}/tickets/images/${imageId}`, token: lineman });
+    expect(del.statusCode).toBe(200);
+    expect(await rowOf(id)).toMatchObject({ task_count: 1, photo_count: 0, note_count: 1 });
+  });
+
+  it('takes the same number of SQL statements for a job of 5 tickets and one of 40 (no N+1)', async () => {
+    const small = (await jobPage()).tickets.length;
+    const packetKey = makeStorageKey(company, 'work_packet', 'packet.pdf');
+    await t.ctx.storage.put(packetKey, Buffer.from('%PDF-1.4 test'), 'application/pdf');
+    const big = await t.request({
+      method: 'PUT',
+      url: `${API}/jobs/`,
+      token: admin,
+      body: {
+        job: {
+          job_number: `CNT-${Date.now()}`,
+          job_type: 0,
+          due_date: '12/31/2030',
+          selected_utility_id: ngrid,
+          work_packet_url: t.ctx.storage.urlFor(packetKey),
+          newTickets: Array.from({ length: 40 }, (_, i) => ({ pole: { pole_name: `N-${i}`, line_name: 'NL' } })),
+        },
+      },
+    });
+    expect(big.statusCode, big.body).toBe(200);
+    const bigId = big.json().job.id as number;
+
+    const count = async (id: number) => {
+      const before = queryStats.count;
+      await t.request({ method: 'GET', url: `${API}/jobs/${id}`, token: admin, headers: { 'cache-control': 'no-cache' } });
+      return queryStats.count - before;
+    };
+    // First reads build the replies; a changed fingerprint rebuilds, so touch both jobs first.
+    await t.ctx.db.update(jobs).set({ hospitalName: 'x' }).where(eq(jobs.id, jobId));
+    await t.ctx.db.update(jobs).set({ hospitalName: 'x' }).where(eq(jobs.id, bigId));
+    const smallCount = await count(jobId);
+    const bigCount = await count(bigId);
+    expect((await jobPage(bigId)).tickets).toHaveLength(40);
+    expect(small).toBeLessThan(40);
+    expect(bigCount).toBe(smallCount);
+  });
+});
