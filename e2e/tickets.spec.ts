@@ -174,6 +174,8 @@ test.describe('tickets of a job', () => {
     const chooser = page.waitForEvent('filechooser');
     await page.getByRole('button', { name: 'Upload Spreadsheet' }).click();
     await (await chooser).setFiles(path.join(workbooks, 'bad-row.xlsx'));
+    // The Excel Column Mapping of Create Job, then a preview (decision 018; e2e/reimport.spec.ts).
+    await page.getByRole('dialog', { name: 'Excel Column Mapping' }).getByRole('button', { name: 'Save' }).click();
     await expect(page.getByText('Spreadsheet not added')).toBeVisible();
     await expect(page.getByText("Row 14: Quantity 'abc' is not a number")).toBeVisible();
     await expect(page.locator('[data-ticket-id]')).toHaveCount(1);
@@ -181,6 +183,8 @@ test.describe('tickets of a job', () => {
     const chooser2 = page.waitForEvent('filechooser');
     await page.getByRole('button', { name: 'Upload Spreadsheet' }).click();
     await (await chooser2).setFiles(path.join(workbooks, 'good.xlsx'));
+    await page.getByRole('dialog', { name: 'Excel Column Mapping' }).getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('dialog', { name: 'Spreadsheet preview' }).getByRole('button', { name: 'Add new only' }).click();
     await expect(page.getByText(/Added 3 tickets and 5 tasks from good\.xlsx/)).toBeVisible();
     await expect(page.locator('[data-ticket-id]')).toHaveCount(4);
   });

@@ -7,7 +7,7 @@ import { ApiError } from '../../api/client';
 import { UploadField } from '../../components/upload/UploadField';
 import type { UploadedFile } from '../../components/upload/signedUpload';
 import { getExcelColumns } from './api/excelColumns';
-import { ExcelMappingModal, type LibraryMap, type TicketMap } from './ExcelMappingModal';
+import { ExcelMappingModal, type LibraryMap, type TicketMap } from '../../components/ExcelMappingModal';
 
 /** Why the mapping is not attached yet, for the Create Job modal's Save hint. */
 export type ExcelState = 'none' | 'busy' | 'unmapped' | 'mapped';

@@ -1,29 +1,56 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { LibraryMappings, TicketsMappings, WorkbookColumns } from '../../../../shared/excel';
+import type { ApplyMode, ReimportPreview, XlsImportReply } from '../../../../shared/reimport';
 import { apiFetch } from '../../../api/client';
 import { queryKeys } from '../../../api/queryKeys';
 
-/** What the spreadsheet upload reports (read defensively: the server names its counts). */
-export interface XlsUploadReply {
-  tickets?: number;
-  tasks?: number;
-  imported?: { tickets?: number; tasks?: number };
-  rejected?: { row?: number; error?: string; message?: string }[] | string[];
-  errors?: string[];
-  error?: string;
+/** What an import reports; a refused file (422) carries `error` and `rejectedRows` instead. */
+export type XlsUploadReply = XlsImportReply;
+
+/** The chosen mapping; `libraryMappings` is absent for a workbook without a Unit Library sheet. */
+export interface SheetMapping {
+  ticketsMappings: TicketsMappings;
+  libraryMappings?: LibraryMappings;
 }
 
-/** POST /tickets/xls-upload, multipart: `file` and `job_id`. Adds the workbook's tickets to the job. */
-export function xlsUpload({ jobId, file }: { jobId: number; file: File }) {
+/** POST /tickets/xls-upload, multipart: `file`, `job_id`, the mapping and the mode (decision 018). */
+function post<T>(jobId: number, file: File, fields: Record<string, string | undefined>) {
   const form = new FormData();
   form.append('job_id', String(jobId));
+  for (const [k, v] of Object.entries(fields)) if (v !== undefined) form.append(k, v);
   form.append('file', file);
-  return apiFetch<XlsUploadReply>('/tickets/xls-upload', { method: 'POST', body: form });
+  return apiFetch<T>('/tickets/xls-upload', { method: 'POST', body: form });
 }
 
-export function useXlsUpload() {
+const mappingFields = (m: SheetMapping) => ({
+  ticketsMappings: JSON.stringify(m.ticketsMappings),
+  libraryMappings: m.libraryMappings ? JSON.stringify(m.libraryMappings) : undefined,
+});
+
+/** The workbook's column headers, for the Excel Column Mapping (writes nothing). */
+export const readSheetColumns = (jobId: number, file: File) => post<WorkbookColumns>(jobId, file, { mode: 'columns' });
+
+/** What importing the workbook would do to the job (writes nothing). */
+export const previewSheet = (jobId: number, file: File, mapping: SheetMapping) =>
+  post<ReimportPreview>(jobId, file, { mode: 'preview', ...mappingFields(mapping) });
+
+export interface SheetImport {
+  jobId: number;
+  file: File;
+  mapping: SheetMapping;
+  mode: ApplyMode;
+  /** The preview the user chose from: a 409 with a new preview answers if the job changed since. */
+  previewToken: string;
+}
+
+export function importSheet({ jobId, file, mapping, mode, previewToken }: SheetImport) {
+  return post<XlsUploadReply>(jobId, file, { mode, preview_token: previewToken, ...mappingFields(mapping) });
+}
+
+export function useImportSheet() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: xlsUpload,
+    mutationFn: importSheet,
     onSettled: (_r, _e, { jobId }) => {
       void qc.invalidateQueries({ queryKey: queryKeys.job(jobId) });
       void qc.invalidateQueries({ queryKey: queryKeys.jobs, exact: true });

@@ -16,8 +16,8 @@ import {
   type LibraryTarget,
   type TicketTarget,
   type WorkbookColumns,
-} from '../../../shared/excel';
-import { MSG } from '../../../shared/messages';
+} from '../../shared/excel';
+import { MSG } from '../../shared/messages';
 
 export type TicketMap = Record<TicketTarget, string | null>;
 export type LibraryMap = Record<LibraryTarget, string | null>;
@@ -28,6 +28,8 @@ export type LibraryMap = Record<LibraryTarget, string | null>;
  * chosen for one target leaves the other selectors' options, a target overridden on the job is
  * disabled and shows 'Overridden: {value}', and Save is enabled only by canSaveMapping.
  * Mount it when it opens: its selectors start from `initial` (or the defaults) each time.
+ * Used by Create Job and by the job page's Upload Spreadsheet (decision 018), whose workbook may
+ * have no Unit Library sheet (`ticketsOnly`: its units must be in the utility's library).
  */
 export function ExcelMappingModal({
   opened,
@@ -36,6 +38,7 @@ export function ExcelMappingModal({
   overrides,
   onSave,
   onCancel,
+  ticketsOnly = false,
 }: {
   opened: boolean;
   columns: WorkbookColumns;
@@ -44,6 +47,8 @@ export function ExcelMappingModal({
   overrides: JobOverrides;
   onSave: (ticketsMappings: TicketMap, libraryMappings: LibraryMap) => void;
   onCancel: () => void;
+  /** The workbook has no Unit Library sheet: only the ticket columns are mapped. */
+  ticketsOnly?: boolean;
 }) {
   const [tickets, setTickets] = useState<TicketMap>(() => (initial ?? defaultMappings(columns)).ticketsMappings);
   const [library, setLibrary] = useState<LibraryMap>(() => (initial ?? defaultMappings(columns)).libraryMappings);
@@ -56,7 +61,8 @@ export function ExcelMappingModal({
     TICKET_TARGETS.map((t) => [t, overrideFor(t, overrides) !== null ? null : tickets[t]]),
   ) as TicketMap;
   const missing = missingMappings(effectiveTickets, library);
-  const saveable = canSaveMapping(effectiveTickets, library);
+  if (ticketsOnly) missing.library = [];
+  const saveable = ticketsOnly ? missing.tickets.length === 0 : canSaveMapping(effectiveTickets, library);
   const missingLabels = [
     ...missing.tickets.map((t) => `${TICKET_TARGET_INFO[t].label} (Unit Tracking)`),
     ...missing.library.map((t) => `${LIBRARY_TARGET_INFO[t].label} (Unit Library)`),
@@ -98,28 +104,34 @@ export function ExcelMappingModal({
           </SimpleGrid>
         </Tabs.Panel>
         <Tabs.Panel value="library" pt="sm">
-          <Text size="sm" c="dimmed" mb="xs">
-            Choose the column of the Unit Library sheet that holds each unit field.
-          </Text>
-          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
-            {LIBRARY_TARGETS.map((t) => {
-              const info = LIBRARY_TARGET_INFO[t];
-              return (
-                <Select
-                  key={t}
-                  label={info.label}
-                  required={info.markedRequired}
-                  placeholder="Select..."
-                  data={availableColumns(columns.libraryColumns, library, t)}
-                  value={library[t]}
-                  onChange={(v) => setLibrary((m) => ({ ...m, [t]: v }))}
-                  clearable
-                  searchable
-                  comboboxProps={{ withinPortal: true }}
-                />
-              );
-            })}
-          </SimpleGrid>
+          {ticketsOnly ? (
+            <Text size="sm">This workbook has no Unit Library sheet: its unit codes must already be in the utility's unit library.</Text>
+          ) : (
+            <Text size="sm" c="dimmed" mb="xs">
+              Choose the column of the Unit Library sheet that holds each unit field.
+            </Text>
+          )}
+          {!ticketsOnly && (
+            <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
+              {LIBRARY_TARGETS.map((t) => {
+                const info = LIBRARY_TARGET_INFO[t];
+                return (
+                  <Select
+                    key={t}
+                    label={info.label}
+                    required={info.markedRequired}
+                    placeholder="Select..."
+                    data={availableColumns(columns.libraryColumns, library, t)}
+                    value={library[t]}
+                    onChange={(v) => setLibrary((m) => ({ ...m, [t]: v }))}
+                    clearable
+                    searchable
+                    comboboxProps={{ withinPortal: true }}
+                  />
+                );
+              })}
+            </SimpleGrid>
+          )}
         </Tabs.Panel>
       </Tabs>
       {!saveable && (
