@@ -185,7 +185,7 @@ export class LocalStorage implements Storage {
       body.unpipe(limiter);
       // A stream refused early may still be opening its file: wait until it is closed, or the
       // file would appear after the rm below and stay behind.
-      if (!out.closed) await new Promise((resolve) => out.once('close', resolve));
+      if (!out.closed) await new Promise<void>((resolve) => out.once('close', () => resolve()));
       await rm(tmp, { force: true });
       throw err;
     } finally {
