@@ -74,11 +74,26 @@ export const profile = z.object({
 });
 export type Profile = z.infer<typeof profile>;
 
+/**
+ * A phone number as people write it (issue 12 item 12): 6175550123, 617-555-0123,
+ * (617) 555-0123, 617.555.0123, +1 617 555 0123, 555-0123. SPEC §5's 7 or 10 counts the digits;
+ * a leading country code 1 is allowed. Stored as typed.
+ */
+export function isPhoneNumber(value: string): boolean {
+  if (!/^\+?[\d\s().-]+$/.test(value)) return false;
+  // A '+' must be the North American country code; other countries' numbers are not 7 or 10 digits.
+  if (value.startsWith('+') && !/^\+1\D/.test(value)) return false;
+  const digits = value.replace(/\D/g, '');
+  const national = digits.length === 11 && digits.startsWith('1') ? digits.slice(1) : digits;
+  return LIMITS.phoneLengths.includes(national.length);
+}
+
 /** The editable part of one's own profile; the same rules as the crew modal. */
 export const phoneRule = z
   .string()
   .trim()
-  .refine((v) => v === '' || LIMITS.phoneLengths.includes(v.length), MSG.phone);
+  .max(30, MSG.phone)
+  .refine((v) => v === '' || isPhoneNumber(v), MSG.phone);
 
 export const profileUpdate = z.object({
   first_name: z.string().trim().min(LIMITS.nameMin, MSG.firstName).max(100),

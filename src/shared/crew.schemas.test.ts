@@ -30,7 +30,7 @@ describe('crew form rules (SPEC §5 Crew)', () => {
     ['email', { email: 'nina@' }, MSG.email],
     ['email', { email: 'nina example.com' }, MSG.email],
     ['phone_number', { phone_number: '123456789' }, MSG.phone],
-    ['phone_number', { phone_number: '12345678901' }, MSG.phone],
+    ['phone_number', { phone_number: '22345678901' }, MSG.phone],
     ['role_id', { role_id: null }, MSG.role],
     ['foreman', { role_id: 4, foreman: null }, MSG.foreman],
     ['foreman', { role_id: 6, foreman: null }, MSG.foreman],
@@ -40,6 +40,21 @@ describe('crew form rules (SPEC §5 Crew)', () => {
 
   it('phone is optional, or exactly 7 or 10 characters', () => {
     for (const phone_number of ['', '5550123', '6175550123']) expect(crewFormErrors({ ...valid, phone_number })).toEqual({});
+  });
+
+  it('phone numbers are accepted in the usual formats: 7 or 10 digits, separators and a leading 1 allowed (issue 12)', () => {
+    for (const phone_number of ['617-555-0123', '(617) 555-0123', '617.555.0123', '617 555 0123', '+1 617 555 0123', '1-617-555-0123', '555-0123']) {
+      expect(crewFormErrors({ ...valid, phone_number }), phone_number).toEqual({});
+    }
+    for (const phone_number of ['617-555-012', '617-555-01234', 'call me', '617-555-0123 ext 4', '+44 20 7946 0958', '+1 555 0123 000 00']) {
+      expect(crewFormErrors({ ...valid, phone_number })).toEqual({ phone_number: MSG.phone });
+    }
+  });
+
+  it('each field message says its rule', () => {
+    expect(MSG.firstName).toMatch(/at least 2 letters/);
+    expect(MSG.lastName).toMatch(/at least 2 letters/);
+    expect(MSG.phone).toMatch(/7 or 10 digits/);
   });
 
   it('only Working Foreman, Lineman and Apprentice need a foreman', () => {

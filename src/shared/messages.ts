@@ -69,10 +69,11 @@ export const MSG = {
   needsMerge: 'This pole has tasks already assigned for work on this job. Merge the tickets or select a different pole.',
 
   // Crew (SPEC §5, §8)
-  firstName: 'Enter a First Name',
-  lastName: 'Enter a Last Name',
-  email: 'Enter a valid email address',
-  phone: 'Enter a valid Phone Number',
+  // SPEC §8's words, each followed by its rule (issue 12 item 12).
+  firstName: 'Enter a First Name of at least 2 letters',
+  lastName: 'Enter a Last Name of at least 2 letters',
+  email: 'Enter a valid email address, like name@example.com',
+  phone: 'Enter a valid Phone Number: 7 or 10 digits, like 617-555-0123',
   role: 'Choose a role',
   foreman: 'Choose a crew foreman',
   saveUserError: 'Error saving user',

@@ -42,7 +42,7 @@ describe('checkUpload', () => {
   it('says what to choose for a wrong type', () => {
     expect(checkUpload('excel', { name: 'p.pdf', type: 'application/pdf' })).toEqual({
       ok: false,
-      message: '"p.pdf" (application/pdf) cannot be uploaded here. Choose an Excel workbook (.xlsx) or a CSV file.',
+      message: '"p.pdf" is a PDF, which cannot be uploaded here. Choose an Excel workbook (.xlsx) or a CSV file.',
     });
   });
 
@@ -75,5 +75,18 @@ describe('limits and accept lists', () => {
     expect(formatBytes(500)).toBe('500 bytes');
     expect(formatBytes(2048)).toBe('2 KB');
     expect(formatBytes(25 * 1024 * 1024)).toBe('25 MB');
+  });
+});
+
+describe('upload messages name kinds of file, never MIME types (issue 12 item 12)', () => {
+  it.each([
+    ['work_packet', { name: 'notes.docx', type: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document' }, '"notes.docx" is a Word document, which cannot be uploaded here. Choose a PDF or a photo (JPEG, PNG, GIF, WebP, AVIF).'],
+    ['media', { name: 'packet.pdf', type: 'application/pdf' }, '"packet.pdf" is a PDF, which cannot be uploaded here. Choose a photo (JPEG, PNG, GIF, WebP, AVIF).'],
+    ['media', { name: 'clip.mov', type: 'video/quicktime' }, '"clip.mov" is a video, which cannot be uploaded here. Choose a photo (JPEG, PNG, GIF, WebP, AVIF).'],
+    ['excel', { name: 'thing.bin', type: 'application/x-weird' }, '"thing.bin" cannot be uploaded here. Choose an Excel workbook (.xlsx) or a CSV file.'],
+  ] as const)('%s: %j', (kind, file, message) => {
+    const check = checkUpload(kind, file);
+    expect(check).toEqual({ ok: false, message });
+    if (!check.ok) expect(check.message).not.toMatch(/\b(application|image|video|text)\/[\w.+-]+/);
   });
 });

@@ -91,6 +91,23 @@ export function resolveUploadType(kind: UploadKind, fileName: string, fileType: 
   return types[type] ? type : null;
 }
 
+/** Words for the common kinds of file ("a PDF", "a Word document"); null when unknown. */
+export function describeFileType(fileType: string, fileName = ''): string | null {
+  const type = fileType.trim().toLowerCase().split(';')[0].trim();
+  const ext = extensionOf(fileName);
+  if (type === 'application/pdf' || ext === 'pdf') return 'a PDF';
+  if (type.startsWith('image/') || ['jpg', 'jpeg', 'png', 'gif', 'webp', 'avif', 'heic', 'heif', 'svg', 'bmp', 'tif', 'tiff'].includes(ext)) {
+    return `an image${ext ? ` (.${ext})` : ''}`;
+  }
+  if (type.startsWith('video/')) return 'a video';
+  if (type.includes('spreadsheet') || type === 'application/vnd.ms-excel' || ['xlsx', 'xls'].includes(ext)) return 'an Excel workbook';
+  if (type === 'text/csv' || ext === 'csv') return 'a CSV file';
+  if (type.includes('word') || ['doc', 'docx'].includes(ext)) return 'a Word document';
+  if (type.startsWith('text/') || ext === 'txt') return 'a text file';
+  if (type.includes('zip') || ext === 'zip') return 'a zip archive';
+  return null;
+}
+
 export type UploadCheck = { ok: true; contentType: string } | { ok: false; message: string };
 
 /** One rule for both sides: the web runs it before uploading, the server before signing. */
@@ -102,7 +119,9 @@ export function checkUpload(kind: UploadKind, file: { name: string; type: string
   }
   const contentType = resolveUploadType(kind, file.name, file.type);
   if (!contentType) {
-    const what = file.type ? `"${file.name}" (${file.type})` : `"${file.name}"`;
+    // What the file is, in words a person uses: never a raw MIME type (issue 12 item 12).
+    const kindOf = describeFileType(file.type, file.name);
+    const what = kindOf ? `"${file.name}" is ${kindOf}, which` : `"${file.name}"`;
     return { ok: false, message: `${what} cannot be uploaded here. Choose ${rule.describe}.` };
   }
   if (file.size !== undefined && file.size > rule.maxBytes) {

@@ -106,7 +106,10 @@ describe('GET /doc_upload/sign-s3-pdf', () => {
     for (const [directory, fileName, fileType] of cases) {
       const res = await signDoc(tokens.admin, { directory, fileName, fileType });
       expect(res.statusCode, `${directory} ${fileType}`).toBe(400);
-      expect(res.json().error).toContain(`"${fileName}" (${fileType}) cannot be uploaded here. Choose ${UPLOAD_RULES[directory as 'excel'].describe}.`);
+      expect(res.json().error).toContain(`"${fileName}" is `);
+      expect(res.json().error).toContain(`cannot be uploaded here. Choose ${UPLOAD_RULES[directory as 'excel'].describe}.`);
+      // A person reads this: the kind of file in words, never its MIME type (issue 12 item 12).
+      expect(res.json().error).not.toContain(fileType);
     }
   });
 
