@@ -1,5 +1,9 @@
-import { Alert, Container, Stack } from '@mantine/core';
-import { useSearchParams } from 'react-router';
+import { Alert, Anchor, Container, Stack } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { Link, useSearchParams } from 'react-router';
+import { ApiError } from '../api/client';
+import { jobQuery } from '../api/job';
+import { usePageTitle } from '../components/usePageTitle';
 import JobDetailHeader from '../features/jobs/JobDetailHeader';
 import TicketsSection from '../features/tickets/TicketsSection';
 import { jobIdFrom } from './jobId';
@@ -12,21 +16,33 @@ import { jobIdFrom } from './jobId';
 export default function JobRoute() {
   const [params] = useSearchParams();
   const id = jobIdFrom(params);
-  if (id === null) {
-    return (
-      <Container size="sm" py="md">
-        <Alert color="red" role="alert">
-          This link does not name a job. Open the job from the job list.
-        </Alert>
-      </Container>
-    );
-  }
+  // The same query the header and the tickets read (no second request): a job that does not
+  // exist is one "not found" with a way back, not a header and a tickets error (issue 12 item 12).
+  const job = useQuery({ ...jobQuery(id ?? 0), enabled: id !== null });
+  const missing = job.error instanceof ApiError && job.error.status === 404;
+  if (id === null) return <NoJobNamed />;
   return (
     <Container size="xl" py="md">
       <Stack gap="md">
         <JobDetailHeader jobId={id} />
-        <TicketsSection jobId={id} />
+        {!missing && <TicketsSection jobId={id} />}
       </Stack>
+    </Container>
+  );
+}
+
+function NoJobNamed() {
+  usePageTitle('Job not found');
+  return (
+    <Container size="sm" py="md">
+      <Alert color="red" role="alert" title="Job not found">
+        <Stack gap="xs" align="flex-start">
+          This link does not name a job. Open the job from the job list.
+          <Anchor component={Link} to="/jobs" size="sm">
+            Back to the job list
+          </Anchor>
+        </Stack>
+      </Alert>
     </Container>
   );
 }

@@ -1,8 +1,10 @@
 import { Anchor, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
 import { MSG } from '../../shared/messages';
+import { usePageTitle } from '../components/usePageTitle';
 
 export function NotFound() {
+  usePageTitle('Page not found');
   return (
     <Stack align="center" py="xl" gap="sm">
       <Title order={2}>404</Title>

@@ -9,6 +9,7 @@ import { signOut } from '../../api/session';
 import { ForgotPasswordModal } from '../../components/ForgotPasswordModal';
 import { useMyData } from './api/myData';
 import { useSaveProfile } from './api/saveProfile';
+import { usePageTitle } from '../../components/usePageTitle';
 
 type Banner = { kind: 'success' | 'error'; text: string } | null;
 
@@ -16,6 +17,7 @@ type Banner = { kind: 'success' | 'error'; text: string } | null;
 export default function UserPage() {
   const navigate = useNavigate();
   const { data, isLoading, isError, error } = useMyData();
+  usePageTitle('My Account');
   const save = useSaveProfile();
   const [form, setForm] = useState<ProfileUpdate>({ first_name: '', last_name: '', email: '', phone_number: '' });
   const [errors, setErrors] = useState<Record<string, string>>({});

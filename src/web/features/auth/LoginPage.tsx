@@ -6,6 +6,7 @@ import { MSG } from '../../../shared/messages';
 import { ApiError } from '../../api/client';
 import { setSession, useSession } from '../../api/session';
 import { ForgotPasswordModal } from '../../components/ForgotPasswordModal';
+import { usePageTitle } from '../../components/usePageTitle';
 import { login } from './api/login';
 
 /** SPEC §2 Login: email and password, inputs disabled while signing in, the spec's messages. */
@@ -19,6 +20,7 @@ export default function LoginPage() {
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [forgotOpen, setForgotOpen] = useState(false);
+  usePageTitle('Log In');
 
   const from = (location.state as { from?: Location } | null)?.from;
   const target = from ? `${from.pathname}${from.search}${from.hash}` : '/jobs';
@@ -92,7 +94,12 @@ export default function LoginPage() {
           </Stack>
         </form>
       </Paper>
-      <ForgotPasswordModal opened={forgotOpen} onClose={() => setForgotOpen(false)} initialEmail={email} onSent={setNotice} />
+      <ForgotPasswordModal opened={forgotOpen} onClose={() => setForgotOpen(false)} initialEmail={email} onSent={(message) => {
+          // The link is on its way: an earlier "wrong password" no longer applies (issue 12 item 12).
+          setError(null);
+          setNotice(message);
+        }}
+      />
     </Center>
   );
 }

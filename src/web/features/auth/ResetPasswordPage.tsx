@@ -1,24 +1,33 @@
 import { useState } from 'react';
-import { Alert, Button, Center, Paper, PasswordInput, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Center, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useNavigate, useSearchParams } from 'react-router';
+import { isWellFormedResetLink } from '../../../shared/auth.schemas';
 import { LIMITS } from '../../../shared/constants';
 import { MSG } from '../../../shared/messages';
 import { ApiError } from '../../api/client';
 import { clearSession } from '../../api/session';
-import { resetPassword } from './api/resetPassword';
+import { usePageTitle } from '../../components/usePageTitle';
+import { requestNewLink, resetPassword } from './api/resetPassword';
 
-/** /resetPassword?resetToken=…&userId=… : choose a new password, then back to /login. */
+/**
+ * /resetPassword?resetToken=…&userId=… : choose a new password, then back to /login. A link that
+ * is malformed (cut short by a mail client), used or expired says so and offers to mail a new one
+ * (issue 12 item 9): most people who land here are new crew members opening their invitation.
+ */
 export default function ResetPasswordPage() {
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const resetToken = params.get('resetToken') ?? '';
-  const userId = Number(params.get('userId'));
+  const userId = params.get('userId') ?? '';
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
-  const linkValid = resetToken.length > 0 && Number.isInteger(userId) && userId > 0;
+  // The server's verdict on a well-formed link it does not know (used, expired, superseded).
+  const [refused, setRefused] = useState(false);
+  const linkValid = isWellFormedResetLink({ resetToken, userId }) && !refused;
+  usePageTitle('Set your password');
 
   async function submit() {
     if (password.length < LIMITS.passwordMin || password !== confirm) {
@@ -28,13 +37,14 @@ export default function ResetPasswordPage() {
     setSaving(true);
     setError(null);
     try {
-      await resetPassword({ resetToken, userId, password });
+      await resetPassword({ resetToken, userId: Number(userId), password });
       // The new password is set and every earlier session ended; sign in on the login page (SPEC §2).
       clearSession();
       notifications.show({ color: 'green', message: 'Your password is set. Log in with it now.' });
       navigate('/login', { replace: true });
     } catch (err) {
-      setError(err instanceof ApiError ? err.message : MSG.generic);
+      if (err instanceof ApiError && err.message === MSG.resetInvalid) setRefused(true);
+      else setError(err instanceof ApiError ? err.message : MSG.generic);
     } finally {
       setSaving(false);
     }
@@ -43,20 +53,18 @@ export default function ResetPasswordPage() {
   return (
     <Center mih="80vh" p="md">
       <Paper withBorder shadow="sm" p="lg" w="100%" maw={380}>
-        <form
-          onSubmit={(e) => {
-            e.preventDefault();
-            void submit();
-          }}
-        >
-          <Stack>
-            <Title order={3}>Set your password</Title>
-            {!linkValid ? (
-              <Alert color="red" role="alert">
-                {MSG.resetInvalid}
-              </Alert>
-            ) : (
-              <>
+        <Stack>
+          <Title order={3}>Set your password</Title>
+          {!linkValid ? (
+            <NewLinkForm />
+          ) : (
+            <form
+              onSubmit={(e) => {
+                e.preventDefault();
+                void submit();
+              }}
+            >
+              <Stack>
                 <Text size="sm" c="dimmed">
                   Choose a password of at least {LIMITS.passwordMin} characters.
                 </Text>
@@ -70,14 +78,71 @@ export default function ResetPasswordPage() {
                 <Button type="submit" loading={saving}>
                   Save Password
                 </Button>
-              </>
+              </Stack>
+            </form>
+          )}
+          <Button variant="subtle" onClick={() => navigate('/login')}>
+            Back to Log In
+          </Button>
+        </Stack>
+      </Paper>
+    </Center>
+  );
+}
+
+/** The link cannot be used: say so, and mail a new one to the address the person gives. */
+function NewLinkForm() {
+  const [email, setEmail] = useState('');
+  const [sending, setSending] = useState(false);
+  const [sent, setSent] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  async function send() {
+    if (email.trim().length < LIMITS.emailMin) {
+      setError('Enter the email address the link was sent to.');
+      return;
+    }
+    setSending(true);
+    setError(null);
+    try {
+      setSent((await requestNewLink(email.trim())).message);
+    } catch (err) {
+      setError(err instanceof ApiError ? err.message : MSG.generic);
+    } finally {
+      setSending(false);
+    }
+  }
+
+  return (
+    <Stack>
+      <Alert color="red" role="alert" title="This link cannot be used">
+        {MSG.resetInvalid}
+      </Alert>
+      {sent ? (
+        <Alert color="green" role="status">
+          {sent}
+        </Alert>
+      ) : (
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            void send();
+          }}
+        >
+          <Stack gap="sm">
+            <Text size="sm">Links work once, for a limited time. Enter your email address and we will send you a new one.</Text>
+            {error && (
+              <Text size="sm" c="red" role="alert">
+                {error}
+              </Text>
             )}
-            <Button variant="subtle" onClick={() => navigate('/login')}>
-              Back to Log In
+            <TextInput label="Email" type="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.currentTarget.value)} />
+            <Button type="submit" loading={sending}>
+              Send me a new link
             </Button>
           </Stack>
         </form>
-      </Paper>
-    </Center>
+      )}
+    </Stack>
   );
 }

@@ -1,9 +1,11 @@
-import { useMemo, useState, type KeyboardEvent } from 'react';
+import { useMemo, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { Link } from 'react-router';
 import { ActionIcon, Alert, Badge, Button, Center, Container, Group, Loader, Paper, SegmentedControl, Select, Stack, Table, Text, TextInput, Title, UnstyledButton } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { IconSortAscending, IconSortDescending, IconSearch, IconUserPlus } from '@tabler/icons-react';
 import { CREW_STATUS } from '../../../shared/constants';
+import { MSG } from '../../../shared/messages';
 import {
   CREW_SORT_COLUMNS,
   CREW_SORT_DEFAULT,
@@ -21,9 +23,11 @@ import { formatLongDate2Day } from '../../../shared/dates';
 import { can } from '../../../shared/permissions';
 import { useSession } from '../../api/session';
 import { SortableTh } from '../../components/SortableTh';
+import { usePageTitle } from '../../components/usePageTitle';
 import { useSearchDelay } from '../../components/useSearchDelay';
 import { useStoredSort } from '../../components/useStoredSort';
 import { useAllCrew } from './api/allCrew';
+import { useResendInvitation } from './api/resendInvitation';
 import { CrewModal } from './CrewModal';
 
 const COLUMNS: { column: CrewSortColumn; label: string }[] = [
@@ -38,11 +42,33 @@ const COLUMNS: { column: CrewSortColumn; label: string }[] = [
 
 type ModalState = { mode: 'closed' } | { mode: 'add' } | { mode: 'edit'; member: CrewMember };
 
-/** The crew roster (SPEC §2 Crew). Renders nothing for a role that may not view crew (DESIGN §4). */
+/**
+ * The crew roster (SPEC §2 Crew). A role that may not view crew (DESIGN §4) is told whom the page
+ * is for, with a way back, rather than shown a blank page (issue 12 item 11).
+ */
 export default function CrewPage() {
   const { claims } = useSession();
   const roleId = claims?.roleId;
-  if (!can(roleId, 'crew.view')) return null;
+  usePageTitle('Crew');
+  if (!can(roleId, 'crew.view')) {
+    return (
+      <Container size="sm" py="xl">
+        <Alert color="blue" title="The crew roster is for the office" role="status">
+          <Stack gap="sm" align="flex-start">
+            <Text size="sm">This page is for Admins, Office Managers and Foremen. Your foreman or the office can change crew details for you.</Text>
+            <Group gap="sm">
+              <Button component={Link} to="/jobs">
+                Back to the job list
+              </Button>
+              <Button component={Link} to="/user" variant="default">
+                My account
+              </Button>
+            </Group>
+          </Stack>
+        </Alert>
+      </Container>
+    );
+  }
   return <CrewRoster canWrite={can(roleId, 'crew.write')} currentUserId={claims?.userId} currentRoleId={roleId} />;
 }
 
@@ -53,6 +79,7 @@ function CrewRoster({ canWrite, currentUserId, currentRoleId }: { canWrite: bool
   const search = useSearchDelay(searchText);
   const [sort, toggleSort] = useStoredSort(CREW_SORT_STORAGE, CREW_SORT_DEFAULT, CREW_SORT_COLUMNS);
   const [modal, setModal] = useState<ModalState>({ mode: 'closed' });
+  const resend = useResendInvitation();
   // On a phone the seven columns become one card per member, with the sort as a picker.
   const phone = useMediaQuery('(max-width: 48em)');
 
@@ -72,6 +99,20 @@ function CrewRoster({ canWrite, currentUserId, currentRoleId }: { canWrite: bool
       open(member);
     }
   }
+  /** The roster's Resend invitation (issue 12 item 10). */
+  async function onResend(member: CrewMember) {
+    const name = fullName(member.first_name, member.last_name);
+    try {
+      const reply = await resend.mutateAsync(member.id);
+      notifications.show({ color: 'green', message: `${name}: ${reply.message}` });
+    } catch (err) {
+      notifications.show({ color: 'red', title: `The invitation to ${name} was not sent`, message: err instanceof Error ? err.message : MSG.generic });
+    }
+  }
+  const invite = (m: CrewMember) => (
+    <InviteStatus member={m} canWrite={canWrite} sending={resend.isPending && resend.variables === m.id} onResend={() => void onResend(m)} />
+  );
+
   function onSaved(reply: CrewSaveReply, added: boolean) {
     const name = fullName(reply.crew.first_name, reply.crew.last_name);
     if (reply.message) {
@@ -123,7 +164,7 @@ function CrewRoster({ canWrite, currentUserId, currentRoleId }: { canWrite: bool
             {crew.error.message}
           </Alert>
         ) : phone ? (
-          <CrewCards rows={rows} canWrite={canWrite} onOpen={open} sort={sort} onSort={toggleSort} emptyText={emptyText} />
+          <CrewCards rows={rows} canWrite={canWrite} onOpen={open} sort={sort} onSort={toggleSort} emptyText={emptyText} invite={invite} />
         ) : (
           <Table.ScrollContainer minWidth={860}>
             <Table striped highlightOnHover={canWrite} verticalSpacing="sm" aria-label="Crew">
@@ -161,9 +202,12 @@ function CrewRoster({ canWrite, currentUserId, currentRoleId }: { canWrite: bool
                       <Table.Td style={{ whiteSpace: 'nowrap' }}>{m.phone_number || '--'}</Table.Td>
                       <Table.Td>{m.email}</Table.Td>
                       <Table.Td>
-                        <Badge variant="light" color={m.crew_status === CREW_STATUS.ACTIVE ? 'green' : 'gray'}>
-                          {m.status_name}
-                        </Badge>
+                        <Group gap={6} wrap="nowrap">
+                          <Badge variant="light" color={m.crew_status === CREW_STATUS.ACTIVE ? 'green' : 'gray'}>
+                            {m.status_name}
+                          </Badge>
+                          {invite(m)}
+                        </Group>
                       </Table.Td>
                       <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatLongDate2Day(m.date_created)}</Table.Td>
                     </Table.Tr>
@@ -196,6 +240,7 @@ function CrewCards({
   sort,
   onSort,
   emptyText,
+  invite,
 }: {
   rows: CrewMember[];
   canWrite: boolean;
@@ -203,6 +248,7 @@ function CrewCards({
   sort: { column: CrewSortColumn; direction: 'asc' | 'desc' };
   onSort: (column: CrewSortColumn) => void;
   emptyText: string;
+  invite: (m: CrewMember) => ReactNode;
 }) {
   return (
     <Stack gap="xs">
@@ -252,14 +298,36 @@ function CrewCards({
           </Paper>
         );
         return canWrite ? (
-          // Named by its visible text (WCAG 2.5.3 Label in Name), which starts with the person's name.
-          <UnstyledButton key={m.id} onClick={() => onOpen(m)}>
-            {body}
-          </UnstyledButton>
+          <Stack key={m.id} gap={4}>
+            {/* Named by its visible text (WCAG 2.5.3 Label in Name), which starts with the person's name. */}
+            <UnstyledButton onClick={() => onOpen(m)}>{body}</UnstyledButton>
+            {/* Beside the card, not in it: a button inside a button is neither valid nor reachable. */}
+            {invite(m)}
+          </Stack>
         ) : (
           <div key={m.id}>{body}</div>
         );
       })}
     </Stack>
+  );
+}
+
+/**
+ * "Invited" while the member has not set a password yet, and for the office a Resend invitation
+ * button (a new 7-day link). Clicks stay here: the row itself opens the Edit User modal.
+ */
+function InviteStatus({ member, canWrite, sending, onResend }: { member: CrewMember; canWrite: boolean; sending: boolean; onResend: () => void }) {
+  if (!member.invitation_pending || member.crew_status !== CREW_STATUS.ACTIVE) return null;
+  return (
+    <Group gap={6} wrap="nowrap" onClick={(e) => e.stopPropagation()} onKeyDown={(e) => e.stopPropagation()}>
+      <Badge variant="outline" color="orange">
+        Invited
+      </Badge>
+      {canWrite && (
+        <Button size="compact-xs" variant="subtle" loading={sending} onClick={onResend} aria-label={`Resend invitation to ${fullName(member.first_name, member.last_name)}`}>
+          Resend invitation
+        </Button>
+      )}
+    </Group>
   );
 }

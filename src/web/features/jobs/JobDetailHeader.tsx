@@ -9,11 +9,28 @@ import { MSG } from '../../../shared/messages';
 import { can } from '../../../shared/permissions';
 import { ApiError } from '../../api/client';
 import { useSession } from '../../api/session';
+import { usePageTitle } from '../../components/usePageTitle';
 import { useDeleteJob } from './api/deleteJob';
 import { useJob } from '../../api/job';
 import { confirmDialog } from './confirm';
 import { EditJobModal } from './EditJobModal';
 import { ExportJobModal } from './ExportJobModal';
+
+const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
+
+/**
+ * The Delete Job question names the job and what goes with it (issue 12 item 12), counted from
+ * the ticket rows the page already has: the packet, each ticket's dig-safe and NRA documents.
+ */
+function deleteJobMessage(j: NonNullable<ReturnType<typeof useJob>['data']>): string {
+  const tickets = j.tickets;
+  const photos = tickets.reduce((n, t) => n + t.photo_count, 0);
+  const documents = (j.work_packet_url ? 1 : 0) + tickets.reduce((n, t) => n + (t.dig_safe_url ? 1 : 0) + (t.nra_url ? 1 : 0), 0);
+  return (
+    `${MSG.confirmDeleteJob} Job ${j.job_number} goes with its ${plural(tickets.length, 'ticket')}, ` +
+    `${plural(photos, 'photo')} and ${plural(documents, 'document')} (and every ticket's tasks, notes and permits). This cannot be undone.`
+  );
+}
 
 const STATUS_COLOR: Record<string, string> = { 'In Estimation': 'grape', 'In Progress': 'blue', Complete: 'green' };
 
@@ -41,6 +58,8 @@ export default function JobDetailHeader({ jobId }: { jobId: number }) {
   const navigate = useNavigate();
   const [editing, setEditing] = useState(false);
   const [exporting, setExporting] = useState(false);
+  const missing = job.error instanceof ApiError && job.error.status === 404;
+  usePageTitle(job.data ? `Job ${job.data.job_number}` : missing ? 'Job not found' : 'Job');
 
   if (job.isLoading) {
     return (
@@ -51,7 +70,6 @@ export default function JobDetailHeader({ jobId }: { jobId: number }) {
     );
   }
   if (job.isError || !job.data) {
-    const missing = job.error instanceof ApiError && job.error.status === 404;
     return (
       <Alert color="red" role="alert" title={missing ? 'Job not found' : 'The job could not be loaded'}>
         <Stack gap="xs" align="flex-start">
@@ -66,7 +84,7 @@ export default function JobDetailHeader({ jobId }: { jobId: number }) {
   const j = job.data;
 
   async function onDelete() {
-    if (!(await confirmDialog({ title: 'Delete Job', message: MSG.confirmDeleteJob, confirmLabel: 'Delete Job', danger: true }))) return;
+    if (!(await confirmDialog({ title: `Delete Job ${j.job_number}`, message: deleteJobMessage(j), confirmLabel: 'Delete Job', danger: true }))) return;
     try {
       await del.mutateAsync(j.id);
       notifications.show({ color: 'green', message: `Job ${j.job_number} was deleted.` });

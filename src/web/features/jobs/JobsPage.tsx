@@ -1,4 +1,4 @@
-import { useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { Alert, Anchor, Badge, Button, Center, Container, Group, Loader, Pagination, Paper, SegmentedControl, Select, Stack, Table, Text, TextInput, Title, ActionIcon } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
@@ -18,6 +18,7 @@ import type { JobListItem } from '../../../shared/jobs.schemas';
 import { can } from '../../../shared/permissions';
 import { useSession } from '../../api/session';
 import { SortableTh } from '../../components/SortableTh';
+import { usePageTitle } from '../../components/usePageTitle';
 import { useSearchDelay } from '../../components/useSearchDelay';
 import { useStoredSort } from '../../components/useStoredSort';
 import { useJobs } from './api/jobs';
@@ -45,6 +46,7 @@ export default function JobsPage() {
   const { claims } = useSession();
   const canWrite = can(claims?.roleId, 'jobs.write');
   const jobs = useJobs();
+  usePageTitle('Jobs');
   const navigate = useNavigate();
   const [status, setStatus] = useState<JobStatusFilter>('All');
   const [searchInput, setSearchInput] = useState('');
@@ -72,7 +74,19 @@ export default function JobsPage() {
   const pageRows = rows.slice((current - 1) * JOBS_PAGE_SIZE, current * JOBS_PAGE_SIZE);
 
   const filtered = search.trim() !== '' || status !== 'All';
-  const emptyText = filtered ? 'No jobs match.' : 'No jobs yet.';
+  // An empty company's first stop: say what a job is for and offer to create one (issue 12 item 11).
+  const emptyText: ReactNode = filtered ? (
+    'No jobs match.'
+  ) : (
+    <Stack gap="xs" align="center" component="span" data-testid="no-jobs">
+      <span>No jobs yet.{canWrite ? ' Create the first one: a job holds the pole tickets of one work packet.' : ' The office creates the jobs; they will show here.'}</span>
+      {canWrite && (
+        <Button leftSection={<IconPlus size={18} />} onClick={() => setCreating(true)}>
+          Create Job
+        </Button>
+      )}
+    </Stack>
+  );
 
   function onRowKey(e: KeyboardEvent, id: number) {
     if (e.key === 'Enter') navigate(jobHref(id));
@@ -144,7 +158,7 @@ export default function JobsPage() {
                     {pageRows.length === 0 ? (
                       <Table.Tr>
                         <Table.Td colSpan={COLUMNS.length}>
-                          <Text c="dimmed" ta="center" py="md">
+                          <Text c="dimmed" ta="center" py="md" component="div">
                             {emptyText}
                           </Text>
                         </Table.Td>
@@ -208,7 +222,7 @@ function JobCards({
   rows: JobListItem[];
   sort: { column: JobSortColumn; direction: 'asc' | 'desc' };
   onSort: (column: JobSortColumn) => void;
-  emptyText: string;
+  emptyText: ReactNode;
 }) {
   return (
     <Stack gap="sm">
@@ -231,7 +245,7 @@ function JobCards({
         </ActionIcon>
       </Group>
       {rows.length === 0 ? (
-        <Text c="dimmed" ta="center" py="md">
+        <Text c="dimmed" ta="center" py="md" component="div">
           {emptyText}
         </Text>
       ) : (
