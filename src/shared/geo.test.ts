@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { latitudeSchema, longitudeSchema, truncateGeo } from './geo';
+import { formatGeo, latitudeSchema, longitudeSchema, truncateGeo } from './geo';
 
 describe('truncateGeo (SPEC §5 Add pole: at most 6 decimals, cut not rounded)', () => {
   it('cuts extra decimals without rounding up', () => {
@@ -35,5 +35,15 @@ describe('truncateGeo (SPEC §5 Add pole: at most 6 decimals, cut not rounded)',
     expect(latitudeSchema.parse(null)).toBeNull();
     expect(latitudeSchema.safeParse(90.5).success).toBe(false);
     expect(longitudeSchema.safeParse(-181).success).toBe(false);
+  });
+});
+
+describe('formatGeo', () => {
+  it('shows a coordinate with 6 decimals (SPEC §9), padding and never rounding past what is stored', () => {
+    expect(formatGeo(42.1)).toBe('42.100000');
+    expect(formatGeo(-71.654321)).toBe('-71.654321');
+    expect(formatGeo(0)).toBe('0.000000');
+    expect(formatGeo(null)).toBe('');
+    expect(formatGeo(undefined)).toBe('');
   });
 });

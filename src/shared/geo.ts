@@ -14,6 +14,11 @@ export function truncateGeo(value: number | string | null | undefined): number |
   return truncateDecimals(n, LIMITS.geoDecimals);
 }
 
+/** A coordinate as shown to a person: always 6 decimals (SPEC §9), '' when unknown. */
+export function formatGeo(value: number | null | undefined): string {
+  return value == null || !Number.isFinite(value) ? '' : value.toFixed(LIMITS.geoDecimals);
+}
+
 export const LAT_RANGE = { min: -90, max: 90 } as const;
 export const LON_RANGE = { min: -180, max: 180 } as const;
 

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { TextInput } from '@mantine/core';
-import { truncateGeo } from '../../../shared/geo';
+import { formatGeo, truncateGeo } from '../../../shared/geo';
 import { cutGeoText } from './ticketDraft';
 
 /**
@@ -22,13 +22,13 @@ export function GeoInput({
   max: number;
   readOnly?: boolean;
 }) {
-  const [textValue, setText] = useState(value == null ? '' : String(value));
+  const [textValue, setText] = useState(formatGeo(value));
   // The parent changed the value (another pole chosen, a reload): show it.
   const commit = (t: string) => {
     const v = truncateGeo(t);
     return v !== null && v >= min && v <= max ? v : null;
   };
-  const shown = commit(textValue) === value ? textValue : value == null ? '' : String(value);
+  const shown = commit(textValue) === value ? textValue : formatGeo(value);
   const n = truncateGeo(shown);
   const error = shown.trim() !== '' && (n === null || n < min || n > max) ? `Enter a number between ${min} and ${max}` : undefined;
   return (

@@ -4,6 +4,7 @@ import { DatePickerInput } from '@mantine/dates';
 import { IconCalendar, IconCircleCheck, IconPlus, IconRotate, IconTrash } from '@tabler/icons-react';
 import { LIMITS, TICKET_STATUS } from '../../../shared/constants';
 import { isoToUs, toIsoDate } from '../../../shared/dates';
+import { formatGeo } from '../../../shared/geo';
 import { UploadField } from '../../components/upload/UploadField';
 import { usePermitTypes, useWorkingForemen } from './api/reference';
 import { GeoInput } from './GeoInput';
@@ -117,8 +118,8 @@ export function InfoTab({
           <>
             <ReadField label="Address">{draft.street_address}</ReadField>
             <SimpleGrid cols={{ base: 2 }} spacing="xs">
-              <ReadField label="Latitude">{draft.geo_lat}</ReadField>
-              <ReadField label="Longitude">{draft.geo_lon}</ReadField>
+              <ReadField label="Latitude">{formatGeo(draft.geo_lat)}</ReadField>
+              <ReadField label="Longitude">{formatGeo(draft.geo_lon)}</ReadField>
             </SimpleGrid>
             <ReadField label="Description" multiline>
               {draft.description}

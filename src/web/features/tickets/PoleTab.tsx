@@ -18,6 +18,7 @@ import {
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconCheck, IconGitMerge, IconPlus, IconSearch } from '@tabler/icons-react';
 import { MSG } from '../../../shared/messages';
+import { formatGeo } from '../../../shared/geo';
 import type { Pole } from '../../../shared/tickets.schemas';
 import { usePoleSearch } from './api/poles';
 import { useAccessTypes, useSpecs, useUtilities } from './api/reference';
@@ -94,8 +95,8 @@ export function PoleTab({
             <ReadField label="Line ID">{pole.line_id}</ReadField>
             <ReadField label="Pole address">{pole.street_address}</ReadField>
             <ReadField label="Access type">{pole.accessibility_label}</ReadField>
-            <ReadField label="Latitude (True-Y)">{pole.geo_lat}</ReadField>
-            <ReadField label="Longitude (True-X)">{pole.geo_lon}</ReadField>
+            <ReadField label="Latitude (True-Y)">{formatGeo(pole.geo_lat)}</ReadField>
+            <ReadField label="Longitude (True-X)">{formatGeo(pole.geo_lon)}</ReadField>
             <ReadField label="Utility spec">{pole.utility_spec}</ReadField>
             <ReadField label="Arc rating">{pole.arc_rating}</ReadField>
             <ReadField label="Primary voltage">{pole.primary_voltage}</ReadField>
