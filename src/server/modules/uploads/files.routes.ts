@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
 import { z } from 'zod';
-import { IMAGE_TYPES, DOCUMENT_TYPES } from '../../../shared/uploads';
+import { IMAGE_TYPES, DOCUMENT_TYPES, describeFileType } from '../../../shared/uploads';
 import type { App, AppContext } from '../../context';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../errors';
 import { registerAuth } from '../../plugins/auth';
@@ -12,8 +12,9 @@ export const FILE_MSG = {
   linkIncomplete: 'This upload link is incomplete. Ask the app for a new upload link and upload the file again.',
   linkInvalid: 'This upload link is not valid (its signature does not match). Ask the app for a new upload link and upload the file again.',
   linkExpired: 'This upload link has expired. Ask the app for a new upload link and upload the file again.',
+  // Kinds of file in words, never MIME types: a person may read this.
   wrongType: (expected: string, got: string) =>
-    `This upload link is for a file of type ${expected}, but the upload was sent as ${got || 'no type'}. Upload the same file that was signed, with Content-Type ${expected}.`,
+    `This upload link is for ${describeFileType(expected) ?? 'another kind of file'}, but the upload was sent as ${got ? (describeFileType(got) ?? 'another kind of file') : 'a file of no stated kind'}. Upload the same file that was chosen, again.`,
   linkUsed: 'This upload link has already been used: the file is stored. To send a different file, ask the app for a new upload link.',
   tooLarge: (max: number) => `The file is larger than this upload link allows (${max} bytes). Choose a smaller file.`,
 } as const;

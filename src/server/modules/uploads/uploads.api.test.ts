@@ -251,6 +251,9 @@ describe('PUT /files/<key> (the signed upload URL of local storage)', () => {
       const put = await putFile(signed.signedRequest, Buffer.from('<script>alert(1)</script>'), type);
       expect(put.statusCode).toBe(400);
       expect(put.json().error).toBe(FILE_MSG.wrongType('application/pdf', type ?? ''));
+      // In words a person knows, never a MIME type.
+      expect(put.json().error).toContain('a PDF');
+      expect(put.json().error).not.toMatch(/application\/|text\/html/);
     }
     expect(await storage.head(storage.keyFromUrl(signed.url)!)).toBeNull();
   });
