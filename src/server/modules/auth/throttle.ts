@@ -19,8 +19,12 @@ export const THROTTLE_LIMITS = {
   forgotAddress: 30,
   /** Invitation or reset mails to one crew member, whoever asks. */
   inviteMember: 5,
-  /** New crew members (each mailed an invitation) added by one office account. */
-  invitesBy: 30,
+  /**
+   * New crew members (each mailed an invitation) added by one office account. High enough for an
+   * office entering a whole crew in one sitting (the bench data adds 60), low enough that a
+   * taken-over office account cannot be used to mail thousands of addresses.
+   */
+  invitesBy: 100,
 } as const;
 
 const fresh = sql`${authThrottle.windowStart} > now() - make_interval(mins => ${THROTTLE_WINDOW_MINUTES})`;
