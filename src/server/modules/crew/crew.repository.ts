@@ -2,7 +2,7 @@ import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { CREW_STATUS } from '../../../shared/constants';
 import type { DbOrTx } from '../../db/client';
-import { companyRoles, jobs, users } from '../../db/schema/index';
+import { companyRoles, users } from '../../db/schema/index';
 
 const foremen = alias(users, 'crew_foreman');
 
@@ -51,9 +51,6 @@ export const listActiveByRole = (db: DbOrTx, companyId: number, roleIds: readonl
     .from(users)
     .where(and(eq(users.companyId, companyId), inArray(users.roleId, [...roleIds]), eq(users.crewStatus, CREW_STATUS.ACTIVE)))
     .orderBy(asc(users.firstName), asc(users.lastName), asc(users.id));
-
-export const findJob = async (db: DbOrTx, companyId: number, jobId: number) =>
-  (await db.select({ id: jobs.id, foremanId: jobs.foremanId }).from(jobs).where(and(eq(jobs.companyId, companyId), eq(jobs.id, jobId))))[0];
 
 /** The active members whose crew foreman is `foremanId`, limited to the given roles. */
 export const listCrewOfForeman = (db: DbOrTx, companyId: number, foremanId: number, roleIds: readonly number[]) =>

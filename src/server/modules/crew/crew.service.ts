@@ -10,6 +10,7 @@ import { findUserByEmail } from '../auth/auth.repository';
 import { sendPasswordLink } from '../auth/auth.service';
 import * as throttle from '../auth/throttle';
 import { isUniqueViolation } from '../../db/errors';
+import { findJob } from '../jobs/jobs.repository';
 import * as repo from './crew.repository';
 
 /** Roles whose members are the crew of a foreman (SPEC §5: they must name one). */
@@ -54,7 +55,7 @@ export const workingForemen = (ctx: AppContext, me: CurrentUser) => repo.listAct
 
 /** The active working foremen and crew whose foreman is the job's foreman (none when it has no foreman). */
 export async function foremanCrew(ctx: AppContext, me: CurrentUser, jobId: number) {
-  const job = await repo.findJob(ctx.db, me.companyId, jobId);
+  const job = await findJob(ctx.db, me.companyId, jobId);
   if (!job) throw notFound('job');
   if (job.foremanId == null) return [];
   return repo.listCrewOfForeman(ctx.db, me.companyId, job.foremanId, CREW_ROLES);

@@ -71,8 +71,17 @@ export function selectJobs(db: DbOrTx, companyId: number, jobId?: number) {
 }
 export type JobRow = Awaited<ReturnType<typeof selectJobs>>[number];
 
+/** The job's row, the one finder of the jobs table every area uses. */
 export const findJob = async (db: DbOrTx, companyId: number, id: number) =>
   (await db.select().from(jobs).where(and(eq(jobs.companyId, companyId), eq(jobs.id, id))))[0];
+export type JobRecord = typeof jobs.$inferSelect;
+
+/**
+ * Locks the job's row until the transaction ends: one import of a job at a time, so a second
+ * one waits and then plans against what the first wrote.
+ */
+export const lockJob = (db: DbOrTx, companyId: number, id: number) =>
+  db.select({ id: jobs.id }).from(jobs).where(and(eq(jobs.companyId, companyId), eq(jobs.id, id))).for('update');
 
 export const jobsWithNumber = (db: DbOrTx, companyId: number, jobNumber: string) =>
   db
@@ -85,12 +94,6 @@ export const companyTimeZone = async (db: DbOrTx, companyId: number) =>
 
 export const listUtilities = (db: DbOrTx, companyId: number) =>
   db.select({ id: utilities.id, code: utilities.code }).from(utilities).where(eq(utilities.companyId, companyId)).orderBy(asc(utilities.code));
-
-export const findUtility = async (db: DbOrTx, companyId: number, id: number) =>
-  (await db.select({ id: utilities.id }).from(utilities).where(and(eq(utilities.companyId, companyId), eq(utilities.id, id))))[0];
-
-export const findUser = async (db: DbOrTx, companyId: number, id: number) =>
-  (await db.select().from(users).where(and(eq(users.companyId, companyId), eq(users.id, id))))[0];
 
 export type JobInsert = typeof jobs.$inferInsert;
 

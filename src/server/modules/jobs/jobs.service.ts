@@ -12,6 +12,8 @@ import { loadWorkbookImport } from '../excel/excel.service';
 import { importTickets, type ImportCounts, type ImportTicket, type ImportUnit } from '../imports/import.service';
 import { isoInstant, loadTicketRows, loadTicketsOfJob } from '../tickets/tickets.read';
 import { deleteUnreferencedFiles } from '../uploads/stored-files';
+import { findUser } from '../crew/crew.repository';
+import { findUtility } from '../reference/reference.repository';
 import type { JobReply, JobReplyCache } from './job-replies';
 import * as repo from './jobs.repository';
 
@@ -136,13 +138,13 @@ export async function saveJob(ctx: AppContext, me: CurrentUser, input: JobSave, 
   if (existing && input.version === undefined) throw badRequest(MSG.jobVersionRequired);
 
   if (!existing || existing.utilityId !== input.selected_utility_id) {
-    if (!(await repo.findUtility(ctx.db, companyId, input.selected_utility_id))) {
+    if (!(await findUtility(ctx.db, companyId, input.selected_utility_id))) {
       throw badRequest(MSG.jobUtilityInvalid, { selected_utility_id: MSG.jobUtilityInvalid });
     }
   }
   const foremanId = input.foreman_id ?? null;
   if (foremanId !== null && foremanId !== existing?.foremanId) {
-    const u = await repo.findUser(ctx.db, companyId, foremanId);
+    const u = await findUser(ctx.db, companyId, foremanId);
     if (!u || u.roleId !== ROLE.FOREMAN || u.crewStatus !== CREW_STATUS.ACTIVE) {
       throw badRequest(MSG.jobForemanInvalid, { foreman_id: MSG.jobForemanInvalid });
     }

@@ -71,13 +71,6 @@ export async function searchPoles(db: DbOrTx, s: PoleSearch): Promise<Pole[]> {
 export const findPole = async (db: DbOrTx, companyId: number, id: number): Promise<Pole | undefined> =>
   (await selectPoles(db).where(and(eq(poles.companyId, companyId), eq(poles.id, id))))[0];
 
-/** Utility of this company by id or code (case-insensitive), or undefined. */
-export async function findUtility(db: DbOrTx, companyId: number, idOrCode: number | string) {
-  const cond =
-    typeof idOrCode === 'number' ? eq(utilities.id, idOrCode) : sql`lower(${utilities.code}) = ${idOrCode.trim().toLowerCase()}`;
-  return (await db.select({ id: utilities.id, code: utilities.code }).from(utilities).where(and(eq(utilities.companyId, companyId), cond)))[0];
-}
-
 export async function accessTypeExists(db: DbOrTx, companyId: number, id: number): Promise<boolean> {
   const rows = await db.select({ id: accessTypes.id }).from(accessTypes).where(and(eq(accessTypes.companyId, companyId), eq(accessTypes.id, id)));
   return rows.length > 0;

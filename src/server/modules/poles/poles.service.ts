@@ -5,7 +5,8 @@ import type { AppContext } from '../../context';
 import { badRequest, notFound } from '../../errors';
 import type { CurrentUser } from '../../plugins/auth';
 import { loadTicket } from '../tickets/tickets.read';
-import { findJob } from '../tickets/tickets.repository';
+import { findJob } from '../jobs/jobs.repository';
+import { findUtility } from '../reference/reference.repository';
 import { insertNewPole, insertTicketForPole } from '../tickets/tickets.service';
 import * as repo from './poles.repository';
 
@@ -18,7 +19,7 @@ import * as repo from './poles.repository';
 async function utilityFilter(ctx: AppContext, companyId: number, utility: string | undefined): Promise<number | null | 'none'> {
   const u = utility?.trim();
   if (!u || u === '-1' || u.toLowerCase() === 'all') return null;
-  const found = await repo.findUtility(ctx.db, companyId, /^\d{1,10}$/.test(u) ? Number(u) : u);
+  const found = await findUtility(ctx.db, companyId, /^\d{1,10}$/.test(u) ? Number(u) : u);
   return found ? found.id : 'none';
 }
 
@@ -56,7 +57,7 @@ export async function specificPole(ctx: AppContext, user: CurrentUser, q: { pole
 }
 
 async function checkRefs(ctx: AppContext, companyId: number, f: PoleFields) {
-  if (f.utility_id_owning_pole != null && !(await repo.findUtility(ctx.db, companyId, f.utility_id_owning_pole))) {
+  if (f.utility_id_owning_pole != null && !(await findUtility(ctx.db, companyId, f.utility_id_owning_pole))) {
     throw badRequest(MSG.poleUtilityInvalid);
   }
   if (f.accessibility_id != null && !(await repo.accessTypeExists(ctx.db, companyId, f.accessibility_id))) {

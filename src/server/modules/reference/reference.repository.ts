@@ -1,6 +1,6 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { accessTypes, permitTypes, specs } from '../../db/schema/index';
+import { accessTypes, permitTypes, specs, utilities } from '../../db/schema/index';
 import { prefixPattern } from '../poles/poles.repository';
 
 /** Reference lists of the ticket window (SPEC §3 Spec, Access type; §7 specs, permits), per company. */
@@ -22,4 +22,11 @@ export const searchSpecs = (db: DbOrTx, companyId: number, partial: string, limi
 export async function permitTypeExists(db: DbOrTx, companyId: number, id: number): Promise<boolean> {
   const rows = await db.select({ id: permitTypes.id }).from(permitTypes).where(and(eq(permitTypes.companyId, companyId), eq(permitTypes.id, id)));
   return rows.length > 0;
+}
+
+/** Utility of this company by id or code (case-insensitive), or undefined. */
+export async function findUtility(db: DbOrTx, companyId: number, idOrCode: number | string) {
+  const cond =
+    typeof idOrCode === 'number' ? eq(utilities.id, idOrCode) : sql`lower(${utilities.code}) = ${idOrCode.trim().toLowerCase()}`;
+  return (await db.select({ id: utilities.id, code: utilities.code }).from(utilities).where(and(eq(utilities.companyId, companyId), cond)))[0];
 }

@@ -2,19 +2,11 @@ import { and, count, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { CREW_STATUS, ROLE } from '../../../shared/constants';
 import type { DbOrTx } from '../../db/client';
-import { images, jobs, notes, permits, poles, tickets, ticketTasks, units, users, workOrders } from '../../db/schema/index';
+import { images, notes, permits, poles, tickets, ticketTasks, units, users, workOrders } from '../../db/schema/index';
 
 /** The only SQL of the tickets area (writes and checks; the read model is in tickets.read.ts). */
 
 export type TicketRow = typeof tickets.$inferSelect;
-
-export const findJob = async (db: DbOrTx, companyId: number, jobId: number) =>
-  (
-    await db
-      .select({ id: jobs.id, utilityId: jobs.utilityId, dueDate: jobs.dueDate, ehaspOverride: jobs.ehaspOverride })
-      .from(jobs)
-      .where(and(eq(jobs.companyId, companyId), eq(jobs.id, jobId)))
-  )[0];
 
 /** The ticket row, locked until the transaction ends (version check, image count, merge). */
 export const lockTicket = async (db: DbOrTx, companyId: number, id: number): Promise<TicketRow | undefined> =>
@@ -215,19 +207,3 @@ export async function poleLineOfTicket(db: DbOrTx, ticketId: number) {
     .where(eq(tickets.id, ticketId));
   return row ?? { pole_name: null, line_name: null };
 }
-
-/** The job a spreadsheet is added to, with the overrides the Excel converter applies. */
-export const findJobForImport = async (db: DbOrTx, companyId: number, jobId: number) =>
-  (
-    await db
-      .select({
-        id: jobs.id,
-        utilityId: jobs.utilityId,
-        ehasp_override: jobs.ehaspOverride,
-        arc_rating_override: jobs.arcRatingOverride,
-        primary_voltage_override: jobs.primaryVoltageOverride,
-        secondary_voltage_override: jobs.secondaryVoltageOverride,
-      })
-      .from(jobs)
-      .where(and(eq(jobs.companyId, companyId), eq(jobs.id, jobId)))
-  )[0];

@@ -12,8 +12,9 @@ import { badRequest, conflict, forbidden, notFound } from '../../errors';
 import type { CurrentUser } from '../../plugins/auth';
 import { requireUploadedFile, type StorageKind } from '../../storage/keys';
 import { deleteUnreferencedFiles, holdFileUrls } from '../uploads/stored-files';
+import { findJob, type JobRecord } from '../jobs/jobs.repository';
 import * as poleRepo from '../poles/poles.repository';
-import { permitTypeExists } from '../reference/reference.repository';
+import { findUtility, permitTypeExists } from '../reference/reference.repository';
 import * as repo from './tickets.repository';
 import { loadTicket } from './tickets.read';
 
@@ -24,7 +25,6 @@ import { loadTicket } from './tickets.read';
  */
 
 type TicketInsert = typeof tickets.$inferInsert;
-type Job = NonNullable<Awaited<ReturnType<typeof repo.findJob>>>;
 
 /** Document kinds a dig-safe, NRA or permit url may point at (all are "a PDF or a photo"). */
 const DOC_KINDS: readonly StorageKind[] = ['dig_file', 'nra_file', 'permit'];
@@ -60,7 +60,7 @@ export async function insertNewPole(
 ): Promise<number> {
   const utilityId = Number(p.utility ?? p.utility_id_owning_pole);
   if (addPoleMissing({ pole_name: p.pole_name, line_name: p.line_name, utility: utilityId })) throw badRequest(MSG.addPoleMissing);
-  if (!(await poleRepo.findUtility(db, companyId, utilityId))) throw badRequest(MSG.addPoleMissing);
+  if (!(await findUtility(db, companyId, utilityId))) throw badRequest(MSG.addPoleMissing);
   if (p.accessibility_id != null && !(await poleRepo.accessTypeExists(db, companyId, p.accessibility_id))) {
     throw badRequest(MSG.poleAccessTypeInvalid);
   }
@@ -80,7 +80,7 @@ export async function insertNewPole(
 export async function insertTicketForPole(
   db: DbOrTx,
   companyId: number,
-  job: Job,
+  job: JobRecord,
   poleId: number,
   dueDate: string | null | undefined,
 ): Promise<number> {
@@ -357,7 +357,7 @@ export async function saveTicket(ctx: AppContext, user: CurrentUser, input: Tick
     if (input.id == null) {
       if (!can(user.roleId, 'tickets.write')) throw forbidden();
       if (input.job_id == null) throw badRequest('Say which job the ticket belongs to (job_id).', { job_id: 'required' });
-      const job = await repo.findJob(tx, user.companyId, input.job_id);
+      const job = await findJob(tx, user.companyId, input.job_id);
       if (!job) throw notFound('job');
       const existingPole = input.pole_id ?? input.pole?.id ?? null;
       let poleId: number;
@@ -396,7 +396,7 @@ export async function saveTicket(ctx: AppContext, user: CurrentUser, input: Tick
 
 /** GET /tickets/needsMerge/{jobId}?pole_id=: the job's tickets on that pole (but `exceptTicketId`). */
 export async function needsMerge({ db }: AppContext, user: CurrentUser, jobId: number, poleId: number, exceptTicketId?: number) {
-  if (!(await repo.findJob(db, user.companyId, jobId))) throw notFound('job');
+  if (!(await findJob(db, user.companyId, jobId))) throw notFound('job');
   return { ticket_ids: await repo.ticketsOnPole(db, user.companyId, jobId, poleId, exceptTicketId) };
 }
 

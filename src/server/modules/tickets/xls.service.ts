@@ -1,16 +1,14 @@
-import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { formatImportErrors, libraryMappingsSchema, ticketsMappingsSchema, type WorkbookColumns } from '../../../shared/excel';
 import { MSG } from '../../../shared/messages';
 import { PREVIEW_CHANGES_LISTED, previewTokenSchema, REIMPORT_MODES, type ReimportPreview } from '../../../shared/reimport';
 import type { AppContext } from '../../context';
-import { jobs } from '../../db/schema/index';
 import { AppError, badRequest, notFound } from '../../errors';
 import type { CurrentUser } from '../../plugins/auth';
 import { importOptions } from '../excel/excel.service';
 import { sheetColumnsOffThread, sheetUploadOffThread } from '../excel/workbook-import';
 import { reimportTickets, StalePreviewError, type ImportPlan } from '../imports/import.service';
-import { findJobForImport } from './tickets.repository';
+import { findJob, lockJob } from '../jobs/jobs.repository';
 
 /**
  * POST /tickets/xls-upload (issue 4): a workbook's tickets added to an existing job with the
@@ -78,7 +76,7 @@ const previewOf = (plan: ImportPlan): ReimportPreview => ({
 
 export async function uploadSpreadsheet(ctx: AppContext, user: CurrentUser, body: XlsUploadBody): Promise<XlsOutcome> {
   if (!Buffer.isBuffer(body.file) || body.file.length === 0) throw badRequest(MSG.xlsFileMissing, { file: 'required' });
-  const job = await findJobForImport(ctx.db, user.companyId, body.job_id);
+  const job = await findJob(ctx.db, user.companyId, body.job_id);
   if (!job) throw notFound('job');
   if (body.mode === 'columns') return { kind: 'columns', columns: await sheetColumnsOffThread(body.file, importOptions(ctx, user)) };
 
@@ -86,7 +84,16 @@ export async function uploadSpreadsheet(ctx: AppContext, user: CurrentUser, body
   // mapped) and converted in the workbook worker, so the server keeps answering meanwhile.
   const result = await sheetUploadOffThread(
     body.file,
-    { ticketsMappings: body.ticketsMappings, libraryMappings: body.libraryMappings, overrides: job },
+    {
+      ticketsMappings: body.ticketsMappings,
+      libraryMappings: body.libraryMappings,
+      overrides: {
+        ehasp_override: job.ehaspOverride,
+        arc_rating_override: job.arcRatingOverride,
+        primary_voltage_override: job.primaryVoltageOverride,
+        secondary_voltage_override: job.secondaryVoltageOverride,
+      },
+    },
     importOptions(ctx, user),
   );
   const rejected = (rows: { row: number; message: string }[], error?: string): XlsOutcome => ({
@@ -116,7 +123,7 @@ export async function uploadSpreadsheet(ctx: AppContext, user: CurrentUser, body
     const done = await ctx.db.transaction(async (tx) => {
       // One import of a job at a time: a second one waits here and then plans against what the
       // first wrote, so two uploads at once cannot both add the same task.
-      await tx.select({ id: jobs.id }).from(jobs).where(and(eq(jobs.companyId, user.companyId), eq(jobs.id, job.id))).for('update');
+      await lockJob(tx, user.companyId, job.id);
       return reimportTickets(tx, scope, result.tickets, result.library, { mode, expectedToken: body.preview_token });
     });
     return { kind: 'imported', result: { tickets: done.counts.tickets, tasks: done.counts.tasks, updated: done.updated, rejectedRows: [] } };
