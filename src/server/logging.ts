@@ -8,7 +8,7 @@ import type { FastifyServerOptions } from 'fastify';
  * any URL they quote, and only known, harmless fields of an error are logged.
  */
 
-export const REDACTED = '[redacted]';
+const REDACTED = '[redacted]';
 
 /** `/path?a=1&b=2` → `/path?a=[redacted]&b=[redacted]`; the path itself is kept. */
 export function redactUrl(url: string): string {

@@ -96,7 +96,7 @@ function sameOwner(a: LockOwner, b: LockOwner): boolean {
 }
 
 /** Whether the lock's owner may still be running. Another host's owner cannot be checked: assume so. */
-export function isOwnerAlive(owner: LockOwner): boolean {
+function isOwnerAlive(owner: LockOwner): boolean {
   if (owner.host !== hostname()) return true;
   const boot = currentBootId();
   if (owner.bootId && boot && owner.bootId !== boot) return false;

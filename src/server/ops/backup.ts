@@ -20,8 +20,8 @@ import { DataDirLockedError, lockDataDir } from '../db/lock';
  * Archive layout: manifest.json, pglite.tar (the dump), files/… (uploads, with their .meta).
  */
 
-export const BACKUP_FORMAT = 'linecrew-backup';
-export const BACKUP_VERSION = 1;
+const BACKUP_FORMAT = 'linecrew-backup';
+const BACKUP_VERSION = 1;
 
 /** Tables whose row counts go in the manifest and are checked after a restore. */
 const COUNTED = ['companies', 'users', 'jobs', 'tickets', 'ticket_tasks', 'notes', 'images', 'poles'] as const;

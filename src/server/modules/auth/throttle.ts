@@ -3,7 +3,7 @@ import type { DbOrTx } from '../../db/client';
 import { authThrottle } from '../../db/schema/index';
 
 /** DESIGN §5: every throttle counts in windows of 15 minutes. */
-export const THROTTLE_WINDOW_MINUTES = 15;
+const THROTTLE_WINDOW_MINUTES = 15;
 
 /** How many attempts each kind of key allows per window. */
 export const THROTTLE_LIMITS = {

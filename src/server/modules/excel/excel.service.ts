@@ -10,7 +10,7 @@ import { workbookColumnsOffThread, workbookImportOffThread, type ImportOptions, 
  * only honoured when its key lies under the caller's company (`<companyId>/…`): anything else
  * answers 404, exactly like a file that does not exist.
  */
-export async function readUploadedFile(ctx: AppContext, user: Pick<CurrentUser, 'companyId'>, url: string): Promise<Buffer> {
+async function readUploadedFile(ctx: AppContext, user: Pick<CurrentUser, 'companyId'>, url: string): Promise<Buffer> {
   const key = ctx.storage.keyFromUrl(url);
   if (!key || !key.startsWith(`${user.companyId}/`)) throw notFound('file');
   try {

@@ -5,7 +5,7 @@ import ExcelJS from 'exceljs';
  * made by openpyxl instead, so that a workbook from another program is tested too).
  */
 
-export const GEN_TICKET_HEADERS = [
+const GEN_TICKET_HEADERS = [
   'Work Order',
   'Pole',
   'Line',
@@ -22,7 +22,7 @@ export const GEN_TICKET_HEADERS = [
   'Description',
   'Quantity',
 ];
-export const GEN_LIBRARY_HEADERS = ['Family', 'Unit Code', 'Type', 'Action', 'UOM', 'Description', 'Notes'];
+const GEN_LIBRARY_HEADERS = ['Family', 'Unit Code', 'Type', 'Action', 'UOM', 'Description', 'Notes'];
 
 /** `rows` ticket rows, `tasksPerPole` consecutive rows per pole, over 100 unit codes. */
 export async function generateTicketWorkbook(rows: number, { tasksPerPole = 4, units = 100 } = {}): Promise<Buffer> {

@@ -11,7 +11,7 @@ import { isoInstant } from './tickets.read';
 import * as repo from './tickets.repository';
 
 /** Longest side of a stored thumbnail (DESIGN §2 Images). */
-export const THUMBNAIL_MAX_PX = 400;
+const THUMBNAIL_MAX_PX = 400;
 /** Formats the thumbnailer accepts: the IMAGE_TYPES of src/shared/uploads.ts, as sharp names them. */
 const IMAGE_FORMATS = new Set(['jpeg', 'png', 'gif', 'webp', 'heif']);
 /** Refuse decompression bombs: 100 megapixels is far beyond any phone photo. */
@@ -21,7 +21,7 @@ const MAX_INPUT_PIXELS = 100_000_000;
  * A JPEG thumbnail of at most THUMBNAIL_MAX_PX on its long side, turned upright by the photo's
  * EXIF orientation; null when the bytes are not an image we accept.
  */
-export async function makeThumbnail(original: Buffer): Promise<Buffer | null> {
+async function makeThumbnail(original: Buffer): Promise<Buffer | null> {
   try {
     const meta = await sharp(original, { limitInputPixels: MAX_INPUT_PIXELS }).metadata();
     if (!meta.format || !IMAGE_FORMATS.has(meta.format)) return null;

@@ -29,13 +29,12 @@ const poleUtility = alias(utilities, 'pole_utility');
 const imagePole = alias(poles, 'image_pole');
 const imageTicket = alias(tickets, 'image_ticket');
 
-type Scope = { jobId: number } | { ticketId: number } | { ticketIds: readonly number[] };
+type Scope = { jobId: number } | { ticketId: number };
 
 function ticketWhere(companyId: number, scope: Scope): SQL {
   const company = eq(tickets.companyId, companyId);
   if ('jobId' in scope) return and(company, eq(tickets.jobId, scope.jobId))!;
-  if ('ticketId' in scope) return and(company, eq(tickets.id, scope.ticketId))!;
-  return and(company, inArray(tickets.id, scope.ticketIds.length ? [...scope.ticketIds] : [-1]))!;
+  return and(company, eq(tickets.id, scope.ticketId))!;
 }
 
 /** The ticket columns a table row needs (GET /jobs/{id}); the full loader reads all of them. */
@@ -256,11 +255,6 @@ export function loadTicketsOfJob(db: DbOrTx, companyId: number, jobId: number): 
 export async function loadTicket(db: DbOrTx, companyId: number, ticketId: number): Promise<Ticket | null> {
   const [ticket] = await loadTickets(db, companyId, { ticketId });
   return ticket ?? null;
-}
-
-/** Several tickets by id (unknown or foreign ids are skipped), ordered by id. 6 statements. */
-export function loadTicketsByIds(db: DbOrTx, companyId: number, ticketIds: readonly number[]): Promise<Ticket[]> {
-  return loadTickets(db, companyId, { ticketIds });
 }
 
 /**

@@ -107,7 +107,6 @@ export const tasksOf = (db: DbOrTx, ticketId: number) => db.select().from(ticket
 export const workOrdersOf = (db: DbOrTx, ticketId: number) =>
   db.select().from(workOrders).where(eq(workOrders.ticketId, ticketId)).orderBy(workOrders.id);
 export const permitsOf = (db: DbOrTx, ticketId: number) => db.select().from(permits).where(eq(permits.ticketId, ticketId));
-export const notesOf = (db: DbOrTx, ticketId: number) => db.select({ id: notes.id }).from(notes).where(eq(notes.ticketId, ticketId));
 export const imagesOf = (db: DbOrTx, ticketId: number) => db.select().from(images).where(eq(images.ticketId, ticketId));
 
 export async function replaceWorkOrders(db: DbOrTx, companyId: number, ticketId: number, list: string[]) {
