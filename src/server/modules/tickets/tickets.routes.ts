@@ -19,7 +19,7 @@ import { UPLOAD_RULES } from '../../../shared/uploads';
 import type { App, AppContext } from '../../context';
 import * as images from './images.service';
 import * as service from './tickets.service';
-import * as xls from './xls.service';
+import * as xls from './spreadsheet-upload.service';
 
 const errorReply = z.object({ error: z.string(), status: z.string().optional(), fields: z.record(z.string(), z.string()).optional() });
 const errors = { 400: errorReply, 401: errorReply, 403: errorReply, 404: errorReply, 409: errorReply };
