@@ -10,6 +10,7 @@ import { loadConfig, type Config } from '../config';
 import { openDatabase, type Database } from '../db/client';
 import { createMailer, type Mailer } from '../mail/mailer';
 import { DEMO_PASSWORD } from '../db/seed/seed';
+import { makeStorageKey, type StorageKind } from '../storage/keys';
 import { LocalStorage } from '../storage/local';
 import type { Storage } from '../storage/storage';
 import type { App, AppContext } from '../context';
@@ -30,7 +31,15 @@ export interface TestApp {
   request(opts: Omit<InjectOptions, 'body'> & { token?: string; body?: unknown }): Promise<LightMyRequestResponse>;
   /** Mail written to the outbox so far, oldest first, as raw .eml text. */
   outbox(): string[];
+  /**
+   * A file really stored under the company's prefix, as the signed-upload flow leaves it (the
+   * browser PUTs the bytes, then sends the url). The content type follows the kind unless given.
+   */
+  storeFile(companyId: number, kind: StorageKind, name: string, file?: { body?: Buffer; type?: string }): Promise<{ key: string; url: string }>;
 }
+
+const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+const typeOfKind = (kind: StorageKind) => (kind === 'excel' ? XLSX : kind === 'media' || kind === 'thumbnail' ? 'image/jpeg' : 'application/pdf');
 
 /**
  * A fresh app on a fresh copy of the migrated, seeded database, per test file. Real database
@@ -97,6 +106,11 @@ export async function createTestApp(overrides: { mail?: Mailer; storage?: Storag
       const res = await request({ method: 'POST', url: '/api/v1/crew/login', body: { email, password } });
       if (res.statusCode !== 200) throw new Error(`login ${email} failed: ${res.statusCode} ${res.body}`);
       return res.json().token as string;
+    },
+    async storeFile(companyId, kind, name, { body = Buffer.from('%PDF-1.4 test'), type = typeOfKind(kind) } = {}) {
+      const key = makeStorageKey(companyId, kind, name);
+      await ctx.storage.put(key, body, type);
+      return { key, url: ctx.storage.urlFor(key) };
     },
     outbox() {
       try {

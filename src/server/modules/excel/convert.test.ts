@@ -1,13 +1,10 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defaultMappings, type CellValue, type LibraryMappings, type ParsedWorkbook, type TicketsMappings } from '../../../shared/excel';
 import { MSG } from '../../../shared/messages';
 import { cellDate, cellNumber, workbookToImport } from './convert';
 import { generateTicketWorkbook } from './generate';
 import { parseWorkbook } from './workbook';
-
-const fixture = (name: string) => readFileSync(path.join(__dirname, 'fixtures', name));
+import { fixture } from '../../test/files';
 
 const COLUMNS = ['Work Order', 'Pole', 'Line', 'Pole ID', 'Line ID', 'Due Date', 'Lat', 'Long', 'Primary Voltage', 'Secondary Voltage', 'Arc Rating', 'Street', 'Unit', 'Description', 'Quantity'];
 const LIB_COLUMNS = ['Family', 'Unit Code', 'Type', 'Action', 'UOM', 'Description', 'Notes'];

@@ -1,14 +1,10 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { defaultMappings } from '../../../shared/excel';
 import { MSG } from '../../../shared/messages';
 import { AppError } from '../../errors';
+import { fixture } from '../../test/files';
 import { createTestApp, type TestApp } from '../../test/harness';
 import { getColumns, loadWorkbookImport } from './excel.service';
-
-const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
-const fixture = (name: string) => readFileSync(path.join(__dirname, 'fixtures', name));
 
 let t: TestApp;
 let admin: string;
@@ -16,10 +12,9 @@ let demoCompanyId: number;
 let otherCompanyId: number;
 
 /** Store a fixture as if the browser had PUT it to a signed URL; returns the url the client keeps. */
-async function upload(companyId: number, name: string, id = name.replace(/\W/g, '')): Promise<string> {
-  const key = `${companyId}/excel/${id}/${name}`;
-  await t.ctx.storage.put(key, fixture(name), name.endsWith('.csv') ? 'text/csv' : XLSX);
-  return t.ctx.storage.urlFor(key);
+async function upload(companyId: number, name: string): Promise<string> {
+  const type = name.endsWith('.csv') ? 'text/csv' : undefined;
+  return (await t.storeFile(companyId, 'excel', name, { body: fixture(name), type })).url;
 }
 
 const getCols = (url: string | undefined, token: string | null = admin) =>

@@ -1,10 +1,11 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG } from '../../../shared/messages';
 import { S3Storage } from '../../storage/s3';
+import { fixture } from '../../test/files';
 import { createTestApp, type TestApp } from '../../test/harness';
 
 /** getColumns reads through the Storage interface only: the same answers from an S3 bucket. */
@@ -40,7 +41,7 @@ const getCols = (url: string) => t.request({ method: 'GET', url: `/api/v1/jobs/e
 describe('GET /jobs/excel/getColumns on S3 storage', () => {
   it('reads the workbook from the bucket, and answers 404 for a key that is not there', async () => {
     const key = '1/excel/s3good/good.xlsx';
-    await storage.put(key, readFileSync(path.join(__dirname, 'fixtures', 'good.xlsx')), 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+    await storage.put(key, fixture('good.xlsx'), 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
     const res = await getCols(storage.urlFor(key));
     expect(res.statusCode).toBe(200);
     expect(res.json().jobColumns).toHaveLength(15);
@@ -52,7 +53,7 @@ describe('GET /jobs/excel/getColumns on S3 storage', () => {
 
   it('answers the legacy .xls message from S3 too', async () => {
     const key = '1/excel/s3legacy/legacy.xls';
-    await storage.put(key, readFileSync(path.join(__dirname, 'fixtures', 'legacy.xls')), 'application/vnd.ms-excel');
+    await storage.put(key, fixture('legacy.xls'), 'application/vnd.ms-excel');
     const res = await getCols(storage.urlFor(key));
     expect(res.statusCode).toBe(422);
     expect(res.json().error).toBe(MSG.excelLegacyXls);

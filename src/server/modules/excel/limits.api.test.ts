@@ -1,22 +1,17 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { count, eq } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MSG } from '../../../shared/messages';
 import { companies, jobs, tickets, users, utilities } from '../../db/schema/index';
-import { makeStorageKey } from '../../storage/keys';
+import { fixture } from '../../test/files';
 import { createTestApp, type TestApp } from '../../test/harness';
 import { parseWorkbook } from './workbook';
 
 /**
- * Issue 11: workbooks that cost far more than they weigh. A 1 MB file that unzipped to 250 MB
+ * Workbooks that cost far more than they weigh. A 1 MB file that unzipped to 250 MB
  * took 20 s and 1.3 GB that were never given back. Each limit answers 413 or 422 with what the
  * limit is and what to do, nothing is written, and the next workbook is read as usual.
  */
-
-const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
-const fixture = (name: string) => readFileSync(path.join(__dirname, 'fixtures', name));
 
 async function workbook(build: (wb: ExcelJS.Workbook) => void): Promise<Buffer> {
   const wb = new ExcelJS.Workbook();
@@ -51,12 +46,6 @@ async function appWith(env: NodeJS.ProcessEnv = {}) {
   return { t, admin };
 }
 
-async function store(t: TestApp, kind: 'excel' | 'work_packet', name: string, body: Buffer) {
-  const key = makeStorageKey(demoId, kind, name);
-  await t.ctx.storage.put(key, body, kind === 'excel' ? XLSX : 'application/pdf');
-  return t.ctx.storage.urlFor(key);
-}
-
 const getColumns = (t: TestApp, token: string, url: string) =>
   t.request({ method: 'GET', url: `/api/v1/jobs/excel/getColumns?url=${encodeURIComponent(url)}`, token });
 
@@ -69,7 +58,7 @@ async function saveJobWith(t: TestApp, token: string, url: string) {
     due_date: '12/31/2027',
     selected_utility_id: ngrid,
     foreman_id: foremanId,
-    work_packet_url: await store(t, 'work_packet', 'packet.pdf', Buffer.from('%PDF-1.4 test')),
+    work_packet_url: (await t.storeFile(demoId, 'work_packet', 'packet.pdf')).url,
     work_packet_name: 'Packet.pdf',
     work_contact_phone: '6175550100',
     hospital_name: 'Mercy',
@@ -105,21 +94,21 @@ describe('a workbook that unzips to more than IMPORT_MAX_UNZIPPED_MB', () => {
     const { t, admin } = main;
     const buf = await bomb(9);
     expect(buf.length).toBeLessThan(64 * 1024);
-    const url = await store(t, 'excel', 'bomb.xlsx', buf);
+    const url = (await t.storeFile(demoId, 'excel', 'bomb.xlsx', { body: buf })).url;
 
     const res = await getColumns(t, admin, url);
     expect(res.statusCode).toBe(413);
     expect(res.json().error).toBe(MSG.excelTooLarge(8));
     expect(res.json().error).toMatch(/more than 8 MB.*split it into smaller files/);
 
-    const ok = await getColumns(t, admin, await store(t, 'excel', 'good.xlsx', fixture('good.xlsx')));
+    const ok = await getColumns(t, admin, (await t.storeFile(demoId, 'excel', 'good.xlsx', { body: fixture('good.xlsx') })).url);
     expect(ok.statusCode).toBe(200);
     expect(ok.json().jobColumns).toContain('POLE');
   });
 
   it('refuses the job save with the same message and writes nothing', async () => {
     const { t, admin } = main;
-    const url = await store(t, 'excel', 'bomb.xlsx', await bomb(9));
+    const url = (await t.storeFile(demoId, 'excel', 'bomb.xlsx', { body: await bomb(9) })).url;
     const before = await counts(t, 'none');
     const { number, res } = await saveJobWith(t, admin, url);
     expect(res.statusCode).toBe(413);
@@ -131,7 +120,7 @@ describe('a workbook that unzips to more than IMPORT_MAX_UNZIPPED_MB', () => {
 describe('rows and cells', () => {
   it('stops reading at row 20,001 and answers 422 asking to split the file; nothing is written', async () => {
     const { t, admin } = main;
-    const url = await store(t, 'excel', 'rows.xlsx', await manyRows(20_001));
+    const url = (await t.storeFile(demoId, 'excel', 'rows.xlsx', { body: await manyRows(20_001) })).url;
     const res = await getColumns(t, admin, url);
     expect(res.statusCode).toBe(422);
     expect(res.json().error).toBe('This workbook has more than 20,000 rows on one sheet. Split it into smaller files.');
@@ -159,12 +148,12 @@ describe('the time limit (IMPORT_TIME_LIMIT_MS)', () => {
   it('stops a read that runs too long with 422, and a fresh worker reads the next workbook', async () => {
     // 100 ms for 15,000 rows, which take seconds to read: stopped every time.
     const { t, admin } = await appWith({ IMPORT_TIME_LIMIT_MS: '100' });
-    const url = await store(t, 'excel', 'slow.xlsx', await manyRows(15_000));
+    const url = (await t.storeFile(demoId, 'excel', 'slow.xlsx', { body: await manyRows(15_000) })).url;
     const res = await getColumns(t, admin, url);
     expect(res.statusCode).toBe(422);
     expect(res.json().error).toBe(MSG.excelTimedOut(0.1));
 
-    const ok = await getColumns(main.t, main.admin, await store(main.t, 'excel', 'good.xlsx', fixture('good.xlsx')));
+    const ok = await getColumns(main.t, main.admin, (await main.t.storeFile(demoId, 'excel', 'good.xlsx', { body: fixture('good.xlsx') })).url);
     expect(ok.statusCode).toBe(200);
   });
 });
@@ -173,7 +162,7 @@ describe('one workbook per user at a time', () => {
   it('answers 429 to a second read by the same user while the first runs; other users are not held up', async () => {
     const { t, admin } = main;
     const office = await t.login('office@example.com');
-    const url = await store(t, 'excel', 'big.xlsx', await manyRows(10_000));
+    const url = (await t.storeFile(demoId, 'excel', 'big.xlsx', { body: await manyRows(10_000) })).url;
     const [a, b, c] = await Promise.all([getColumns(t, admin, url), getColumns(t, admin, url), getColumns(t, office, url)]);
     // Too few columns for getColumns (3 of 9), but read to the end: the 422 of a finished read.
     expect([a.statusCode, b.statusCode].sort()).toEqual([422, 429]);
@@ -181,6 +170,6 @@ describe('one workbook per user at a time', () => {
     expect(c.statusCode).toBe(422);
     expect(c.json().error).toBe(MSG.tooFewJobColumns);
     // The first read over, the user may read again.
-    expect((await getColumns(t, admin, await store(t, 'excel', 'good.xlsx', fixture('good.xlsx')))).statusCode).toBe(200);
+    expect((await getColumns(t, admin, (await t.storeFile(demoId, 'excel', 'good.xlsx', { body: fixture('good.xlsx') })).url)).statusCode).toBe(200);
   });
 });

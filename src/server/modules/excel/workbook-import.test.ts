@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defaultMappings } from '../../../shared/excel';
 import { MSG } from '../../../shared/messages';
@@ -14,8 +12,7 @@ import {
   workbookImportOffThread,
   type WorkbookImportRequest,
 } from './workbook-import';
-
-const fixture = (name: string) => readFileSync(path.join(__dirname, 'fixtures', name));
+import { fixture } from '../../test/files';
 
 /** The default mapping of a workbook's own headers, as the job form would send it. */
 async function requestFor(buf: Buffer, overrides: WorkbookImportRequest['overrides'] = null): Promise<WorkbookImportRequest> {

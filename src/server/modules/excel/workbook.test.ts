@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
 import { MSG } from '../../../shared/messages';
@@ -18,8 +16,7 @@ import {
   readXlsxSheetsWhole,
   sniffFormat,
 } from './workbook';
-
-const fixture = (name: string) => readFileSync(path.join(__dirname, 'fixtures', name));
+import { fixture } from '../../test/files';
 
 /** The 422 AppError a call throws, with its message. */
 async function rejection(p: Promise<unknown> | (() => unknown)): Promise<AppError> {
@@ -117,7 +114,7 @@ describe('parseWorkbook with workbooks written by openpyxl', () => {
   });
 });
 
-describe('parseWorkbook reads every valid workbook, every time (issue 3)', () => {
+describe('parseWorkbook reads every valid workbook, every time', () => {
   // openpyxl stores the worksheets before xl/workbook.xml (check with `unzip -l`). exceljs's
   // streaming reader lost the zip entries that followed the last worksheet whenever its parser
   // got there before the worksheet's temporary file was written: no workbook model, no error.

@@ -5,11 +5,10 @@ import { jobSchema } from '../../../shared/jobs.schemas';
 import type { Ticket, TicketRow } from '../../../shared/tickets.schemas';
 import { queryStats } from '../../db/client';
 import { jobs, ticketTasks, units, utilities } from '../../db/schema/index';
-import { makeStorageKey } from '../../storage/keys';
 import { createTestApp } from '../../test/harness';
 
 /**
- * Issue 12 item 4: the ticket rows of GET /jobs/{id} carry how many tasks, photos and notes each
+ * The ticket rows of GET /jobs/{id} carry how many tasks, photos and notes each
  * ticket has (the phone's ticket cards show them), and the kept reply (decision 013) changes as
  * soon as any of them does, whichever way it was written.
  */
@@ -41,14 +40,13 @@ async function newTicket(name: string): Promise<number> {
 
 async function addPhoto(ticketId: number): Promise<number> {
   const jpeg = await sharp({ create: { width: 64, height: 48, channels: 3, background: { r: 10, g: 120, b: 200 } } }).jpeg().toBuffer();
-  const key = makeStorageKey(company, 'media', `count-${ticketId}-${Date.now()}.jpg`);
-  await t.ctx.storage.put(key, jpeg, 'image/jpeg');
+  const photo = await t.storeFile(company, 'media', `count-${ticketId}-${Date.now()}.jpg`, { body: jpeg });
   const res = await t.request({
     method: 'POST',
     url: `${API}/media_upload/s3-upload-complete`,
     token: lineman,
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    payload: new URLSearchParams({ ticketId: String(ticketId), url: t.ctx.storage.urlFor(key), thumbUrl: '', isVideo: 'false' }).toString(),
+    payload: new URLSearchParams({ ticketId: String(ticketId), url: photo.url, thumbUrl: '', isVideo: 'false' }).toString(),
   });
   expect(res.statusCode).toBe(200);
   return res.json().id;
@@ -97,8 +95,7 @@ describe('GET /jobs/{id}: ticket counts', () => {
 
   it('takes the same number of SQL statements for a job of 5 tickets and one of 40 (no N+1)', async () => {
     const small = (await jobPage()).tickets.length;
-    const packetKey = makeStorageKey(company, 'work_packet', 'packet.pdf');
-    await t.ctx.storage.put(packetKey, Buffer.from('%PDF-1.4 test'), 'application/pdf');
+    const packet = await t.storeFile(company, 'work_packet', 'packet.pdf');
     const big = await t.request({
       method: 'PUT',
       url: `${API}/jobs/`,
@@ -109,7 +106,7 @@ describe('GET /jobs/{id}: ticket counts', () => {
           job_type: 0,
           due_date: '12/31/2030',
           selected_utility_id: ngrid,
-          work_packet_url: t.ctx.storage.urlFor(packetKey),
+          work_packet_url: packet.url,
           newTickets: Array.from({ length: 40 }, (_, i) => ({ pole: { pole_name: `N-${i}`, line_name: 'NL' } })),
         },
       },

@@ -1,6 +1,3 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { z } from 'zod';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -12,13 +9,13 @@ import { ticketRowSchema, ticketSchema } from '../../../shared/tickets.schemas';
 import { queryStats } from '../../db/client';
 import { companies, images, jobs, notes, permits, poles, tickets, ticketTasks, units, users, utilities, workOrders } from '../../db/schema/index';
 import { makeStorageKey } from '../../storage/keys';
+import { fixture } from '../../test/files';
 import { createTestApp } from '../../test/harness';
 import { loadTicket, loadTicketsOfJob } from '../tickets/tickets.read';
 
 const t = await createTestApp();
 const API = '/api/v1';
 const db = t.ctx.db;
-const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), '../excel/fixtures');
 
 let admin: string, office: string, foreman: string, wforeman: string, lineman: string, apprentice: string, otherAdmin: string;
 let demoId: number, otherId: number, ngrid: number, eversource: number, otherUtility: number;
@@ -45,19 +42,11 @@ beforeAll(async () => {
   otherUtility = utils.find((u) => u.companyId === otherId)!.id;
 });
 
-/** A file really stored under the company's prefix, as the signed-upload flow leaves it. */
-async function stored(companyId: number, kind: 'work_packet' | 'excel' | 'media' | 'thumbnail' | 'dig_file' | 'permit', name: string, body = Buffer.from('%PDF-1.4 test')) {
-  const type = kind === 'excel' ? 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' : kind === 'media' || kind === 'thumbnail' ? 'image/jpeg' : 'application/pdf';
-  const key = makeStorageKey(companyId, kind, name);
-  await t.ctx.storage.put(key, body, type);
-  return { key, url: t.ctx.storage.urlFor(key) };
-}
-
 let seq = 0;
 const uniqueNumber = (prefix = 'T') => `${prefix}-${Date.now().toString(36)}-${++seq}`;
 
 async function newJob(over: Partial<JobSaveInput> = {}): Promise<JobSaveInput> {
-  const packet = await stored(demoId, 'work_packet', 'packet.pdf');
+  const packet = await t.storeFile(demoId, 'work_packet', 'packet.pdf');
   return {
     job_number: uniqueNumber(),
     job_type: 0,
@@ -443,13 +432,13 @@ describe('PUT /jobs/ create', () => {
     res = await put(admin, await newJob({ foreman_id: userIds['admin@other.example.com'] }));
     expect(res.statusCode).toBe(400);
 
-    const foreign = await stored(otherId, 'work_packet', 'theirs.pdf');
+    const foreign = await t.storeFile(otherId, 'work_packet', 'theirs.pdf');
     for (const url of [foreign.url, 'https://evil.example.com/packet.pdf', t.ctx.storage.urlFor(makeStorageKey(demoId, 'work_packet', 'never-uploaded.pdf'))]) {
       res = await put(admin, await newJob({ work_packet_url: url }));
       expect(res.statusCode, url).toBe(400);
       expect(res.json().error).toMatch(/work packet/);
     }
-    const excel = await stored(demoId, 'excel', 'book.xlsx');
+    const excel = await t.storeFile(demoId, 'excel', 'book.xlsx');
     expect((await put(admin, await newJob({ work_packet_url: excel.url }))).statusCode).toBe(400);
   });
 
@@ -557,7 +546,7 @@ describe('PUT /jobs/ create with ticketsFile (a workbook written by openpyxl)', 
   };
 
   it('reads the workbook from storage and imports it with the job', async () => {
-    const book = await stored(demoId, 'excel', 'good.xlsx', readFileSync(path.join(fixtures, 'good.xlsx')));
+    const book = await t.storeFile(demoId, 'excel', 'good.xlsx', { body: fixture('good.xlsx') });
     const m = await mappingsFor(book.url);
     const res = await put(office, await newJob({
       selected_utility_id: eversource,
@@ -573,7 +562,7 @@ describe('PUT /jobs/ create with ticketsFile (a workbook written by openpyxl)', 
   });
 
   it('a bad row of the workbook answers 400 naming the row; nothing is stored', async () => {
-    const book = await stored(demoId, 'excel', 'bad-row.xlsx', readFileSync(path.join(fixtures, 'bad-row.xlsx')));
+    const book = await t.storeFile(demoId, 'excel', 'bad-row.xlsx', { body: fixture('bad-row.xlsx') });
     const m = await mappingsFor(book.url);
     const before = await rowCounts();
     const res = await put(office, await newJob({
@@ -606,16 +595,16 @@ describe('PUT /jobs/ update', () => {
   it('removing the packet is refused (packet url is required); a new packet must be an upload', async () => {
     const created = (await put(office, await newJob())).json().job as JobListItem;
     expect((await put(office, { ...created, work_packet_url: null, work_packet_name: null })).statusCode).toBe(400);
-    const next = await stored(demoId, 'work_packet', 'v2.pdf', Buffer.from('%PDF-1.7 second'));
+    const next = await t.storeFile(demoId, 'work_packet', 'v2.pdf', { body: Buffer.from('%PDF-1.7 second') });
     const res = await put(office, { ...created, work_packet_url: next.url, work_packet_name: 'v2.pdf' });
     expect(res.statusCode).toBe(200);
     expect(res.json().job).toMatchObject({ work_packet_url: next.url, work_packet_size: 15 });
     // The replaced packet is gone from storage; a packet another job still shows is kept.
     expect(await t.ctx.storage.head(t.ctx.storage.keyFromUrl(created.work_packet_url!)!)).toBeNull();
-    const shared = await stored(demoId, 'work_packet', 'shared-packet.pdf');
+    const shared = await t.storeFile(demoId, 'work_packet', 'shared-packet.pdf');
     const one = (await put(office, await newJob({ work_packet_url: shared.url }))).json().job as JobListItem;
     await put(office, await newJob({ work_packet_url: shared.url }));
-    const third = await stored(demoId, 'work_packet', 'third.pdf');
+    const third = await t.storeFile(demoId, 'work_packet', 'third.pdf');
     expect((await put(office, { ...one, work_packet_url: third.url })).statusCode).toBe(200);
     expect(await t.ctx.storage.head(shared.key)).not.toBeNull();
   });
@@ -652,16 +641,16 @@ describe('DELETE /jobs/{id} and GET /jobs/delete/{id}', () => {
 
   it("removes the job's tickets, tasks, notes, work orders, permits, images and files, and nothing of other jobs", async () => {
     const a = (await put(office, await newJob({ newTickets: drafts(), newUnits }))).json().job as JobListItem;
-    const keepFile = await stored(demoId, 'work_packet', 'shared.pdf');
+    const keepFile = await t.storeFile(demoId, 'work_packet', 'shared.pdf');
     const b = (await put(office, await newJob({ newTickets: drafts(), newUnits, work_packet_url: keepFile.url }))).json().job as JobListItem;
     const aTickets = await db.select().from(tickets).where(eq(tickets.jobId, a.id));
     const bTickets = await db.select().from(tickets).where(eq(tickets.jobId, b.id));
 
-    const img = await stored(demoId, 'media', 'a.jpg');
-    const thumb = await stored(demoId, 'thumbnail', 'a-thumb.jpg');
-    const dig = await stored(demoId, 'dig_file', 'dig.pdf');
-    const permit = await stored(demoId, 'permit', 'permit.pdf');
-    const bImg = await stored(demoId, 'media', 'b.jpg');
+    const img = await t.storeFile(demoId, 'media', 'a.jpg');
+    const thumb = await t.storeFile(demoId, 'thumbnail', 'a-thumb.jpg');
+    const dig = await t.storeFile(demoId, 'dig_file', 'dig.pdf');
+    const permit = await t.storeFile(demoId, 'permit', 'permit.pdf');
+    const bImg = await t.storeFile(demoId, 'media', 'b.jpg');
     await db.insert(images).values([
       { companyId: demoId, ticketId: aTickets[0].id, url: img.url, thumbnailUrl: thumb.url },
       { companyId: demoId, ticketId: bTickets[0].id, url: bImg.url, thumbnailUrl: bImg.url },

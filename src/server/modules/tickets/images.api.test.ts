@@ -5,7 +5,7 @@ import { MSG } from '../../../shared/messages';
 import { images, jobs, tickets, utilities } from '../../db/schema/index';
 import { makeStorageKey, parseStorageKey } from '../../storage/keys';
 import { createTestApp, type TestApp } from '../../test/harness';
-import { multipart } from './test-multipart';
+import { multipart } from '../../test/files';
 
 let t: TestApp;
 let admin: string;
@@ -37,13 +37,6 @@ async function newTicket(name: string): Promise<number> {
   return res.json().ticket.id;
 }
 
-/** What the browser does before calling complete: PUT the bytes to storage (here directly). */
-async function uploaded(bytes: Buffer = photo, name = 'pole.jpg', type = 'image/jpeg', companyId = company) {
-  const key = makeStorageKey(companyId, 'media', name);
-  await t.ctx.storage.put(key, bytes, type);
-  return { key, url: t.ctx.storage.urlFor(key) };
-}
-
 const form = (fields: Record<string, string | number>) =>
   new URLSearchParams(Object.entries(fields).map(([k, v]) => [k, String(v)])).toString();
 
@@ -64,7 +57,7 @@ describe('POST /media_upload/s3-upload-complete', () => {
 
   it('records the photo and stores a real, smaller, upright thumbnail beside it', async () => {
     const ticketId = await newTicket('I-1');
-    const file = await uploaded();
+    const file = await t.storeFile(company, 'media', 'pole.jpg', { body: photo });
     const res = await complete({ ticketId, url: file.url, thumbUrl: 'https://client.example/thumb.jpg', isVideo: 'false' });
     expect(res.statusCode).toBe(200);
     const { id, image } = res.json();
@@ -87,7 +80,7 @@ describe('POST /media_upload/s3-upload-complete', () => {
 
   it('accepts a multipart form body too, and the same upload reported twice is one image', async () => {
     const ticketId = await newTicket('I-2');
-    const file = await uploaded(await sharp(photo).png().toBuffer(), 'p.png', 'image/png');
+    const file = await t.storeFile(company, 'media', 'p.png', { body: await sharp(photo).png().toBuffer(), type: 'image/png' });
     const body = multipart({ ticketId: String(ticketId), url: file.url, thumbUrl: '', isVideo: 'false' });
     const send = () =>
       t.request({ method: 'POST', url: '/api/v1/media_upload/s3-upload-complete', token: lineman, headers: body.headers, payload: body.payload });
@@ -100,7 +93,7 @@ describe('POST /media_upload/s3-upload-complete', () => {
 
   it('refuses a file that is not an image, and removes it', async () => {
     const ticketId = await newTicket('I-3');
-    const file = await uploaded(Buffer.from('%PDF-1.4 not a photo'), 'x.jpg');
+    const file = await t.storeFile(company, 'media', 'x.jpg', { body: Buffer.from('%PDF-1.4 not a photo') });
     const res = await complete({ ticketId, url: file.url });
     expect(res.statusCode).toBe(400);
     expect(res.json().error).toBe(MSG.imageNotAnImage);
@@ -110,22 +103,21 @@ describe('POST /media_upload/s3-upload-complete', () => {
 
   it('refuses another company’s file, a foreign link, a missing upload and videos', async () => {
     const ticketId = await newTicket('I-4');
-    const foreign = await uploaded(photo, 'f.jpg', 'image/jpeg', company + 1);
+    const foreign = await t.storeFile(company + 1, 'media', 'f.jpg', { body: photo });
     expect((await complete({ ticketId, url: foreign.url })).json().error).toBe(MSG.imageNotOurs);
     expect((await complete({ ticketId, url: 'https://elsewhere.example/p.jpg' })).json().error).toBe(MSG.imageNotOurs);
-    const doc = makeStorageKey(company, 'permit', 'p.jpg');
-    await t.ctx.storage.put(doc, photo, 'image/jpeg');
-    expect((await complete({ ticketId, url: t.ctx.storage.urlFor(doc) })).json().error).toBe(MSG.imageNotOurs);
+    const doc = await t.storeFile(company, 'permit', 'p.jpg', { body: photo, type: 'image/jpeg' });
+    expect((await complete({ ticketId, url: doc.url })).json().error).toBe(MSG.imageNotOurs);
     const never = t.ctx.storage.urlFor(makeStorageKey(company, 'media', 'never.jpg'));
     expect((await complete({ ticketId, url: never })).json().error).toBe(MSG.imageNotUploaded);
-    const file = await uploaded();
+    const file = await t.storeFile(company, 'media', 'pole.jpg', { body: photo });
     expect((await complete({ ticketId, url: file.url, isVideo: 'true' })).json().error).toBe(MSG.imageVideo);
     expect((await complete({ ticketId: 'abc', url: file.url })).statusCode).toBe(400);
   });
 
   it('answers 404 for another company’s ticket', async () => {
     const ticketId = await newTicket('I-5');
-    const file = await uploaded(photo, 'o.jpg', 'image/jpeg', company + 1);
+    const file = await t.storeFile(company + 1, 'media', 'o.jpg', { body: photo });
     expect((await complete({ ticketId, url: file.url }, other)).statusCode).toBe(404);
   });
 
@@ -133,10 +125,10 @@ describe('POST /media_upload/s3-upload-complete', () => {
     const ticketId = await newTicket('I-6');
     const small = await sharp(photo).resize(200).jpeg().toBuffer();
     for (let i = 0; i < 10; i++) {
-      const f = await uploaded(small, `s${i}.jpg`);
+      const f = await t.storeFile(company, 'media', `s${i}.jpg`, { body: small });
       expect((await complete({ ticketId, url: f.url })).statusCode).toBe(200);
     }
-    const eleventh = await uploaded(small, 's10.jpg');
+    const eleventh = await t.storeFile(company, 'media', 's10.jpg', { body: small });
     const res = await complete({ ticketId, url: eleventh.url });
     expect(res.statusCode).toBe(400);
     expect(res.json().error).toBe(MSG.tooManyImages);
@@ -147,7 +139,7 @@ describe('POST /media_upload/s3-upload-complete', () => {
   it('keeps the limit when 12 uploads complete at the same time', async () => {
     const ticketId = await newTicket('I-7');
     const small = await sharp(photo).resize(120).jpeg().toBuffer();
-    const files = await Promise.all(Array.from({ length: 12 }, (_, i) => uploaded(small, `c${i}.jpg`)));
+    const files = await Promise.all(Array.from({ length: 12 }, (_, i) => t.storeFile(company, 'media', `c${i}.jpg`, { body: small })));
     const results = await Promise.all(files.map((f) => complete({ ticketId, url: f.url })));
     expect(results.filter((r) => r.statusCode === 200)).toHaveLength(10);
     expect(results.filter((r) => r.statusCode === 400).every((r) => r.json().error === MSG.tooManyImages)).toBe(true);
@@ -162,7 +154,7 @@ describe('DELETE /tickets/images/{id}', () => {
 
   it('a lineman may delete an image: the row, the photo and the thumbnail go', async () => {
     const ticketId = await newTicket('I-8');
-    const file = await uploaded();
+    const file = await t.storeFile(company, 'media', 'pole.jpg', { body: photo });
     const { id, image } = (await complete({ ticketId, url: file.url })).json();
     const thumbKey = t.ctx.storage.keyFromUrl(image.thumbnailurl)!;
     expect((await t.request({ method: 'DELETE', url: `/api/v1/tickets/images/${id}`, token: other })).statusCode).toBe(404);
@@ -176,7 +168,7 @@ describe('DELETE /tickets/images/{id}', () => {
 
   it('deleting the ticket deletes its images’ files', async () => {
     const ticketId = await newTicket('I-9');
-    const file = await uploaded();
+    const file = await t.storeFile(company, 'media', 'pole.jpg', { body: photo });
     const { image } = (await complete({ ticketId, url: file.url })).json();
     expect((await t.request({ method: 'DELETE', url: `/api/v1/tickets/${ticketId}`, token: admin })).statusCode).toBe(200);
     expect(await t.ctx.storage.head(file.key)).toBeNull();

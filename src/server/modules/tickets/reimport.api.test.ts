@@ -1,19 +1,15 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { and, asc, count, eq, inArray } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MSG } from '../../../shared/messages';
 import { companies, jobs, poles, tickets, ticketTasks, units, users } from '../../db/schema/index';
 import { createTestApp, type TestApp } from '../../test/harness';
-import { multipart } from './test-multipart';
+import { fixture, multipart } from '../../test/files';
 
 /**
- * Re-importing a workbook into a job that already has its tickets (issue 12 item 1): POST
+ * Re-importing a workbook into a job that already has its tickets: POST
  * /tickets/xls-upload with `mode` columns | preview | add_new (default) | update_quantities.
  */
 
-const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'excel', 'fixtures');
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 let t: TestApp;
@@ -245,10 +241,10 @@ describe('POST /tickets/xls-upload: re-import into a job that has the tickets', 
     const res = await upload(job, FIRST, { mode: 'columns' });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toEqual({ jobColumns: ['Work Order', 'Pole', 'Line', 'Street', 'A', 'B', 'C', 'D', 'E', 'Unit', 'Qty'], libraryColumns: [] });
-    const xlsx = await upload(job, readFileSync(path.join(fixtures, 'good.xlsx')), { mode: 'columns' }, admin, 'good.xlsx');
+    const xlsx = await upload(job, fixture('good.xlsx'), { mode: 'columns' }, admin, 'good.xlsx');
     expect(xlsx.statusCode).toBe(200);
     expect(xlsx.json().libraryColumns.length).toBeGreaterThanOrEqual(7);
-    const few = await upload(job, readFileSync(path.join(fixtures, 'too-few-columns.xlsx')), { mode: 'columns' }, admin, 'few.xlsx');
+    const few = await upload(job, fixture('too-few-columns.xlsx'), { mode: 'columns' }, admin, 'few.xlsx');
     expect(few.statusCode).toBe(422);
     expect(few.json().error).toBe(MSG.tooFewJobColumns);
     expect(await ticketCount(job)).toBe(0);

@@ -1,15 +1,10 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { asc, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MSG } from '../../../shared/messages';
 import { jobs, tickets, ticketTasks, units } from '../../db/schema/index';
 import { createTestApp, type TestApp } from '../../test/harness';
-import { multipart } from './test-multipart';
+import { fixture, multipart } from '../../test/files';
 
-const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'excel', 'fixtures');
-const fixture = (name: string) => readFileSync(path.join(fixtures, name));
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 let t: TestApp;
@@ -97,7 +92,7 @@ describe('POST /tickets/xls-upload', () => {
     const big = Buffer.from(`a,b,c\n${'1,2,3\n'.repeat(400_000)}`);
     expect(big.length).toBeGreaterThan(2_000_000);
     const bigRes = await upload({ job_id: String(j1) }, { name: 'big.csv', content: big, type: 'text/csv' });
-    // …and read: its 400,000 rows are over the row limit of a workbook (issue 11).
+    // …and read: its 400,000 rows are over the row limit of a workbook.
     expect(bigRes.statusCode).toBe(422);
     expect(bigRes.json().error).toBe(MSG.excelTooManyRows(20_000));
     expect((await upload({}, { name: 'good.xlsx', content: fixture('good.xlsx') })).statusCode).toBe(400);

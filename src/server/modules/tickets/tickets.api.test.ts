@@ -60,11 +60,6 @@ async function newTicket(name: string, jobId = j1): Promise<Ticket> {
   expect(res.statusCode).toBe(200);
   return res.json().ticket;
 }
-async function storedFile(kind: 'dig_file' | 'nra_file' | 'permit' | 'media', name: string, companyId = company) {
-  const key = makeStorageKey(companyId, kind, name);
-  await t.ctx.storage.put(key, Buffer.from('%PDF-1.4 test'), 'application/pdf');
-  return { key, url: t.ctx.storage.urlFor(key) };
-}
 
 describe('GET /tickets/{id}', () => {
   it('requires authentication', async () => {
@@ -232,7 +227,7 @@ describe('PUT /tickets/ (update)', () => {
   it('adds, updates and removes permits; a permit document must be this company’s upload', async () => {
     const t0 = await newTicket('U-7');
     const [type1, type2] = await t.ctx.db.select().from(permitTypes).where(eq(permitTypes.companyId, company)).orderBy(asc(permitTypes.id));
-    const file = await storedFile('permit', 'town.pdf');
+    const file = await t.storeFile(company, 'permit', 'town.pdf');
     const one = (
       await save({ ...t0, permits: [{ permit_type: type1.id, permit_url: file.url, permit_name: 'town.pdf', filename: 'town.pdf', permit_file_type: 'application/pdf' }, { permit_type: type2.id }] })
     ).json().ticket as Ticket;
@@ -245,7 +240,7 @@ describe('PUT /tickets/ (update)', () => {
       .ticket as Ticket;
     expect(two.permits).toEqual([expect.objectContaining({ id: one.permits[0].id, permit_url: null, permit_name: null, permit_type: null })]);
     expect(await t.ctx.storage.head(file.key)).toBeNull(); // the removed document's file is gone
-    const foreign = await storedFile('permit', 'foreign.pdf', company + 1);
+    const foreign = await t.storeFile(company + 1, 'permit', 'foreign.pdf');
     expect((await save({ ...two, permits: [{ permit_url: foreign.url }] })).statusCode).toBe(400);
     expect((await save({ ...two, permits: [{ permit_url: 'https://evil.example.com/x.pdf' }] })).statusCode).toBe(400);
     expect((await save({ ...two, permits: [{ permit_type: 999999 }] })).json().error).toBe(MSG.ticketPermitTypeInvalid);
@@ -253,8 +248,8 @@ describe('PUT /tickets/ (update)', () => {
 
   it('uploading a dig-safe or NRA document sets its flag to 1; removing it sets 0 and clears url and name', async () => {
     const t0 = await newTicket('U-8');
-    const ds = await storedFile('dig_file', 'digsafe.pdf');
-    const nra = await storedFile('nra_file', 'nra.pdf');
+    const ds = await t.storeFile(company, 'dig_file', 'digsafe.pdf');
+    const nra = await t.storeFile(company, 'nra_file', 'nra.pdf');
     const up = (await save({ ...t0, dig_safe_url: ds.url, dig_safe_name: 'digsafe.pdf', nra_url: nra.url })).json().ticket as Ticket;
     expect(up).toMatchObject({ dig_safe_required: 1, dig_safe_url: ds.url, dig_safe_name: 'digsafe.pdf', nra_required: 1, nra_url: nra.url, nra_name: 'nra.pdf' });
     const down = (await save({ ...up, dig_safe_url: null })).json().ticket as Ticket;
@@ -397,8 +392,8 @@ describe('PUT /tickets/merge/{id}', () => {
     // A second ticket on the same pole with a bit of everything.
     const created = (await save({ job_id: j1, pole_id: pole })).json();
     expect(created.notifyMergeRequired).toBe(true);
-    const ds = await storedFile('dig_file', 'm-digsafe.pdf');
-    const permitFile = await storedFile('permit', 'm-permit.pdf');
+    const ds = await t.storeFile(company, 'dig_file', 'm-digsafe.pdf');
+    const permitFile = await t.storeFile(company, 'permit', 'm-permit.pdf');
     const [ptype] = await t.ctx.db.select().from(permitTypes).where(eq(permitTypes.companyId, company));
     const secondary = (
       await save({
@@ -412,7 +407,7 @@ describe('PUT /tickets/merge/{id}', () => {
         nra_required: 1,
       })
     ).json().ticket as Ticket;
-    const img = await storedFile('media', 'photo.jpg');
+    const img = await t.storeFile(company, 'media', 'photo.jpg');
     await t.ctx.db.insert(images).values({ companyId: company, ticketId: secondary.id, url: img.url, thumbnailUrl: img.url });
 
     const res = await api('PUT', `/tickets/merge/${primary.id}`, tok.foreman, { secondary_ticket: secondary });
@@ -455,9 +450,9 @@ describe('DELETE /tickets/{id}', () => {
   });
   it('deletes the ticket, its rows and its stored files', async () => {
     const t0 = await newTicket('D-1');
-    const ds = await storedFile('dig_file', 'd.pdf');
-    const img = await storedFile('media', 'd.jpg');
-    const thumb = await storedFile('media', 'd-thumb.jpg');
+    const ds = await t.storeFile(company, 'dig_file', 'd.pdf');
+    const img = await t.storeFile(company, 'media', 'd.jpg');
+    const thumb = await t.storeFile(company, 'media', 'd-thumb.jpg');
     await save({ ...t0, dig_safe_url: ds.url, notes: [{ note_text: 'bye' }] });
     await t.ctx.db.insert(images).values({ companyId: company, ticketId: t0.id, url: img.url, thumbnailUrl: thumb.url });
     const res = await api('DELETE', `/tickets/${t0.id}`, tok.office);

@@ -3,7 +3,6 @@ import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Ticket } from '../../../shared/tickets.schemas';
 import { images, jobs, tickets, utilities } from '../../db/schema/index';
-import { makeStorageKey } from '../../storage/keys';
 import { createTestApp, type TestApp } from '../../test/harness';
 import { deleteUnreferencedFiles } from './stored-files';
 
@@ -44,17 +43,12 @@ async function save(ticket: Ticket, changes: Partial<Ticket> | Record<string, un
   expect(res.statusCode, res.body).toBe(200);
   return res.json().ticket;
 }
-async function storedPdf(name: string) {
-  const key = makeStorageKey(company, 'dig_file', name);
-  await t.ctx.storage.put(key, Buffer.from('%PDF-1.4 shared'), 'application/pdf');
-  return { key, url: t.ctx.storage.urlFor(key) };
-}
 const exists = async (key: string) => (await t.ctx.storage.head(key)) !== null;
 const keyOf = (url: string) => t.ctx.storage.keyFromUrl(url)!;
 
 describe('stored files shared by two records', () => {
   it('a dig-safe document on two tickets: clearing it on one keeps the object; clearing the second removes it', async () => {
-    const doc = await storedPdf('shared-digsafe.pdf');
+    const doc = await t.storeFile(company, 'dig_file', 'shared-digsafe.pdf', { body: Buffer.from('%PDF-1.4 shared') });
     const a = await save(await newTicket(), { dig_safe_url: doc.url });
     const b = await save(await newTicket(), { dig_safe_url: doc.url });
     expect(a.dig_safe_url).toBe(doc.url);
@@ -72,7 +66,7 @@ describe('stored files shared by two records', () => {
   });
 
   it('a document on a ticket and a permit: deleting the ticket keeps what the other ticket’s permit shows', async () => {
-    const doc = await storedPdf('shared-permit.pdf');
+    const doc = await t.storeFile(company, 'dig_file', 'shared-permit.pdf');
     const a = await save(await newTicket(), { nra_url: doc.url });
     const b = await save(await newTicket(), { permits: [{ permit_url: doc.url, permit_name: 'p.pdf' }] });
     expect(b.permits[0].permit_url).toBe(doc.url);
@@ -83,8 +77,8 @@ describe('stored files shared by two records', () => {
   });
 
   it('a merge drops the secondary’s document only when no other ticket shows it', async () => {
-    const mine = await storedPdf('primary-doc.pdf');
-    const shared = await storedPdf('secondary-doc.pdf');
+    const mine = await t.storeFile(company, 'dig_file', 'primary-doc.pdf');
+    const shared = await t.storeFile(company, 'dig_file', 'secondary-doc.pdf');
     const primary = await save(await newTicket(), { dig_safe_url: mine.url });
     const secondary = await save(await newTicket(), { dig_safe_url: shared.url });
     const bystander = await save(await newTicket(), { dig_safe_url: shared.url });
@@ -97,9 +91,7 @@ describe('stored files shared by two records', () => {
 
   it('the same photo on two tickets: deleting one image keeps the original and thumbnail the other shows', async () => {
     const photo = await sharp({ create: { width: 800, height: 600, channels: 3, background: '#3366aa' } }).jpeg().toBuffer();
-    const key = makeStorageKey(company, 'media', 'shared.jpg');
-    await t.ctx.storage.put(key, photo, 'image/jpeg');
-    const url = t.ctx.storage.urlFor(key);
+    const { key, url } = await t.storeFile(company, 'media', 'shared.jpg', { body: photo });
     const [a, b] = [await newTicket(), await newTicket()];
     const complete = async (ticketId: number) => {
       const res = await api('POST', '/media_upload/s3-upload-complete', { ticketId, url, isVideo: 'false' });
@@ -124,9 +116,7 @@ describe('stored files shared by two records', () => {
 
   it('a photo refused for one ticket (limit reached) is not deleted while another ticket shows it', async () => {
     const photo = await sharp({ create: { width: 20, height: 20, channels: 3, background: '#00aa00' } }).jpeg().toBuffer();
-    const key = makeStorageKey(company, 'media', 'kept.jpg');
-    await t.ctx.storage.put(key, photo, 'image/jpeg');
-    const url = t.ctx.storage.urlFor(key);
+    const { key, url } = await t.storeFile(company, 'media', 'kept.jpg', { body: photo });
     const shown = await newTicket();
     expect((await api('POST', '/media_upload/s3-upload-complete', { ticketId: shown.id, url })).statusCode).toBe(200);
     const full = await newTicket();
@@ -138,12 +128,11 @@ describe('stored files shared by two records', () => {
   });
 
   it('deleting a job keeps a file a ticket of another job still shows', async () => {
-    const doc = await storedPdf('cross-job.pdf');
+    const doc = await t.storeFile(company, 'dig_file', 'cross-job.pdf');
     const other = await save(await newTicket(), { dig_safe_url: doc.url });
-    const packetKey = makeStorageKey(company, 'work_packet', 'p.pdf');
-    await t.ctx.storage.put(packetKey, Buffer.from('%PDF-1.4 p'), 'application/pdf');
+    const packet = await t.storeFile(company, 'work_packet', 'p.pdf');
     const made = await api('PUT', '/jobs/', {
-      job: { job_number: `SF-JOB-${Date.now()}`, job_type: 0, selected_utility_id: ngrid, work_packet_url: t.ctx.storage.urlFor(packetKey), work_packet_name: 'p.pdf', due_date: '2030-01-01' },
+      job: { job_number: `SF-JOB-${Date.now()}`, job_type: 0, selected_utility_id: ngrid, work_packet_url: packet.url, work_packet_name: 'p.pdf', due_date: '2030-01-01' },
     });
     expect(made.statusCode, made.body).toBe(200);
     const jobId = made.json().job.id as number;
@@ -153,17 +142,16 @@ describe('stored files shared by two records', () => {
     expect((await api('DELETE', `/jobs/${jobId}`)).statusCode).toBe(200);
     expect(await t.ctx.db.select().from(tickets).where(eq(tickets.id, onJob.id))).toEqual([]);
     expect(await exists(doc.key)).toBe(true);
-    expect(await exists(packetKey)).toBe(false);
+    expect(await exists(packet.key)).toBe(false);
     expect((await fresh(other.id)).dig_safe_url).toBe(doc.url);
   });
 
   it('deleteUnreferencedFiles removes only this company’s unreferenced objects and skips foreign urls', async () => {
-    const mine = await storedPdf('alone.pdf');
-    const theirKey = makeStorageKey(company + 1, 'dig_file', 'theirs.pdf');
-    await t.ctx.storage.put(theirKey, Buffer.from('%PDF-1.4'), 'application/pdf');
-    const removed = await deleteUnreferencedFiles(t.ctx, company, [mine.url, `${mine.url}?again`, t.ctx.storage.urlFor(theirKey), null, 'https://x.example/y']);
+    const mine = await t.storeFile(company, 'dig_file', 'alone.pdf');
+    const theirs = await t.storeFile(company + 1, 'dig_file', 'theirs.pdf');
+    const removed = await deleteUnreferencedFiles(t.ctx, company, [mine.url, `${mine.url}?again`, theirs.url, null, 'https://x.example/y']);
     expect(removed).toBe(1);
     expect(await exists(mine.key)).toBe(false);
-    expect(await exists(theirKey)).toBe(true);
+    expect(await exists(theirs.key)).toBe(true);
   });
 });

@@ -1,6 +1,16 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
-/** A multipart/form-data body for app.inject (tests): text fields and at most one file. */
+/** Test helpers that need no app: the workbook fixtures and multipart bodies for app.inject. */
+
+const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'modules', 'excel', 'fixtures');
+
+/** The bytes of a workbook fixture in src/server/modules/excel/fixtures. */
+export const fixture = (name: string): Buffer => readFileSync(path.join(FIXTURES, name));
+
+/** A multipart/form-data body for app.inject: text fields and at most one file. */
 export function multipart(
   fields: Record<string, string>,
   file?: { field: string; name: string; type: string; content: Buffer },
