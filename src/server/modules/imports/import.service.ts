@@ -1,13 +1,12 @@
 import { createHash } from 'node:crypto';
-import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
 import { toIsoDate } from '../../../shared/dates';
 import type { PoleDraft, TaskDraft, TicketDraft, UnitDraft } from '../../../shared/excel';
 import { LIMITS } from '../../../shared/constants';
 import { MSG } from '../../../shared/messages';
 import type { ChangedQuantity } from '../../../shared/reimport';
-import { rowsOf, type DbOrTx } from '../../db/client';
-import { poles, tickets, ticketTasks, units, workOrders } from '../../db/schema/index';
+import type { DbOrTx } from '../../db/client';
 import { AppError, badRequest } from '../../errors';
+import * as repo from './import.repository';
 
 /**
  * Ticket import (DESIGN §4 Excel workbook, Atomicity): ticket drafts (from a workbook through
@@ -18,7 +17,7 @@ import { AppError, badRequest } from '../../errors';
  * Run it inside the caller's transaction: every problem is found before the first write and
  * answered with a 400 naming the row; a database failure rolls the whole save back.
  *
- * The server keeps answering other requests meanwhile (issue 6): no step holds the event loop
+ * The server keeps answering other requests meanwhile: no step holds the event loop
  * for long. Lists travel as ONE JSON parameter (drizzle's query builder takes tens of
  * milliseconds for a statement with thousands of parameters), and the loops over every row give
  * the event loop back every few hundred drafts.
@@ -74,8 +73,8 @@ export interface ImportCounts {
 }
 
 /**
- * What an import does to a job that may already have some of its tickets (issue 12 item 1,
- * decision 018). A draft row is MATCHED when its pole + line is already ticketed in the job and
+ * What an import does to a job that may already have some of its tickets (decision 018).
+ * A draft row is MATCHED when its pole + line is already ticketed in the job and
  * that ticket already has a task of the row's unit (code, case-insensitive): a matched row never
  * creates a task. The file's quantity of a matched (ticket, unit) is the sum of its rows, the
  * job's the sum of the ticket's tasks of that unit (more than one only after the old duplicating
@@ -114,63 +113,10 @@ export class StalePreviewError extends AppError {
 /** Quantities are compared to a millionth: sums of decimals are not exact in binary. */
 const sameQty = (a: number, b: number) => Math.abs(a - b) < 1e-6;
 const round6 = (n: number) => Math.round(n * 1e6) / 1e6;
+const byKey = <V>([a]: [string, V], [b]: [string, V]) => (a < b ? -1 : a > b ? 1 : 0);
 
-/** Rows per multi-row INSERT: ~1,000 rows × ≤ 17 columns stays far below PostgreSQL's 65,535 parameters. */
-const CHUNK = 1000;
-
-function chunks<T>(list: readonly T[], size = CHUNK): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
-  return out;
-}
-
-type PgType = 'text' | 'int' | 'float8' | 'date';
-
-/** Let other requests' callbacks run between two synchronous pieces of an import. */
-const breathe = () => new Promise<void>((resolve) => setImmediate(resolve));
 /** Drafts (or groups) handled between two breaths: a few milliseconds of work. */
 const BREATHE_EVERY = 250;
-
-/**
- * `expr in (list)` with the list as one JSON parameter instead of one parameter per value. A
- * sub-select, not `= any(array(…))`: PostgreSQL hashes the sub-select, while it compares every
- * row against every element of an array that is not a constant (40× slower for 2,500 poles).
- */
-function inJsonList(expr: SQL, list: readonly (string | number)[], type: 'int' | 'text'): SQL {
-  return sql`${expr} in (select v::${sql.raw(type)} from jsonb_array_elements_text(${JSON.stringify(list)}::jsonb) as v)`;
-}
-
-/**
- * INSERT of many rows as ONE parameter: the rows travel as a JSON array that PostgreSQL expands
- * with jsonb_to_recordset. Building a 1,000-row VALUES list with 15,000 bound parameters costs
- * far more in the query builder and the drivers than the insert itself. Table and column
- * names are constants of this file, never input.
- */
-async function insertRecords<R>(
-  tx: DbOrTx,
-  table: string,
-  fixed: Record<string, number>,
-  columns: readonly (readonly [string, PgType])[],
-  rows: readonly Record<string, unknown>[],
-  /** Raw SQL after the select: `on conflict …`, `returning …` (constants of this file). */
-  tail?: string,
-): Promise<R[]> {
-  // PGlite runs statements synchronously on this thread and a chain of awaited statements never
-  // returns to the event loop by itself: give it back before each one.
-  await breathe();
-  const fixedNames = Object.keys(fixed);
-  const target = [...fixedNames, ...columns.map(([c]) => c)].join(', ');
-  const fixedValues = sql.join(
-    fixedNames.map((n) => sql`${fixed[n]}::int`),
-    sql`, `,
-  );
-  const picked = columns.map(([c]) => `x.${c}`).join(', ');
-  const shape = columns.map(([c, type]) => `${c} ${type}`).join(', ');
-  const result = await tx.execute(
-    sql`insert into ${sql.raw(table)} (${sql.raw(target)}) select ${fixedValues}, ${sql.raw(picked)} from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x(${sql.raw(shape)})${sql.raw(tail ? ` ${tail}` : '')}`,
-  );
-  return rowsOf<R>(result);
-}
 
 const norm = (s: string | null | undefined) => (s ?? '').trim().toLowerCase();
 const poleKey = (pole: string, line: string) => `${norm(pole)}\u0000${norm(line)}`;
@@ -179,13 +125,16 @@ const blankToNull = (s: string | null | undefined) => {
   return t === '' ? null : t;
 };
 
+type GroupTask = ImportTask & { where: string };
+
+/** The drafts of one pole + line: they become one ticket. */
 interface Group {
   label: string;
   first: ImportTicket;
   poleName: string;
   lineName: string;
   workOrders: string[];
-  tasks: (ImportTask & { where: string })[];
+  tasks: GroupTask[];
 }
 
 export interface ReimportResult {
@@ -213,15 +162,42 @@ export async function reimportTickets(
   libraryDrafts: readonly ImportUnit[] = [],
   options: ImportOptions = {},
 ): Promise<ReimportResult> {
-  const { companyId, jobId, utilityId } = scope;
   const mode = options.mode ?? 'add_new';
   const counts: ImportCounts = { tickets: 0, tasks: 0, workOrders: 0, units: 0, poles: 0 };
-  let updated = 0;
+  const groups = await groupDrafts(drafts);
+  const library = await checkLibrary(tx, scope, libraryDrafts, groups);
+  const poleIds = await findPoles(tx, scope, groups);
+  const ticketOfPole = await findJobTickets(tx, scope, poleIds);
+  const planned = await planImport(tx, scope, groups, library.code, poleIds, ticketOfPole);
+  const { plan } = planned;
+  if (mode === 'preview') return { counts, updated: 0, plan };
+  if (options.expectedToken !== undefined && options.expectedToken !== plan.token) throw new StalePreviewError(plan);
+  if (mode === 'update_quantities') {
+    // A bid below the change already recorded would make the total negative: refuse, name the row.
+    for (const u of planned.qtyUpdates) if (u.initQty + u.additionalQty < 0) throw badRequest(MSG.reimportBelowChange(u.where));
+  }
 
-  // 1. Validate and group the drafts by pole + line (case-insensitive, trimmed) — no writes yet.
+  // 7. Write: the library rows, the missing poles, the missing tickets, then work orders and tasks.
+  const unitIds = await writeLibrary(tx, scope, library, counts);
+  await writePoles(tx, scope, groups, poleIds, counts);
+  await writeTickets(tx, scope, groups, planned.mergedKeys, poleIds, ticketOfPole, counts);
+  const touched = await writeWorkOrdersAndTasks(tx, scope, groups, planned, (k) => ticketOfPole.get(poleIds.get(k)!)!, (code) => unitIds.get(library.code(code)!)!, counts);
+  let updated = 0;
+  if (mode === 'update_quantities') {
+    await repo.setBidQuantities(tx, scope, planned.qtyUpdates);
+    updated = plan.changed.length;
+    for (const u of planned.qtyUpdates) touched.add(u.ticketId);
+  }
+  // A ticket window opened before the import must not save its old tasks over the new ones.
+  await repo.bumpTicketVersions(tx, scope, [...touched]);
+  return { counts, updated, plan };
+}
+
+/** 1. Validate and group the drafts by pole + line (case-insensitive, trimmed) — no writes yet. */
+async function groupDrafts(drafts: readonly ImportTicket[]): Promise<Map<string, Group>> {
   const groups = new Map<string, Group>();
   for (const [i, d] of drafts.entries()) {
-    if (i % BREATHE_EVERY === BREATHE_EVERY - 1) await breathe();
+    if (i % BREATHE_EVERY === BREATHE_EVERY - 1) await repo.breathe();
     const label = d.label ?? (d.row ? `Row ${d.row}` : `Ticket ${i + 1}`);
     const poleName = (d.pole?.pole_name ?? '').trim();
     const lineName = (d.pole?.line_name ?? '').trim();
@@ -247,105 +223,119 @@ export async function reimportTickets(
       g.tasks.push({ ...t, code: t.code.trim(), where });
     }
   }
+  return groups;
+}
 
-  // 2. The unit library: the drafts (last row of a code wins) and what the utility already has.
-  const libByCode = new Map<string, ImportUnit>();
+interface Library {
+  /** The library drafts by code (the last row of a code wins). */
+  drafts: Map<string, ImportUnit>;
+  /** What the utility's library already has. */
+  existing: { id: number; code: string }[];
+  /** A task's code as the library spells it (exact, else case-insensitive), or undefined. */
+  code: (code: string) => string | undefined;
+}
+
+/** 2. The unit library: the drafts and what the utility already has; every task's unit must be in it. */
+async function checkLibrary(tx: DbOrTx, scope: ImportScope, libraryDrafts: readonly ImportUnit[], groups: Map<string, Group>): Promise<Library> {
+  const drafts = new Map<string, ImportUnit>();
   for (const [i, u] of libraryDrafts.entries()) {
     const code = (u.code ?? '').trim();
     if (!code) throw badRequest(MSG.excelLibraryRowMissingCode(u.row ?? i + 1));
-    libByCode.set(code, { ...u, code });
+    drafts.set(code, { ...u, code });
   }
-  const existingUnits = await tx
-    .select({ id: units.id, code: units.code })
-    .from(units)
-    .where(and(eq(units.companyId, companyId), eq(units.utilityId, utilityId)));
-  const known = new Set([...existingUnits.map((u) => u.code), ...libByCode.keys()]);
+  const existing = await repo.unitsOfUtility(tx, scope);
+  const known = new Set([...existing.map((u) => u.code), ...drafts.keys()]);
   const knownLower = new Map<string, string>();
   for (const code of known) if (!knownLower.has(code.toLowerCase())) knownLower.set(code.toLowerCase(), code);
-  /** A task's code as the library spells it (exact, else case-insensitive). */
-  const libraryCode = (code: string) => (known.has(code) ? code : knownLower.get(code.toLowerCase()));
+  const code = (c: string) => (known.has(c) ? c : knownLower.get(c.toLowerCase()));
   for (const g of groups.values()) {
-    for (const t of g.tasks) if (!libraryCode(t.code)) throw badRequest(MSG.importUnknownUnit(t.where, t.code));
+    for (const t of g.tasks) if (!code(t.code)) throw badRequest(MSG.importUnknownUnit(t.where, t.code));
   }
-  await breathe();
+  await repo.breathe();
+  return { drafts, existing, code };
+}
 
-  // 4. Poles: find by utility + pole + line (case-insensitive), create the missing ones.
+/** 4. Poles: found by utility + pole + line (case-insensitive); group key → pole id. */
+async function findPoles(tx: DbOrTx, scope: ImportScope, groups: Map<string, Group>): Promise<Map<string, number>> {
   const poleIds = new Map<string, number>();
   const names = [...new Set([...groups.values()].map((g) => norm(g.poleName)))];
-  for (const part of chunks(names, 5000)) {
-    await breathe();
-    const found = await tx
-      .select({ id: poles.id, poleName: poles.poleName, lineName: poles.lineName })
-      .from(poles)
-      .where(and(eq(poles.companyId, companyId), eq(poles.utilityId, utilityId), inJsonList(sql`lower(trim(${poles.poleName}))`, part, 'text')))
-      .orderBy(asc(poles.id));
-    for (const p of found) {
-      const k = poleKey(p.poleName, p.lineName);
-      if (groups.has(k) && !poleIds.has(k)) poleIds.set(k, p.id);
-    }
+  for (const p of await repo.polesNamed(tx, scope, names)) {
+    const k = poleKey(p.poleName, p.lineName);
+    if (groups.has(k) && !poleIds.has(k)) poleIds.set(k, p.id);
   }
-  // 5. Tickets: a pole already ticketed in this job receives the rows (merge), others get a new ticket.
-  const ticketOfPole = new Map<number, number>();
-  const allPoleIds = [...new Set(poleIds.values())];
-  for (const part of chunks(allPoleIds, 5000)) {
-    await breathe();
-    const found = await tx
-      .select({ id: tickets.id, poleId: tickets.poleId })
-      .from(tickets)
-      .where(and(eq(tickets.companyId, companyId), eq(tickets.jobId, jobId), inJsonList(sql`${tickets.poleId}`, part, 'int')))
-      .orderBy(asc(tickets.id));
-    for (const t of found) if (t.poleId != null && !ticketOfPole.has(t.poleId)) ticketOfPole.set(t.poleId, t.id);
-  }
-  const mergedTicketIds = [...ticketOfPole.values()];
-  /** The job's ticket of a group, when its pole is already ticketed in the job. */
-  const ticketOfGroup = (k: string) => (poleIds.has(k) ? ticketOfPole.get(poleIds.get(k)!) : undefined);
+  return poleIds;
+}
 
-  // 6. The plan: which rows create tickets and tasks, and which match a task already there.
-  const existingTasks = new Map<number, Map<string, { id: number; code: string; initQty: number; additionalQty: number }[]>>();
-  for (const part of chunks(mergedTicketIds, 5000)) {
-    await breathe();
-    const rows = await tx
-      .select({ id: ticketTasks.id, ticketId: ticketTasks.ticketId, code: units.code, initQty: ticketTasks.initQty, additionalQty: ticketTasks.additionalQty })
-      .from(ticketTasks)
-      .innerJoin(units, eq(units.id, ticketTasks.unitId))
-      .where(and(eq(ticketTasks.companyId, companyId), inJsonList(sql`${ticketTasks.ticketId}`, part, 'int')))
-      .orderBy(asc(ticketTasks.id));
-    for (const r of rows) {
-      let byCode = existingTasks.get(r.ticketId);
-      if (!byCode) existingTasks.set(r.ticketId, (byCode = new Map()));
-      const list = byCode.get(r.code.toLowerCase()) ?? [];
-      list.push(r);
-      byCode.set(r.code.toLowerCase(), list);
-    }
+/** 5. Tickets: a pole already ticketed in this job receives the rows (merge); pole id → ticket id. */
+async function findJobTickets(tx: DbOrTx, scope: ImportScope, poleIds: Map<string, number>): Promise<Map<number, number>> {
+  const ticketOfPole = new Map<number, number>();
+  for (const t of await repo.ticketsOnPoles(tx, scope, [...new Set(poleIds.values())])) {
+    if (t.poleId != null && !ticketOfPole.has(t.poleId)) ticketOfPole.set(t.poleId, t.id);
   }
-  const plan: Omit<ImportPlan, 'token'> = { newTickets: 0, newTasks: 0, changed: [], unchanged: 0 };
+  return ticketOfPole;
+}
+
+interface Planned {
+  plan: ImportPlan;
   /** Drafts' tasks that become tasks, by group key. */
-  const tasksToCreate = new Map<string, (ImportTask & { where: string })[]>();
+  tasksToCreate: Map<string, GroupTask[]>;
   /** Matched tasks whose bid is set: the first of a unit gets the file's total, the others 0. */
-  const qtyUpdates: { id: number; ticketId: number; initQty: number; additionalQty: number; where: string }[] = [];
+  qtyUpdates: { id: number; ticketId: number; initQty: number; additionalQty: number; where: string }[];
+  /** Groups whose ticket is already in the job. */
+  mergedKeys: Set<string>;
+  /** The job's tickets that receive rows. */
+  mergedTicketIds: number[];
+}
+
+type ExistingTask = { id: number; code: string; initQty: number; additionalQty: number };
+
+/** The tasks of the job's tickets that receive rows: ticket id → unit code (lower case) → tasks. */
+async function existingTasksOf(tx: DbOrTx, scope: ImportScope, ticketIds: readonly number[]) {
+  const existing = new Map<number, Map<string, ExistingTask[]>>();
+  for (const r of await repo.tasksOfTickets(tx, scope, ticketIds)) {
+    let byCode = existing.get(r.ticketId);
+    if (!byCode) existing.set(r.ticketId, (byCode = new Map()));
+    const list = byCode.get(r.code.toLowerCase()) ?? [];
+    list.push(r);
+    byCode.set(r.code.toLowerCase(), list);
+  }
+  return existing;
+}
+
+/** 6. The plan: which rows create tickets and tasks, and which match a task already there. */
+async function planImport(
+  tx: DbOrTx,
+  scope: ImportScope,
+  groups: Map<string, Group>,
+  libraryCode: Library['code'],
+  poleIds: Map<string, number>,
+  ticketOfPole: Map<number, number>,
+): Promise<Planned> {
+  const mergedTicketIds = [...ticketOfPole.values()];
+  const existingTasks = await existingTasksOf(tx, scope, mergedTicketIds);
+  const plan: Omit<ImportPlan, 'token'> = { newTickets: 0, newTasks: 0, changed: [], unchanged: 0 };
+  const planned: Omit<Planned, 'plan'> = { tasksToCreate: new Map(), qtyUpdates: [], mergedKeys: new Set(), mergedTicketIds };
   /** What the token hashes: per group, its ticket and, per unit, the file's total and the matched tasks. */
   const basis: unknown[] = [];
-  /** Groups whose ticket is already in the job. */
-  const mergedKeys = new Set<string>();
-  for (const [k, g] of [...groups.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-    const ticketId = ticketOfGroup(k);
+  for (const [k, g] of [...groups.entries()].sort(byKey)) {
+    const ticketId = poleIds.has(k) ? ticketOfPole.get(poleIds.get(k)!) : undefined;
     if (ticketId === undefined) {
       plan.newTickets += 1;
       plan.newTasks += g.tasks.length;
-      tasksToCreate.set(k, g.tasks);
+      planned.tasksToCreate.set(k, g.tasks);
       basis.push([k, null, g.tasks.map((t) => [libraryCode(t.code), t.qty, t.additional_qty ?? 0])]);
       continue;
     }
-    mergedKeys.add(k);
+    planned.mergedKeys.add(k);
     const have = existingTasks.get(ticketId);
-    const rowsByUnit = new Map<string, (ImportTask & { where: string })[]>();
+    const rowsByUnit = new Map<string, GroupTask[]>();
     for (const t of g.tasks) {
       const unit = libraryCode(t.code)!.toLowerCase();
       rowsByUnit.set(unit, [...(rowsByUnit.get(unit) ?? []), t]);
     }
-    const create: (ImportTask & { where: string })[] = [];
+    const create: GroupTask[] = [];
     const units_: unknown[] = [];
-    for (const [unit, rows] of [...rowsByUnit.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    for (const [unit, rows] of [...rowsByUnit.entries()].sort(byKey)) {
       const matched = have?.get(unit);
       const total = round6(rows.reduce((sum, t) => sum + t.qty, 0));
       units_.push([unit, total, rows.length, matched?.map((m) => [m.id, m.initQty]) ?? null]);
@@ -359,183 +349,141 @@ export async function reimportTickets(
         continue;
       }
       plan.changed.push({ pole: g.poleName, line: g.lineName, code: matched[0].code, from, to: total });
-      matched.forEach((m, i) => qtyUpdates.push({ id: m.id, ticketId, initQty: i === 0 ? total : 0, additionalQty: m.additionalQty, where: rows[0].where }));
+      matched.forEach((m, i) =>
+        planned.qtyUpdates.push({ id: m.id, ticketId, initQty: i === 0 ? total : 0, additionalQty: m.additionalQty, where: rows[0].where }),
+      );
     }
     plan.newTasks += create.length;
-    if (create.length) tasksToCreate.set(k, create);
+    if (create.length) planned.tasksToCreate.set(k, create);
     basis.push([k, ticketId, units_]);
   }
   const token = createHash('sha256').update(JSON.stringify(basis)).digest('hex');
-  const fullPlan: ImportPlan = { ...plan, token };
-  if (mode === 'preview') return { counts, updated, plan: fullPlan };
-  if (options.expectedToken !== undefined && options.expectedToken !== token) throw new StalePreviewError(fullPlan);
-  if (mode === 'update_quantities') {
-    // A bid below the change already recorded would make the total negative: refuse, name the row.
-    for (const u of qtyUpdates) if (u.initQty + u.additionalQty < 0) throw badRequest(MSG.reimportBelowChange(u.where));
-  }
+  return { ...planned, plan: { ...plan, token } };
+}
 
-  // 7. Write: the library rows, the missing poles, the missing tickets, then work orders and tasks.
-  // Library rows: a blank cell keeps what the library already says.
-  const unitIds = new Map(existingUnits.map((u) => [u.code, u.id]));
-  const unitText = ['description', 'family', 'type', 'action', 'uom', 'notes'] as const;
-  const unitColumns = [['code', 'text'], ...unitText.map((c) => [c, 'text'] as const)] as const;
-  const keep = unitText.map((c) => `${c} = coalesce(nullif(excluded.${c}, ''), units.${c})`).join(', ');
-  for (const part of chunks([...libByCode.values()])) {
-    const rows = await insertRecords<{ id: number; code: string }>(
-      tx,
-      'units',
-      { company_id: companyId, utility_id: utilityId },
-      unitColumns,
-      part.map((u) => ({ code: u.code, ...Object.fromEntries(unitText.map((c) => [c, u[c] ?? ''])) })),
-      `on conflict (company_id, utility_id, code) do update set ${keep} returning id, code`,
-    );
-    for (const r of rows) unitIds.set(r.code, Number(r.id));
-    counts.units += rows.length;
-  }
+/** The library rows (a blank cell keeps what the library already says); code → unit id. */
+async function writeLibrary(tx: DbOrTx, scope: ImportScope, library: Library, counts: ImportCounts): Promise<Map<string, number>> {
+  const unitIds = new Map(library.existing.map((u) => [u.code, u.id]));
+  const text = (v: string | null | undefined) => v ?? '';
+  const rows = await repo.upsertUnits(
+    tx,
+    scope,
+    [...library.drafts.values()].map((u) => ({
+      code: u.code,
+      description: text(u.description),
+      family: text(u.family),
+      type: text(u.type),
+      action: text(u.action),
+      uom: text(u.uom),
+      notes: text(u.notes),
+    })),
+  );
+  for (const r of rows) unitIds.set(r.code, Number(r.id));
+  counts.units += rows.length;
+  return unitIds;
+}
 
+/** The poles no one has yet; their ids join `poleIds`. */
+async function writePoles(tx: DbOrTx, scope: ImportScope, groups: Map<string, Group>, poleIds: Map<string, number>, counts: ImportCounts) {
   const newPoles = [...groups.entries()].filter(([k]) => !poleIds.has(k));
-  const poleColumns = [
-    ['pole_name', 'text'],
-    ['line_name', 'text'],
-    ['pole_id', 'text'],
-    ['line_id', 'text'],
-    ['street_address', 'text'],
-    ['geo_lat', 'float8'],
-    ['geo_lon', 'float8'],
-    ['primary_voltage', 'text'],
-    ['secondary_voltage', 'text'],
-    ['arc_rating', 'text'],
-    ['utility_spec', 'text'],
-    ['sub_curcuit', 'text'],
-    ['sap_curcuit', 'text'],
-  ] as const;
-  for (const part of chunks(newPoles)) {
-    const rows = await insertRecords<{ id: number; pole_name: string; line_name: string }>(
-      tx,
-      'poles',
-      { company_id: companyId, utility_id: utilityId },
-      poleColumns,
-      part.map(([, g]) => {
-        const p = g.first.pole;
-        return {
-          pole_name: g.poleName,
-          line_name: g.lineName,
-          pole_id: blankToNull(p.pole_id),
-          line_id: blankToNull(p.line_id),
-          street_address: blankToNull(p.street_address ?? g.first.street_address),
-          geo_lat: p.geo_lat ?? g.first.geo_lat ?? null,
-          geo_lon: p.geo_lon ?? g.first.geo_lon ?? null,
-          primary_voltage: blankToNull(p.primary_voltage),
-          secondary_voltage: blankToNull(p.secondary_voltage),
-          arc_rating: blankToNull(p.arc_rating),
-          utility_spec: blankToNull(p.utility_spec),
-          sub_curcuit: blankToNull(p.sub_curcuit),
-          sap_curcuit: blankToNull(p.sap_curcuit),
-        };
-      }),
-      'returning id, pole_name, line_name',
-    );
-    for (const r of rows) poleIds.set(poleKey(r.pole_name, r.line_name), Number(r.id));
-    counts.poles += rows.length;
-  }
+  const rows = await repo.insertPoles(
+    tx,
+    scope,
+    newPoles.map(([, g]) => {
+      const p = g.first.pole;
+      return {
+        pole_name: g.poleName,
+        line_name: g.lineName,
+        pole_id: blankToNull(p.pole_id),
+        line_id: blankToNull(p.line_id),
+        street_address: blankToNull(p.street_address ?? g.first.street_address),
+        geo_lat: p.geo_lat ?? g.first.geo_lat ?? null,
+        geo_lon: p.geo_lon ?? g.first.geo_lon ?? null,
+        primary_voltage: blankToNull(p.primary_voltage),
+        secondary_voltage: blankToNull(p.secondary_voltage),
+        arc_rating: blankToNull(p.arc_rating),
+        utility_spec: blankToNull(p.utility_spec),
+        sub_curcuit: blankToNull(p.sub_curcuit),
+        sap_curcuit: blankToNull(p.sap_curcuit),
+      };
+    }),
+  );
+  for (const r of rows) poleIds.set(poleKey(r.pole_name, r.line_name), Number(r.id));
+  counts.poles += rows.length;
+}
 
+/** A ticket for every group whose pole is not ticketed in the job yet; their ids join `ticketOfPole`. */
+async function writeTickets(
+  tx: DbOrTx,
+  scope: ImportScope,
+  groups: Map<string, Group>,
+  mergedKeys: Set<string>,
+  poleIds: Map<string, number>,
+  ticketOfPole: Map<number, number>,
+  counts: ImportCounts,
+) {
   const toCreate = [...groups.entries()].filter(([k]) => !mergedKeys.has(k));
-  const ticketColumns = [
-    ['pole_id', 'int'],
-    ['due_date', 'date'],
-    ['street_address', 'text'],
-    ['geo_lat', 'float8'],
-    ['geo_lon', 'float8'],
-    ['description', 'text'],
-    ['ehasp', 'text'],
-    ['ambulance_meetup', 'text'],
-  ] as const;
-  for (const part of chunks(toCreate)) {
-    const rows = await insertRecords<{ id: number; pole_id: number }>(
-      tx,
-      'tickets',
-      { company_id: companyId, job_id: jobId },
-      ticketColumns,
-      part.map(([k, g]) => {
-        const d = g.first;
-        return {
-          pole_id: poleIds.get(k)!,
-          due_date: d.due_date ? toIsoDate(d.due_date) : null,
-          street_address: blankToNull(d.street_address ?? d.pole.street_address),
-          geo_lat: d.geo_lat ?? d.pole.geo_lat ?? null,
-          geo_lon: d.geo_lon ?? d.pole.geo_lon ?? null,
-          description: blankToNull(d.description),
-          ehasp: blankToNull(d.ehasp),
-          ambulance_meetup: blankToNull(d.ambulance_meetup),
-        };
-      }),
-      'returning id, pole_id',
-    );
-    for (const r of rows) ticketOfPole.set(Number(r.pole_id), Number(r.id));
-    counts.tickets += rows.length;
-  }
+  const rows = await repo.insertTickets(
+    tx,
+    scope,
+    toCreate.map(([k, g]) => {
+      const d = g.first;
+      return {
+        pole_id: poleIds.get(k)!,
+        due_date: d.due_date ? toIsoDate(d.due_date) : null,
+        street_address: blankToNull(d.street_address ?? d.pole.street_address),
+        geo_lat: d.geo_lat ?? d.pole.geo_lat ?? null,
+        geo_lon: d.geo_lon ?? d.pole.geo_lon ?? null,
+        description: blankToNull(d.description),
+        ehasp: blankToNull(d.ehasp),
+        ambulance_meetup: blankToNull(d.ambulance_meetup),
+      };
+    }),
+  );
+  for (const r of rows) ticketOfPole.set(Number(r.pole_id), Number(r.id));
+  counts.tickets += rows.length;
+}
 
-  // Work orders (no duplicate on a ticket, also against a merged ticket's own) and tasks.
+/**
+ * Work orders (no duplicate on a ticket, also against a merged ticket's own) and tasks. Returns
+ * the tickets that were already in the job and receive something: their version moves on.
+ */
+async function writeWorkOrdersAndTasks(
+  tx: DbOrTx,
+  scope: ImportScope,
+  groups: Map<string, Group>,
+  planned: Planned,
+  ticketOfGroup: (key: string) => number,
+  unitIdOf: (code: string) => number,
+  counts: ImportCounts,
+): Promise<Set<number>> {
   const existingWo = new Map<number, Set<string>>();
-  for (const part of chunks(mergedTicketIds, 5000)) {
-    await breathe();
-    const rows = await tx
-      .select({ ticketId: workOrders.ticketId, wo: workOrders.workOrder })
-      .from(workOrders)
-      .where(and(eq(workOrders.companyId, companyId), inJsonList(sql`${workOrders.ticketId}`, part, 'int')));
-    for (const r of rows) {
-      if (!existingWo.has(r.ticketId)) existingWo.set(r.ticketId, new Set());
-      existingWo.get(r.ticketId)!.add(r.wo);
-    }
+  for (const r of await repo.workOrdersOfTickets(tx, scope, planned.mergedTicketIds)) {
+    if (!existingWo.has(r.ticketId)) existingWo.set(r.ticketId, new Set());
+    existingWo.get(r.ticketId)!.add(r.wo);
   }
   const woRows: { ticket_id: number; work_order: string }[] = [];
   const taskRows: { ticket_id: number; unit_id: number; init_qty: number; additional_qty: number }[] = [];
-  /** Tickets that were already in the job and receive something: their version moves on. */
   const touched = new Set<number>();
   let done = 0;
   for (const [k, g] of groups) {
-    if (++done % BREATHE_EVERY === 0) await breathe();
-    const ticketId = ticketOfPole.get(poleIds.get(k)!)!;
+    if (++done % BREATHE_EVERY === 0) await repo.breathe();
+    const ticketId = ticketOfGroup(k);
     const have = existingWo.get(ticketId);
-    const merged = mergedKeys.has(k);
+    const merged = planned.mergedKeys.has(k);
     for (const wo of g.workOrders) {
       if (have?.has(wo)) continue;
       woRows.push({ ticket_id: ticketId, work_order: wo });
       if (merged) touched.add(ticketId);
     }
-    for (const t of tasksToCreate.get(k) ?? []) {
-      taskRows.push({ ticket_id: ticketId, unit_id: unitIds.get(libraryCode(t.code)!)!, init_qty: t.qty, additional_qty: t.additional_qty ?? 0 });
+    for (const t of planned.tasksToCreate.get(k) ?? []) {
+      taskRows.push({ ticket_id: ticketId, unit_id: unitIdOf(t.code), init_qty: t.qty, additional_qty: t.additional_qty ?? 0 });
       if (merged) touched.add(ticketId);
     }
   }
-  for (const part of chunks(woRows)) {
-    await insertRecords(tx, 'work_orders', { company_id: companyId }, [['ticket_id', 'int'], ['work_order', 'text']], part);
-    counts.workOrders += part.length;
-  }
-  const taskColumns = [
-    ['ticket_id', 'int'],
-    ['unit_id', 'int'],
-    ['init_qty', 'float8'],
-    ['additional_qty', 'float8'],
-  ] as const;
-  for (const part of chunks(taskRows)) {
-    await insertRecords(tx, 'ticket_tasks', { company_id: companyId }, taskColumns, part);
-    counts.tasks += part.length;
-  }
-  if (mode === 'update_quantities') {
-    for (const part of chunks(qtyUpdates)) {
-      await breathe();
-      await tx.execute(
-        sql`update ticket_tasks set init_qty = x.init_qty from jsonb_to_recordset(${JSON.stringify(part.map((u) => ({ id: u.id, init_qty: u.initQty })))}::jsonb) as x(id int, init_qty float8) where ticket_tasks.id = x.id and ticket_tasks.company_id = ${companyId}`,
-      );
-    }
-    updated = plan.changed.length;
-    for (const u of qtyUpdates) touched.add(u.ticketId);
-  }
-  // A ticket window opened before the import must not save its old tasks over the new ones.
-  for (const part of chunks([...touched], 5000)) {
-    await tx.execute(sql`update tickets set version = version + 1 where company_id = ${companyId} and ${inJsonList(sql`id`, part, 'int')}`);
-  }
-  return { counts, updated, plan: fullPlan };
+  await repo.insertWorkOrders(tx, scope, woRows);
+  counts.workOrders += woRows.length;
+  await repo.insertTasks(tx, scope, taskRows);
+  counts.tasks += taskRows.length;
+  return touched;
 }
-

@@ -1,0 +1,257 @@
+import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
+import { rowsOf, type DbOrTx } from '../../db/client';
+import { poles, tickets, ticketTasks, units, workOrders } from '../../db/schema/index';
+
+/**
+ * The SQL of the ticket import (the only place with it). Lists travel as ONE JSON parameter:
+ * drizzle's query builder takes tens of milliseconds for a statement with thousands of
+ * parameters, and the drivers more again. Every statement is scoped by the caller's company.
+ */
+
+/** Let other requests' callbacks run between two synchronous pieces of an import. */
+export const breathe = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** Rows per multi-row INSERT: ~1,000 rows × ≤ 17 columns stays far below PostgreSQL's 65,535 parameters. */
+const CHUNK = 1000;
+/** Ids or names per look-up statement. */
+const LOOKUP_CHUNK = 5000;
+
+function chunks<T>(list: readonly T[], size = CHUNK): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
+  return out;
+}
+
+/** One look-up statement per chunk of `list`, the rows of all of them in chunk order. */
+async function lookUp<T, R>(list: readonly T[], query: (part: T[]) => Promise<R[]>): Promise<R[]> {
+  const out: R[] = [];
+  for (const part of chunks(list, LOOKUP_CHUNK)) {
+    await breathe();
+    out.push(...(await query(part)));
+  }
+  return out;
+}
+
+type PgType = 'text' | 'int' | 'float8' | 'date';
+type Columns = readonly (readonly [string, PgType])[];
+
+/**
+ * `expr in (list)` with the list as one JSON parameter instead of one parameter per value. A
+ * sub-select, not `= any(array(…))`: PostgreSQL hashes the sub-select, while it compares every
+ * row against every element of an array that is not a constant (40× slower for 2,500 poles).
+ */
+function inJsonList(expr: SQL, list: readonly (string | number)[], type: 'int' | 'text'): SQL {
+  return sql`${expr} in (select v::${sql.raw(type)} from jsonb_array_elements_text(${JSON.stringify(list)}::jsonb) as v)`;
+}
+
+/**
+ * INSERT of many rows as ONE parameter: the rows travel as a JSON array that PostgreSQL expands
+ * with jsonb_to_recordset. Building a 1,000-row VALUES list with 15,000 bound parameters costs
+ * far more in the query builder and the drivers than the insert itself. Table and column
+ * names are constants of this file, never input.
+ */
+async function insertRecords<R>(
+  tx: DbOrTx,
+  table: string,
+  fixed: Record<string, number>,
+  columns: Columns,
+  rows: readonly Record<string, unknown>[],
+  /** Raw SQL after the select: `on conflict …`, `returning …` (constants of this file). */
+  tail?: string,
+): Promise<R[]> {
+  // PGlite runs statements synchronously on this thread and a chain of awaited statements never
+  // returns to the event loop by itself: give it back before each one.
+  await breathe();
+  const fixedNames = Object.keys(fixed);
+  const target = [...fixedNames, ...columns.map(([c]) => c)].join(', ');
+  const fixedValues = sql.join(
+    fixedNames.map((n) => sql`${fixed[n]}::int`),
+    sql`, `,
+  );
+  const picked = columns.map(([c]) => `x.${c}`).join(', ');
+  const shape = columns.map(([c, type]) => `${c} ${type}`).join(', ');
+  const result = await tx.execute(
+    sql`insert into ${sql.raw(table)} (${sql.raw(target)}) select ${fixedValues}, ${sql.raw(picked)} from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as x(${sql.raw(shape)})${sql.raw(tail ? ` ${tail}` : '')}`,
+  );
+  return rowsOf<R>(result);
+}
+
+/** Inserts `rows` in chunks of one statement each; the returned rows of all of them. */
+async function insertChunked<R>(tx: DbOrTx, table: string, fixed: Record<string, number>, columns: Columns, rows: readonly Record<string, unknown>[], tail?: string) {
+  const out: R[] = [];
+  for (const part of chunks(rows)) out.push(...(await insertRecords<R>(tx, table, fixed, columns, part, tail)));
+  return out;
+}
+
+export interface ImportTarget {
+  companyId: number;
+  jobId: number;
+  utilityId: number;
+}
+
+/** The utility's unit library as it is. */
+export const unitsOfUtility = (tx: DbOrTx, { companyId, utilityId }: ImportTarget) =>
+  tx
+    .select({ id: units.id, code: units.code })
+    .from(units)
+    .where(and(eq(units.companyId, companyId), eq(units.utilityId, utilityId)));
+
+/** The utility's poles whose trimmed, lower-case name is one of `names`, oldest first. */
+export const polesNamed = (tx: DbOrTx, { companyId, utilityId }: ImportTarget, names: readonly string[]) =>
+  lookUp(names, (part) =>
+    tx
+      .select({ id: poles.id, poleName: poles.poleName, lineName: poles.lineName })
+      .from(poles)
+      .where(and(eq(poles.companyId, companyId), eq(poles.utilityId, utilityId), inJsonList(sql`lower(trim(${poles.poleName}))`, part, 'text')))
+      .orderBy(asc(poles.id)),
+  );
+
+/** The job's tickets on these poles, oldest first. */
+export const ticketsOnPoles = (tx: DbOrTx, { companyId, jobId }: ImportTarget, poleIds: readonly number[]) =>
+  lookUp(poleIds, (part) =>
+    tx
+      .select({ id: tickets.id, poleId: tickets.poleId })
+      .from(tickets)
+      .where(and(eq(tickets.companyId, companyId), eq(tickets.jobId, jobId), inJsonList(sql`${tickets.poleId}`, part, 'int')))
+      .orderBy(asc(tickets.id)),
+  );
+
+/** The tasks of these tickets with their unit's code, oldest first. */
+export const tasksOfTickets = (tx: DbOrTx, { companyId }: ImportTarget, ticketIds: readonly number[]) =>
+  lookUp(ticketIds, (part) =>
+    tx
+      .select({ id: ticketTasks.id, ticketId: ticketTasks.ticketId, code: units.code, initQty: ticketTasks.initQty, additionalQty: ticketTasks.additionalQty })
+      .from(ticketTasks)
+      .innerJoin(units, eq(units.id, ticketTasks.unitId))
+      .where(and(eq(ticketTasks.companyId, companyId), inJsonList(sql`${ticketTasks.ticketId}`, part, 'int')))
+      .orderBy(asc(ticketTasks.id)),
+  );
+
+export const workOrdersOfTickets = (tx: DbOrTx, { companyId }: ImportTarget, ticketIds: readonly number[]) =>
+  lookUp(ticketIds, (part) =>
+    tx
+      .select({ ticketId: workOrders.ticketId, wo: workOrders.workOrder })
+      .from(workOrders)
+      .where(and(eq(workOrders.companyId, companyId), inJsonList(sql`${workOrders.ticketId}`, part, 'int'))),
+  );
+
+const UNIT_TEXT = ['description', 'family', 'type', 'action', 'uom', 'notes'] as const;
+export type UnitRecord = { code: string } & Record<(typeof UNIT_TEXT)[number], string>;
+
+/** Unit-library rows inserted, or updated by code; a blank cell keeps what the library already says. */
+export const upsertUnits = (tx: DbOrTx, { companyId, utilityId }: ImportTarget, rows: readonly UnitRecord[]) => {
+  const keep = UNIT_TEXT.map((c) => `${c} = coalesce(nullif(excluded.${c}, ''), units.${c})`).join(', ');
+  return insertChunked<{ id: number; code: string }>(
+    tx,
+    'units',
+    { company_id: companyId, utility_id: utilityId },
+    [['code', 'text'], ...UNIT_TEXT.map((c) => [c, 'text'] as const)],
+    rows,
+    `on conflict (company_id, utility_id, code) do update set ${keep} returning id, code`,
+  );
+};
+
+export interface PoleRecord {
+  pole_name: string;
+  line_name: string;
+  pole_id: string | null;
+  line_id: string | null;
+  street_address: string | null;
+  geo_lat: number | null;
+  geo_lon: number | null;
+  primary_voltage: string | null;
+  secondary_voltage: string | null;
+  arc_rating: string | null;
+  utility_spec: string | null;
+  sub_curcuit: string | null;
+  sap_curcuit: string | null;
+}
+const poleColumns = [
+  ['pole_name', 'text'],
+  ['line_name', 'text'],
+  ['pole_id', 'text'],
+  ['line_id', 'text'],
+  ['street_address', 'text'],
+  ['geo_lat', 'float8'],
+  ['geo_lon', 'float8'],
+  ['primary_voltage', 'text'],
+  ['secondary_voltage', 'text'],
+  ['arc_rating', 'text'],
+  ['utility_spec', 'text'],
+  ['sub_curcuit', 'text'],
+  ['sap_curcuit', 'text'],
+] as const;
+
+export const insertPoles = (tx: DbOrTx, { companyId, utilityId }: ImportTarget, rows: readonly PoleRecord[]) =>
+  insertChunked<{ id: number; pole_name: string; line_name: string }>(
+    tx,
+    'poles',
+    { company_id: companyId, utility_id: utilityId },
+    poleColumns,
+    rows as unknown as Record<string, unknown>[],
+    'returning id, pole_name, line_name',
+  );
+
+export interface TicketRecord {
+  pole_id: number;
+  due_date: string | null;
+  street_address: string | null;
+  geo_lat: number | null;
+  geo_lon: number | null;
+  description: string | null;
+  ehasp: string | null;
+  ambulance_meetup: string | null;
+}
+const ticketColumns = [
+  ['pole_id', 'int'],
+  ['due_date', 'date'],
+  ['street_address', 'text'],
+  ['geo_lat', 'float8'],
+  ['geo_lon', 'float8'],
+  ['description', 'text'],
+  ['ehasp', 'text'],
+  ['ambulance_meetup', 'text'],
+] as const;
+
+export const insertTickets = (tx: DbOrTx, { companyId, jobId }: ImportTarget, rows: readonly TicketRecord[]) =>
+  insertChunked<{ id: number; pole_id: number }>(
+    tx,
+    'tickets',
+    { company_id: companyId, job_id: jobId },
+    ticketColumns,
+    rows as unknown as Record<string, unknown>[],
+    'returning id, pole_id',
+  );
+
+export const insertWorkOrders = (tx: DbOrTx, { companyId }: ImportTarget, rows: readonly { ticket_id: number; work_order: string }[]) =>
+  insertChunked(tx, 'work_orders', { company_id: companyId }, [['ticket_id', 'int'], ['work_order', 'text']], rows);
+
+const taskColumns = [
+  ['ticket_id', 'int'],
+  ['unit_id', 'int'],
+  ['init_qty', 'float8'],
+  ['additional_qty', 'float8'],
+] as const;
+
+export const insertTasks = (
+  tx: DbOrTx,
+  { companyId }: ImportTarget,
+  rows: readonly { ticket_id: number; unit_id: number; init_qty: number; additional_qty: number }[],
+) => insertChunked(tx, 'ticket_tasks', { company_id: companyId }, taskColumns, rows);
+
+/** Sets the bid quantity of existing tasks. */
+export async function setBidQuantities(tx: DbOrTx, { companyId }: ImportTarget, updates: readonly { id: number; initQty: number }[]) {
+  for (const part of chunks(updates)) {
+    await breathe();
+    await tx.execute(
+      sql`update ticket_tasks set init_qty = x.init_qty from jsonb_to_recordset(${JSON.stringify(part.map((u) => ({ id: u.id, init_qty: u.initQty })))}::jsonb) as x(id int, init_qty float8) where ticket_tasks.id = x.id and ticket_tasks.company_id = ${companyId}`,
+    );
+  }
+}
+
+/** Moves the version of these tickets on, so that a window opened before cannot save over the change. */
+export async function bumpTicketVersions(tx: DbOrTx, { companyId }: ImportTarget, ticketIds: readonly number[]) {
+  for (const part of chunks(ticketIds, LOOKUP_CHUNK)) {
+    await tx.execute(sql`update tickets set version = version + 1 where company_id = ${companyId} and ${inJsonList(sql`id`, part, 'int')}`);
+  }
+}
