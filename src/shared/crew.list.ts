@@ -1,5 +1,6 @@
 import { CREW_STATUS } from './constants';
 import type { CrewMember } from './crew.schemas';
+import { fullName } from './names';
 import type { SortDirection } from './sort';
 import { compareDate, compareText } from './sorting';
 
@@ -20,7 +21,6 @@ export type CrewSortColumn = (typeof CREW_SORT_COLUMNS)[number];
 export const CREW_SORT_STORAGE = { column: 'crewSortColumn', direction: 'crewSortDirection' } as const;
 export const CREW_SORT_DEFAULT: { column: CrewSortColumn; direction: SortDirection } = { column: 'first_name', direction: 'desc' };
 
-export const fullName = (first?: string | null, last?: string | null) => [first, last].filter(Boolean).join(' ');
 export const foremanName = (m: Pick<CrewMember, 'foreman_firstname' | 'foreman_lastname'>) => fullName(m.foreman_firstname, m.foreman_lastname);
 
 export function matchesStatus(m: Pick<CrewMember, 'crew_status'>, filter: CrewStatusFilter): boolean {

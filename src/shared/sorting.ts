@@ -88,35 +88,6 @@ export interface TicketSortRow {
 const hasGps = (t: TicketSortRow) => (t.geo_lat != null && t.geo_lon != null ? 1 : 0);
 
 /**
- * Ascending comparator of one ticket column (SPEC §5): due_date as a date with empty or invalid
- * values last in both directions; the dig-safe and NRA flags numerically (a present document
- * after a missing one on ties, matching the green/red circles); the rest case-insensitive text.
- * Date Added and Date Completed are instants: they sort as dates, empty last, like Due Date, so a
- * ticket that is not complete yet never sits between two completion dates.
- */
-export function ticketComparator(column: TicketSortColumn, direction: 'asc' | 'desc'): (a: TicketSortRow, b: TicketSortRow) => number {
-  const flip = direction === 'asc' ? 1 : -1;
-  const byId = (a: TicketSortRow, b: TicketSortRow) => a.id - b.id;
-  switch (column) {
-    case 'due_date':
-    case 'created_date':
-    case 'actual_completion_date':
-      return (a, b) => compareDate(a[column], b[column], direction) || byId(a, b);
-    case 'dig_safe_required':
-      return (a, b) =>
-        flip * (compareNumber(a.dig_safe_required, b.dig_safe_required) || compareNumber(a.dig_safe_url ? 1 : 0, b.dig_safe_url ? 1 : 0)) ||
-        byId(a, b);
-    case 'nra_required':
-      return (a, b) =>
-        flip * (compareNumber(a.nra_required, b.nra_required) || compareNumber(a.nra_url ? 1 : 0, b.nra_url ? 1 : 0)) || byId(a, b);
-    case 'gps':
-      return (a, b) => flip * compareNumber(hasGps(a), hasGps(b)) || byId(a, b);
-    default:
-      return (a, b) => flip * compareText(a[column], b[column]) || byId(a, b);
-  }
-}
-
-/**
  * A plain-string sort key with the collator's order for everyday text: lower case, and digit runs
  * zero-padded so that '9' < '10'. Comparing these with `<` is ~10× faster than Intl.Collator.
  */
@@ -148,6 +119,10 @@ function sortKey(r: TicketSortRow, column: TicketSortColumn): number | string | 
 /**
  * A sorted copy (the input is never reordered, so React state stays untouched). Sort keys are
  * computed once per row rather than once per comparison: 5,000 rows re-sort in a few ms.
+ * The rules (SPEC §5): due_date, Date Added and Date Completed as dates with empty or invalid
+ * values last in both directions (a ticket not complete yet never sits between two completion
+ * dates); the dig-safe and NRA flags numerically, a present document after a missing one on ties
+ * (matching the green/red circles); the rest case-insensitive text; ties by id.
  */
 export function sortTickets<T extends TicketSortRow>(rows: readonly T[], column: TicketSortColumn, direction: 'asc' | 'desc'): T[] {
   const flip = direction === 'asc' ? 1 : -1;

@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { TICKET_STATUS } from '../../../shared/constants';
+import { fullName } from '../../../shared/names';
 import type { Note, Permit, Pole, Ticket, TicketImage, TicketRow, TicketRowFields, TicketTask } from '../../../shared/tickets.schemas';
 import type { DbOrTx } from '../../db/client';
 import { accessTypes, images, notes, permits, permitTypes, poles, tickets, ticketTasks, units, users, utilities, workOrders } from '../../db/schema/index';
@@ -20,8 +21,6 @@ export function isoInstant(v: Date | string | null | undefined): string | null {
   return Number.isNaN(d.getTime()) ? String(v) : d.toISOString();
 }
 const isoRequired = (v: Date | string | null | undefined) => isoInstant(v) ?? '';
-
-const fullName = (first: string | null, last: string | null) => (first == null && last == null ? null : `${first ?? ''} ${last ?? ''}`.trim());
 
 const assignee = alias(users, 'ticket_assignee');
 const noteAuthor = alias(users, 'note_author');
@@ -191,7 +190,7 @@ async function loadTickets(db: DbOrTx, companyId: number, scope: Scope): Promise
     noteRows,
     (r): Note => ({
       id: r.id,
-      author: fullName(r.first, r.last) ?? '',
+      author: fullName(r.first, r.last),
       author_id: r.author_id,
       created_date: isoRequired(r.created_date),
       note_text: r.note_text,

@@ -12,7 +12,7 @@ import {
   type CrewMember,
   type CrewSaveReply,
 } from '../../../shared/crew.schemas';
-import { fullName } from '../../../shared/crew.list';
+import { fullName } from '../../../shared/names';
 import { MSG } from '../../../shared/messages';
 import { ApiError } from '../../api/client';
 import { useConfigurableRoles } from './api/configurableRoles';

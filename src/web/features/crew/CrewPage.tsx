@@ -13,12 +13,12 @@ import {
   CREW_STATUS_FILTERS,
   DEFAULT_CREW_STATUS_FILTER,
   foremanName,
-  fullName,
   visibleCrew,
   type CrewSortColumn,
   type CrewStatusFilter,
 } from '../../../shared/crew.list';
 import type { CrewMember, CrewSaveReply } from '../../../shared/crew.schemas';
+import { fullName } from '../../../shared/names';
 import { formatLongDate2Day } from '../../../shared/dates';
 import { can } from '../../../shared/permissions';
 import { useSession } from '../../api/session';
@@ -44,7 +44,7 @@ type ModalState = { mode: 'closed' } | { mode: 'add' } | { mode: 'edit'; member:
 
 /**
  * The crew roster (SPEC §2 Crew). A role that may not view crew (DESIGN §4) is told whom the page
- * is for, with a way back, rather than shown a blank page (issue 12 item 11).
+ * is for, with a way back, rather than shown a blank page.
  */
 export default function CrewPage() {
   const { claims } = useSession();
@@ -99,7 +99,7 @@ function CrewRoster({ canWrite, currentUserId, currentRoleId }: { canWrite: bool
       open(member);
     }
   }
-  /** The roster's Resend invitation (issue 12 item 10). */
+  /** The roster's Resend invitation. */
   async function onResend(member: CrewMember) {
     const name = fullName(member.first_name, member.last_name);
     try {

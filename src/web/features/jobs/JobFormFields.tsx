@@ -5,6 +5,7 @@ import { IconCalendar } from '@tabler/icons-react';
 import { JOB_TYPE, LIMITS } from '../../../shared/constants';
 import { toIsoDate } from '../../../shared/dates';
 import type { JobFieldsInput } from '../../../shared/jobs.schemas';
+import { fullName } from '../../../shared/names';
 import { UploadField } from '../../components/upload/UploadField';
 import { useForemen } from './api/foremen';
 import { useUtilities } from './api/utilities';
@@ -79,7 +80,7 @@ export function JobFormFields({
         <Select
           label="Foreman"
           placeholder="Select..."
-          data={(foremen.data ?? []).map((f) => ({ value: String(f.id), label: `${f.first_name} ${f.last_name}`.trim() }))}
+          data={(foremen.data ?? []).map((f) => ({ value: String(f.id), label: fullName(f.first_name, f.last_name) }))}
           value={form.foreman_id ? String(form.foreman_id) : null}
           onChange={(v) => set('foreman_id', v ? Number(v) : null)}
           clearable

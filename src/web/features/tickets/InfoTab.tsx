@@ -5,6 +5,7 @@ import { IconCalendar, IconCircleCheck, IconPlus, IconRotate, IconTrash } from '
 import { LIMITS, TICKET_STATUS } from '../../../shared/constants';
 import { isoToUs, toIsoDate } from '../../../shared/dates';
 import { formatGeo } from '../../../shared/geo';
+import { fullName } from '../../../shared/names';
 import { UploadField } from '../../components/upload/UploadField';
 import { usePermitTypes, useWorkingForemen } from './api/reference';
 import { GeoInput } from './GeoInput';
@@ -157,7 +158,7 @@ export function InfoTab({
                 placeholder="Select..."
                 data={[
                   { value: '', label: 'Select...' },
-                  ...(foremen.data ?? []).map((f) => ({ value: String(f.id), label: `${f.first_name} ${f.last_name}` })),
+                  ...(foremen.data ?? []).map((f) => ({ value: String(f.id), label: fullName(f.first_name, f.last_name) })),
                   // Keep the current assignee visible even if they are no longer a working foreman.
                   ...(draft.assigned_to != null && !(foremen.data ?? []).some((f) => f.id === draft.assigned_to)
                     ? [{ value: String(draft.assigned_to), label: draft.assigned_to_name ?? `User ${draft.assigned_to}` }]
@@ -166,7 +167,7 @@ export function InfoTab({
                 value={draft.assigned_to != null ? String(draft.assigned_to) : ''}
                 onChange={(v) => {
                   const f = (foremen.data ?? []).find((x) => String(x.id) === v);
-                  update({ assigned_to: v ? Number(v) : null, assigned_to_name: f ? `${f.first_name} ${f.last_name}` : null });
+                  update({ assigned_to: v ? Number(v) : null, assigned_to_name: f ? fullName(f.first_name, f.last_name) : null });
                 }}
                 allowDeselect={false}
                 comboboxProps={{ withinPortal: true }}
