@@ -28,7 +28,7 @@ export interface Config {
   jobCacheBytes: number;
   /** How long SIGTERM waits for requests in flight before the process exits anyway (SHUTDOWN_TIMEOUT_MS). */
   shutdownTimeoutMs: number;
-  /** Workbook imports (issue 11): unzipped bytes a .xlsx may hold (IMPORT_MAX_UNZIPPED_MB, default 50)… */
+  /** Workbook imports: unzipped bytes a .xlsx may hold (IMPORT_MAX_UNZIPPED_MB, default 50)… */
   importMaxUnzippedBytes: number;
   /** …and how long reading one may take before its worker is stopped (IMPORT_TIME_LIMIT_MS, default 60 s). */
   importTimeLimitMs: number;

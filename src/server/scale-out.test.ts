@@ -8,7 +8,7 @@ import { withDatabase } from './test/global-setup';
 import { startServer, type ServerProcess } from './test/server-process';
 
 /**
- * Scale-out proof (issue 6, docs/deploy.md): two real server processes on ONE fresh PostgreSQL
+ * Scale-out proof (docs/deploy.md): two real server processes on ONE fresh PostgreSQL
  * database and ONE storage folder, same JWT_SECRET, different ports, started at the same moment
  * (so both race to migrate and seed: the advisory lock must make that safe). A session made on
  * one process works on the other, a write through one is read through the other, and a stale

@@ -25,7 +25,7 @@ export const forgotBody = z.object({ email: email.min(LIMITS.emailMin, 'Enter yo
  * The two parameters of a mailed link (DESIGN §5 reset link): the token (random bytes in
  * base64url) and the user's id. The reset page checks a link with this before showing the form,
  * and the server before looking the token up, so a link cut short in a mail client reads
- * MSG.resetInvalid on both sides, never validation text (issue 12 item 9).
+ * MSG.resetInvalid on both sides, never validation text.
  */
 export const resetLink = z.object({
   resetToken: z.string().regex(/^[A-Za-z0-9_-]{20,200}$/, MSG.resetInvalid),
@@ -75,7 +75,7 @@ export const profile = z.object({
 export type Profile = z.infer<typeof profile>;
 
 /**
- * A phone number as people write it (issue 12 item 12): 6175550123, 617-555-0123,
+ * A phone number as people write it: 6175550123, 617-555-0123,
  * (617) 555-0123, 617.555.0123, +1 617 555 0123, 555-0123. SPEC §5's 7 or 10 counts the digits;
  * a leading country code 1 is allowed. Stored as typed.
  */

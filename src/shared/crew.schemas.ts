@@ -58,7 +58,7 @@ export const crewMember = z.object({
   foreman_lastname: z.string().nullable(),
   status_name: z.string(),
   date_created: z.string(),
-  /** True until the member sets a password through their invitation (issue 12 item 10). */
+  /** True until the member sets a password through their invitation. */
   invitation_pending: z.boolean(),
 });
 export type CrewMember = z.infer<typeof crewMember>;

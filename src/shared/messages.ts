@@ -38,7 +38,7 @@ export const MSG = {
   tooFewLibraryColumns: "Couldn't find enough Unit Library columns in this Excel file.",
   excelUnparsable: "This Excel file couldn't be parsed.",
   excelLegacyXls: 'This is an old .xls file. Save it as .xlsx (Excel Workbook) and upload it again.',
-  // Workbook limits (issue 11): what the limit is and what to do about it.
+  // Workbook limits: what the limit is and what to do about it.
   excelTooLarge: (mb: number) =>
     `This workbook is too large: unzipped, its contents come to more than ${mb} MB. Remove unused sheets, pictures and formatting, or split it into smaller files.`,
   excelTooManyRows: (max: number) => `This workbook has more than ${max.toLocaleString('en-US')} rows on one sheet. Split it into smaller files.`,
@@ -69,7 +69,7 @@ export const MSG = {
   needsMerge: 'This pole has tasks already assigned for work on this job. Merge the tickets or select a different pole.',
 
   // Crew (SPEC §5, §8)
-  // SPEC §8's words, each followed by its rule (issue 12 item 12).
+  // SPEC §8's words, each followed by its rule.
   firstName: 'Enter a First Name of at least 2 letters',
   lastName: 'Enter a Last Name of at least 2 letters',
   email: 'Enter a valid email address, like name@example.com',
@@ -86,11 +86,11 @@ export const MSG = {
   crewSelfChange: 'You cannot deactivate your own account or change your own role.',
   crewResetInactive: 'This member is inactive. Activate them before sending a password link.',
   crewInviteFailed: 'The user was saved, but the invitation email could not be sent. Use Resend invitation in the crew list to send it again.',
-  // Invitations (issue 12 item 10): re-sent from the roster until the member sets a password.
+  // Invitations: re-sent from the roster until the member sets a password.
   crewInviteResent: 'A new invitation was emailed. Its link works for 7 days.',
   crewAlreadyJoined: 'This member has already set a password, so there is no invitation to re-send. Use Reset Password to send a new password link.',
   mailFailed: 'The email could not be sent. Try again in a few minutes.',
-  // Excel import rows (issue 3): every message names the Excel row the user sees
+  // Excel import rows: every message names the Excel row the user sees
   excelRowMissingPole: (row: number) => `Row ${row}: Pole is missing`,
   excelRowMissingUnit: (row: number) => `Row ${row}: Unit/task code is missing`,
   excelRowBadNumber: (row: number, label: string, value: string) => `Row ${row}: ${label} '${value}' is not a number`,
@@ -105,7 +105,7 @@ export const MSG = {
   excelMappingIncomplete: (labels: string) => `Map these columns before saving: ${labels}.`,
   excelNoRows: 'The Unit Tracking sheet has no rows below its header.',
   excelFileMissing: 'The uploaded Excel file could not be found. Upload it again.',
-  // Job save rules (SPEC §5 Job save) and job import/export (issue 3, jobs server)
+  // Job save rules (SPEC §5 Job save) and job import/export
   jobNumberRequired: 'Enter a job number.',
   jobDueDateRequired: 'Choose a due date (MM/DD/YYYY).',
   jobUtilityRequired: 'Utility is required',
@@ -116,7 +116,7 @@ export const MSG = {
   importTicketMissingPole: (where: string) => `${where}: Pole name is missing`,
   importUnknownUnit: (where: string, code: string) => `${where}: Unit/task code '${code}' is not in the unit library of this utility`,
   importBadQty: (where: string) => `${where}: Quantity must be a number of at least 0`,
-  // Tickets, poles and images: server rules the spec leaves open (issue 4, tickets server)
+  // Tickets, poles and images: server rules the spec leaves open
   ticketVersionRequired: 'Reload the ticket before saving it: the request did not say which version it changes.',
   ticketAssignWorkingForeman: 'Assign the ticket to an active working foreman of your company, or choose Select... to leave it unassigned.',
   ticketNotesAndImagesOnly: 'Linemen and apprentices can add notes and photos only. Ask a foreman to change anything else.',

@@ -3,7 +3,7 @@ import { getColumnsReply } from './excel';
 import { xlsUploadReply } from './tickets.schemas';
 
 /**
- * Re-importing a workbook into a job that already has tickets (issue 12 item 1, decision 018).
+ * Re-importing a workbook into a job that already has tickets (decision 018).
  * POST /tickets/xls-upload takes a `mode`:
  * - `columns`: the workbook's headers, for the Excel Column Mapping (writes nothing);
  * - `preview`: what an import would do (writes nothing), with a `preview_token`;

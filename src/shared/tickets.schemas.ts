@@ -168,7 +168,7 @@ export const ticketRowSchema = ticketSchema.pick({
   nra_url: true,
   version: true,
 }).extend({
-  /** How many tasks, photos and notes the ticket has: the phone's ticket cards show them (issue 12 item 4). */
+  /** How many tasks, photos and notes the ticket has: the phone's ticket cards show them. */
   task_count: z.number().int().nonnegative(),
   photo_count: z.number().int().nonnegative(),
   note_count: z.number().int().nonnegative(),
@@ -178,8 +178,7 @@ export type TicketRow = z.infer<typeof ticketRowSchema>;
 export type TicketRowFields = Omit<TicketRow, 'task_count' | 'photo_count' | 'note_count'>;
 
 // =============================================================================================
-// TICKET WRITE BODIES — owned by the tickets-server engineer (PUT /tickets/, merge, …).
-// Add the {ticket} save body, merge body and replies below this line.
+// TICKET WRITE BODIES: the {ticket} save body, merge body and their replies (PUT /tickets/, merge, …).
 // =============================================================================================
 
 const rowId = z.number().int().positive().max(2_147_483_647);

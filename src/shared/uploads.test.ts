@@ -78,7 +78,7 @@ describe('limits and accept lists', () => {
   });
 });
 
-describe('upload messages name kinds of file, never MIME types (issue 12 item 12)', () => {
+describe('upload messages name kinds of file, never MIME types', () => {
   it.each([
     ['work_packet', { name: 'notes.docx', type: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document' }, '"notes.docx" is a Word document, which cannot be uploaded here. Choose a PDF or a photo (JPEG, PNG, GIF, WebP, AVIF).'],
     ['media', { name: 'packet.pdf', type: 'application/pdf' }, '"packet.pdf" is a PDF, which cannot be uploaded here. Choose a photo (JPEG, PNG, GIF, WebP, AVIF).'],

@@ -119,7 +119,7 @@ export function checkUpload(kind: UploadKind, file: { name: string; type: string
   }
   const contentType = resolveUploadType(kind, file.name, file.type);
   if (!contentType) {
-    // What the file is, in words a person uses: never a raw MIME type (issue 12 item 12).
+    // What the file is, in words a person uses: never a raw MIME type.
     const kindOf = describeFileType(file.type, file.name);
     const what = kindOf ? `"${file.name}" is ${kindOf}, which` : `"${file.name}"`;
     return { ok: false, message: `${what} cannot be uploaded here. Choose ${rule.describe}.` };

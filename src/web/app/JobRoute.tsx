@@ -17,7 +17,7 @@ export default function JobRoute() {
   const [params] = useSearchParams();
   const id = jobIdFrom(params);
   // The same query the header and the tickets read (no second request): a job that does not
-  // exist is one "not found" with a way back, not a header and a tickets error (issue 12 item 12).
+  // exist is one "not found" with a way back, not a header and a tickets error.
   const job = useQuery({ ...jobQuery(id ?? 0), enabled: id !== null });
   const missing = job.error instanceof ApiError && job.error.status === 404;
   if (id === null) return <NoJobNamed />;

@@ -53,7 +53,7 @@ export function Layout() {
             </Anchor>
             {small ? (
               <Box ref={menuRef} pos="relative">
-                {/* A 44 px tap target (issue 12 item 8). */}
+                {/* A 44 px tap target. */}
                 <Burger opened={menuOpen} onClick={() => setMenuOpen((o) => !o)} aria-label="Toggle navigation" size="sm" w={44} h={44} />
                 {menuOpen && (
                   <Paper shadow="md" withBorder className={classes.dropdown} component="nav" aria-label="Main">

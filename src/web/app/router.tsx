@@ -10,7 +10,7 @@ import { RequireAuth } from './RequireAuth';
 import { ErrorPage } from './ErrorPage';
 import { NotFound } from './NotFound';
 
-// Each page is its own chunk, so the login page stays small (issue 6 budget).
+// Each page is its own chunk, so the login page stays small.
 const LoginPage = lazy(() => import('../features/auth/LoginPage'));
 const ResetPasswordPage = lazy(() => import('../features/auth/ResetPasswordPage'));
 const UserPage = lazy(() => import('../features/account/UserPage'));

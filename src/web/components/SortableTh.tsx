@@ -18,7 +18,7 @@ export function SortableTh({
   const Icon = active ? (direction === 'asc' ? IconChevronUp : IconChevronDown) : IconSelector;
   return (
     <Table.Th aria-sort={active ? (direction === 'asc' ? 'ascending' : 'descending') : 'none'} style={{ whiteSpace: 'nowrap' }}>
-      {/* 44 px high: a finger finds it (WCAG 2.5.5, issue 12 item 8). */}
+      {/* 44 px high: a finger finds it (WCAG 2.5.5). */}
       <UnstyledButton onClick={onSort} style={{ width: '100%', minHeight: 44 }}>
         <Group gap={4} wrap="nowrap" justify="space-between">
           <Text fw={600} size="sm">

@@ -85,7 +85,7 @@ describe('GET /crew/allCrew', () => {
         'foreman_lastname',
         'status_name',
         'date_created',
-        // Beyond SPEC §3: whether the invitation is still open (issue 12 item 10).
+        // Beyond SPEC §3: whether the invitation is still open.
         'invitation_pending',
       ].sort(),
     );

@@ -4,7 +4,7 @@ import { MSG } from '../../../shared/messages';
 import { passwordResetTokens, users } from '../../db/schema/index';
 import { createTestApp, resetLinkFrom, type TestApp } from '../../test/harness';
 
-/** Issue 12 items 9 and 10: invitations last 7 days, say who invited whom where, and can be re-sent; bad links say so. */
+/** Invitations last 7 days, say who invited whom where, and can be re-sent; bad links say so. */
 const t = await createTestApp();
 const API = '/api/v1';
 const HOUR = 60 * 60_000;

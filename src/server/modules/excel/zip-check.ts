@@ -4,14 +4,14 @@ import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 
 /**
- * The zip of a .xlsx, read from its central directory (issue 3). exceljs's streaming reader
+ * The zip of a .xlsx, read from its central directory. exceljs's streaming reader
  * walks the local headers front to back and loses entries (openpyxl puts the worksheets before
  * xl/workbook.xml), and on some damaged files it waits forever; so we read the directory
  * ourselves and hand exceljs's parsers the parts in the order they need them.
  *
  * Before anything is parsed, every entry of the central directory must have a matching local
- * header and inflate to data with the right CRC-32, and the unzipped total is capped (issue 11:
- * a 1 MB file that unzips to 250 MB). Inflating runs on libuv's thread pool.
+ * header and inflate to data with the right CRC-32, and the unzipped total is capped
+ * (a 1 MB file that unzips to 250 MB). Inflating runs on libuv's thread pool.
  */
 
 const inflateRaw = promisify(zlib.inflateRaw);

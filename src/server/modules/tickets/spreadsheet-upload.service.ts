@@ -11,12 +11,12 @@ import { reimportTickets, StalePreviewError, type ImportPlan } from '../imports/
 import { findJob, lockJob } from '../jobs/jobs.repository';
 
 /**
- * POST /tickets/xls-upload (issue 4): a workbook's tickets added to an existing job with the
+ * POST /tickets/xls-upload: a workbook's tickets added to an existing job with the
  * mapping logic of job creation (src/shared/excel.ts, the Excel converter, importTickets), in one
  * transaction. Decision: like job creation, a file with any bad row adds nothing; the reply is a
  * 422 that lists every rejected row, so the user fixes the file and uploads it again.
  *
- * Re-import (issue 12 item 1, decision 018): `mode` asks for the columns, a preview, or an
+ * Re-import (decision 018): `mode` asks for the columns, a preview, or an
  * import that adds new rows only (the default) or also updates the bid of matched tasks; a
  * matched row never adds a second task. The preview and the import share importTickets' plan.
  */

@@ -108,7 +108,7 @@ describe('GET /doc_upload/sign-s3-pdf', () => {
       expect(res.statusCode, `${directory} ${fileType}`).toBe(400);
       expect(res.json().error).toContain(`"${fileName}" is `);
       expect(res.json().error).toContain(`cannot be uploaded here. Choose ${UPLOAD_RULES[directory as 'excel'].describe}.`);
-      // A person reads this: the kind of file in words, never its MIME type (issue 12 item 12).
+      // A person reads this: the kind of file in words, never its MIME type.
       expect(res.json().error).not.toContain(fileType);
     }
   });

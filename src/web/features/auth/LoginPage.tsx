@@ -95,7 +95,7 @@ export default function LoginPage() {
         </form>
       </Paper>
       <ForgotPasswordModal opened={forgotOpen} onClose={() => setForgotOpen(false)} initialEmail={email} onSent={(message) => {
-          // The link is on its way: an earlier "wrong password" no longer applies (issue 12 item 12).
+          // The link is on its way: an earlier "wrong password" no longer applies.
           setError(null);
           setNotice(message);
         }}

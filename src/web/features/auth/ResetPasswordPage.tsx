@@ -13,7 +13,7 @@ import { requestNewLink, resetPassword } from './api/resetPassword';
 /**
  * /resetPassword?resetToken=…&userId=… : choose a new password, then back to /login. A link that
  * is malformed (cut short by a mail client), used or expired says so and offers to mail a new one
- * (issue 12 item 9): most people who land here are new crew members opening their invitation.
+ *: most people who land here are new crew members opening their invitation.
  */
 export default function ResetPasswordPage() {
   const [params] = useSearchParams();

@@ -19,7 +19,7 @@ import { ExportJobModal } from './ExportJobModal';
 const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
 
 /**
- * The Delete Job question names the job and what goes with it (issue 12 item 12), counted from
+ * The Delete Job question names the job and what goes with it, counted from
  * the ticket rows the page already has: the packet, each ticket's dig-safe and NRA documents.
  */
 function deleteJobMessage(j: NonNullable<ReturnType<typeof useJob>['data']>): string {
@@ -109,7 +109,7 @@ export default function JobDetailHeader({ jobId }: { jobId: number }) {
           </Group>
           {canWrite && (
             // Delete Job comes last: the first stop of the keyboard (and of a thumb) is never the
-            // one that destroys the job (issue 12 item 13).
+            // one that destroys the job.
             <Group gap="xs" wrap="wrap">
               <Button variant="subtle" size="compact-sm" leftSection={<IconPencil size={16} />} onClick={() => setEditing(true)}>
                 Edit Job Info

@@ -74,7 +74,7 @@ export default function JobsPage() {
   const pageRows = rows.slice((current - 1) * JOBS_PAGE_SIZE, current * JOBS_PAGE_SIZE);
 
   const filtered = search.trim() !== '' || status !== 'All';
-  // An empty company's first stop: say what a job is for and offer to create one (issue 12 item 11).
+  // An empty company's first stop: say what a job is for and offer to create one.
   const emptyText: ReactNode = filtered ? (
     'No jobs match.'
   ) : (

@@ -4,7 +4,7 @@ import { IconAlertCircleFilled, IconCircleCheckFilled, IconCircleDashed } from '
 /**
  * SPEC §2 NRA/DNR and Digsafe cells: grey = not required, red = required but no document,
  * green = document present. Each state also has its own shape (dashed ring, exclamation mark,
- * tick) and a label, so that nobody needs to tell red from green in sunlight (issue 12 item 8).
+ * tick) and a label, so that nobody needs to tell red from green in sunlight.
  */
 export function docState(required: number, url: string | null): 'none' | 'missing' | 'present' {
   if (url) return 'present';

@@ -17,7 +17,7 @@ const FIT: View = { scale: 1, x: 0, y: 0 };
 const clampScale = (s: number) => Math.min(MAX_ZOOM, Math.max(1, s));
 
 /**
- * A ticket's photos full screen (issue 12 item 7): swipe or Previous / Next (buttons, arrow
+ * A ticket's photos full screen: swipe or Previous / Next (buttons, arrow
  * keys), pinch, double-tap, wheel or the buttons to zoom, drag to look around a zoomed photo, and
  * when the photo was added. Mantine's Modal plus pointer events: no gallery library needed.
  */

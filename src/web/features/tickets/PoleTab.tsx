@@ -81,7 +81,7 @@ export function PoleTab({
   const utilityName = (id: number | null) => utilities.data?.find((u) => u.id === id)?.code ?? '';
   const canAdd = pole.pole_name.trim() !== '' && pole.line_name.trim() !== '';
 
-  // Whoever may not edit poles (roles 4 to 6) reads them as text (issue 12 item 6).
+  // Whoever may not edit poles (roles 4 to 6) reads them as text.
   if (ro) {
     return (
       <Paper withBorder p="sm">

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { Text } from '@mantine/core';
 
 /**
- * A field the person may not change, shown as text with its label (issue 12 item 6): no white
+ * A field the person may not change, shown as text with its label: no white
  * box, arrows or steppers that look editable. "--" when empty.
  */
 export function ReadField({ label, children, multiline }: { label: string; children: ReactNode; multiline?: boolean }) {

@@ -16,7 +16,7 @@ function Figure({ label, value }: { label: string; value: number }) {
 }
 
 /**
- * What importing a workbook into this job will do (issue 12 item 1, decision 018): new tickets,
+ * What importing a workbook into this job will do (decision 018): new tickets,
  * new tasks, changed quantities (bid now → in the file) and unchanged rows; the user chooses
  * "Add new only" or "Update quantities too". Rows that match a task already on the job never
  * add a second task, whichever is chosen.

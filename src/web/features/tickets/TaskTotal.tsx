@@ -6,7 +6,7 @@ export const formatQty = (n: number) => QTY.format(n);
 export const signedQty = (n: number) => (n > 0 ? `+${formatQty(n)}` : n < 0 ? `\u2212${formatQty(-n)}` : '0');
 
 /**
- * The quantity a task comes to: bid plus change (issue 12 item 3). A new task starts with a
+ * The quantity a task comes to: bid plus change. A new task starts with a
  * change of 1 (SPEC §5), so the total is said beside the two numbers, never left to be guessed.
  */
 export function TaskTotal({ init, change, uom }: { init: number; change: number; uom?: string | null }) {

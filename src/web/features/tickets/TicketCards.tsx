@@ -81,7 +81,7 @@ const Card = memo(function Card({
 });
 
 /**
- * On a phone (issue 12 item 4) each ticket is a card: pole and line, status, street, due date,
+ * On a phone each ticket is a card: pole and line, status, street, due date,
  * crew, how many tasks, photos and notes it has, and the document marks, with no sideways scroll. The same data-ticket-id as a table row,
  * so focus can go back to the card that opened the ticket window.
  */

@@ -77,7 +77,7 @@ export function TicketWindow({
   const [viewerOpen, setViewerOpen] = useState(false);
 
   // The window's own moves (Close after asking, delete, merge, a new ticket) change the address
-  // and must not be asked about again; Back and other moves away are (issue 12 item 5).
+  // and must not be asked about again; Back and other moves away are.
   const leaving = useRef(false);
   const onClose = () => {
     leaving.current = true;

@@ -101,7 +101,7 @@ export default function TicketsSection({ jobId }: { jobId: number }) {
   const navigate = useNavigate();
   const location = useLocation();
   const [params] = useSearchParams();
-  // Below 768 px the tickets are cards and the filters sit in a drawer (issue 12 item 4).
+  // Below 768 px the tickets are cards and the filters sit in a drawer.
   const phone = useMediaQuery('(max-width: 47.99em)', undefined, { getInitialValueInEffect: false });
   const [filtersOpen, setFiltersOpen] = useState(false);
   const { claims } = useSession();
@@ -221,7 +221,7 @@ export default function TicketsSection({ jobId }: { jobId: number }) {
   }, []);
   const onToggleAll = useCallback((ids: number[] | null) => setSelected(new Set(ids ?? [])), []);
 
-  // The open ticket lives in the address (/job?id=…&ticket=…, issue 12 item 5): opening pushes
+  // The open ticket lives in the address (/job?id=…&ticket=…): opening pushes
   // it, so Back closes the window (TicketWindow asks first when there are unsaved changes), and a
   // link to a ticket opens it on a fresh load. Create Ticket is ticket=new.
   const state = location.state as TicketLocationState | null;
@@ -242,7 +242,7 @@ export default function TicketsSection({ jobId }: { jobId: number }) {
   }, [navigate, jobId, state?.fromList]);
   const onOpen = useCallback((id: number) => openTicket({ id }), [openTicket]);
 
-  // Focus goes back to the row or card that opened the window (issue 12 item 13).
+  // Focus goes back to the row or card that opened the window.
   const openedId = target?.id ?? null;
   const isOpen = target !== null;
   const lastOpened = useRef<number | null>(null);
@@ -418,7 +418,7 @@ export default function TicketsSection({ jobId }: { jobId: number }) {
         {uploadResult && <UploadResult result={uploadResult} onClose={() => setUploadResult(null)} />}
 
         {tickets.length === 0 ? (
-          // A job with no tickets says so, and how to add them (issue 12 item 11), instead of
+          // A job with no tickets says so, and how to add them, instead of
           // an empty table under filters that match nothing.
           <Stack gap={4} align="center" py="lg" data-testid="no-tickets">
             <Text fw={600}>This job has no tickets yet.</Text>

@@ -1,5 +1,5 @@
 /**
- * The ticket window's address (issue 12 item 5): /job?id=<job>&ticket=<ticket id | new>. One
+ * The ticket window's address: /job?id=<job>&ticket=<ticket id | new>. One
  * rule for reading and writing it, so a link texted to a crew member opens what it names.
  */
 export type TicketParam = number | 'new' | null;
