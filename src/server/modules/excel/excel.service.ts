@@ -36,7 +36,7 @@ function isMissing(err: unknown): boolean {
 }
 
 /**
- * How this process reads a user's workbook (issue 11): the configured unzipped size and time
+ * How this process reads a user's workbook: the configured unzipped size and time
  * limit, and one workbook per user at a time (a second one answers 429).
  */
 export function importOptions(ctx: AppContext, user: Pick<CurrentUser, 'id'>): ImportOptions {
@@ -60,7 +60,7 @@ export async function getColumns(ctx: AppContext, user: CurrentUser, url: string
  * For a job save with `job.ticketsFile`: read the workbook, convert it with the saved mapping
  * and the job's overrides, and throw 422 naming the bad rows when there is any problem, before
  * anything is written. Call it before opening the transaction that inserts the drafts. Parsing
- * and converting run in the workbook worker (issue 6: the server keeps answering meanwhile).
+ * and converting run in the workbook worker (the server keeps answering meanwhile).
  */
 export async function loadWorkbookImport(
   ctx: AppContext,
