@@ -34,6 +34,8 @@ async function lookUp<T, R>(list: readonly T[], query: (part: T[]) => Promise<R[
 
 type PgType = 'text' | 'int' | 'float8' | 'date';
 type Columns = readonly (readonly [string, PgType])[];
+/** The row a column list takes: numbers for int and float8, strings for text and date. */
+type RecordOf<C extends Columns> = { [K in C[number] as K[0]]: (K[1] extends 'int' | 'float8' ? number : string) | null };
 
 /**
  * `expr in (list)` with the list as one JSON parameter instead of one parameter per value. A
@@ -83,7 +85,7 @@ async function insertChunked<R>(tx: DbOrTx, table: string, fixed: Record<string,
   return out;
 }
 
-export interface ImportTarget {
+interface ImportTarget {
   companyId: number;
   jobId: number;
   utilityId: number;
@@ -136,7 +138,7 @@ export const workOrdersOfTickets = (tx: DbOrTx, { companyId }: ImportTarget, tic
   );
 
 const UNIT_TEXT = ['description', 'family', 'type', 'action', 'uom', 'notes'] as const;
-export type UnitRecord = { code: string } & Record<(typeof UNIT_TEXT)[number], string>;
+type UnitRecord = { code: string } & Record<(typeof UNIT_TEXT)[number], string>;
 
 /** Unit-library rows inserted, or updated by code; a blank cell keeps what the library already says. */
 export const upsertUnits = (tx: DbOrTx, { companyId, utilityId }: ImportTarget, rows: readonly UnitRecord[]) => {
@@ -151,21 +153,6 @@ export const upsertUnits = (tx: DbOrTx, { companyId, utilityId }: ImportTarget, 
   );
 };
 
-export interface PoleRecord {
-  pole_name: string;
-  line_name: string;
-  pole_id: string | null;
-  line_id: string | null;
-  street_address: string | null;
-  geo_lat: number | null;
-  geo_lon: number | null;
-  primary_voltage: string | null;
-  secondary_voltage: string | null;
-  arc_rating: string | null;
-  utility_spec: string | null;
-  sub_curcuit: string | null;
-  sap_curcuit: string | null;
-}
 const poleColumns = [
   ['pole_name', 'text'],
   ['line_name', 'text'],
@@ -181,6 +168,7 @@ const poleColumns = [
   ['sub_curcuit', 'text'],
   ['sap_curcuit', 'text'],
 ] as const;
+type PoleRecord = RecordOf<typeof poleColumns>;
 
 export const insertPoles = (tx: DbOrTx, { companyId, utilityId }: ImportTarget, rows: readonly PoleRecord[]) =>
   insertChunked<{ id: number; pole_name: string; line_name: string }>(
@@ -188,20 +176,10 @@ export const insertPoles = (tx: DbOrTx, { companyId, utilityId }: ImportTarget, 
     'poles',
     { company_id: companyId, utility_id: utilityId },
     poleColumns,
-    rows as unknown as Record<string, unknown>[],
+    rows,
     'returning id, pole_name, line_name',
   );
 
-export interface TicketRecord {
-  pole_id: number;
-  due_date: string | null;
-  street_address: string | null;
-  geo_lat: number | null;
-  geo_lon: number | null;
-  description: string | null;
-  ehasp: string | null;
-  ambulance_meetup: string | null;
-}
 const ticketColumns = [
   ['pole_id', 'int'],
   ['due_date', 'date'],
@@ -212,6 +190,7 @@ const ticketColumns = [
   ['ehasp', 'text'],
   ['ambulance_meetup', 'text'],
 ] as const;
+type TicketRecord = RecordOf<typeof ticketColumns>;
 
 export const insertTickets = (tx: DbOrTx, { companyId, jobId }: ImportTarget, rows: readonly TicketRecord[]) =>
   insertChunked<{ id: number; pole_id: number }>(
@@ -219,7 +198,7 @@ export const insertTickets = (tx: DbOrTx, { companyId, jobId }: ImportTarget, ro
     'tickets',
     { company_id: companyId, job_id: jobId },
     ticketColumns,
-    rows as unknown as Record<string, unknown>[],
+    rows,
     'returning id, pole_id',
   );
 
