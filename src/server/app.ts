@@ -20,6 +20,7 @@ import { rowsOf } from './db/client';
 import { registerAuth } from './plugins/auth';
 import { registerInputTextCheck } from './plugins/input-text';
 import { collectRoutes } from './plugins/route-list';
+import { registerRouteDefaults } from './plugins/routes';
 import { registerSecurityHeaders } from './plugins/security-headers';
 import { authRoutes } from './modules/auth/auth.routes';
 import { crewRoutes } from './modules/crew/crew.routes';
@@ -47,6 +48,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     bodyLimit: 1024 * 1024,
     genReqId: () => crypto.randomUUID(),
   }).withTypeProvider<ZodTypeProvider>();
+  registerRouteDefaults(app);
   collectRoutes(app);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

@@ -2,10 +2,12 @@ import type { FastifyRequest } from 'fastify';
 import { and, eq, sql } from 'drizzle-orm';
 import { can, type Action } from '../../shared/permissions';
 import { CREW_STATUS, CSRF_HEADER, SESSION_COOKIE } from '../../shared/constants';
+import { ERROR_CODE } from '../../shared/error-codes';
 import { MSG } from '../../shared/messages';
 import { users } from '../db/schema/index';
 import { forbidden, unauthorized } from '../errors';
 import { verifyToken } from '../modules/auth/token';
+import { CHECKED_IN_HANDLER } from './routes';
 import type { App, AppContext } from '../context';
 
 /** The signed-in caller, as loaded fresh from the database on every request. */
@@ -55,9 +57,10 @@ function needsCsrfHeader(request: FastifyRequest): boolean {
 }
 
 /**
- * Every route requires a valid token unless it says `config: { public: true }`. The user row
- * is read on each request, so a deactivated member or a changed role takes effect at once
- * and no process keeps session state of its own.
+ * Every route requires a valid token unless it says `config: { public: true }`, and a role
+ * allowed its declared `config.allow` (plugins/routes.ts). The user row is read on each request,
+ * so a deactivated member or a changed role takes effect at once and no process keeps session
+ * state of its own.
  */
 export function registerAuth(app: App, { db, config }: AppContext) {
   app.decorateRequest('user', null as unknown as CurrentUser);
@@ -85,7 +88,7 @@ export function registerAuth(app: App, { db, config }: AppContext) {
     if (request.routeOptions.config?.public || !request.routeOptions.url) return;
     const { token, fromCookie } = tokenOf(request);
     if (!token) throw unauthorized();
-    if (fromCookie && needsCsrfHeader(request) && request.headers[CSRF_HEADER] === undefined) throw forbidden(MSG.csrfMissing);
+    if (fromCookie && needsCsrfHeader(request) && request.headers[CSRF_HEADER] === undefined) throw forbidden(MSG.csrfMissing, ERROR_CODE.csrfMissing);
     const result = await verifyToken(token, config.jwtSecret);
     if (!result.ok) throw unauthorized(result.expired ? MSG.sessionExpired : MSG.notSignedIn);
     const { userId, companyId, sessionVersion } = result.claims;
@@ -94,5 +97,9 @@ export function registerAuth(app: App, { db, config }: AppContext) {
     if (!row || row.crewStatus !== CREW_STATUS.ACTIVE || row.sessionVersion !== sessionVersion) throw unauthorized(MSG.sessionExpired);
     const { crewStatus: _status, sessionVersion: _version, ...user } = row;
     request.user = user;
+    // Checked before the body is read: a role that may not act gets 403 whatever it sent. A
+    // route that declares nothing is refused (route-permissions.test.ts keeps there being none).
+    const allow = request.routeOptions.config?.allow;
+    if (allow !== CHECKED_IN_HANDLER && (!allow || !can(user.roleId, allow))) throw forbidden();
   });
 }

@@ -45,13 +45,13 @@ export function storageFailure(err: unknown): AppError | null {
 
 /**
  * One error handler for the whole API (DESIGN §5): typed AppErrors and validation errors become
- * `{ error, status, fields? }`; anything unexpected is logged with the request id and answered
+ * `{ error, status, fields?, code? }` (the shape of plugins/routes.ts `errorReply`); anything unexpected is logged with the request id and answered
  * with a 500 that names the id but leaks nothing else.
  */
 export function registerErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((err: FastifyError, request, reply) => {
     if (err instanceof AppError) {
-      return reply.status(err.statusCode).send({ error: err.message, status: err.message, fields: err.fields });
+      return reply.status(err.statusCode).send({ error: err.message, status: err.message, fields: err.fields, code: err.code });
     }
     if (hasZodFastifySchemaValidationErrors(err)) {
       const fields: Record<string, string> = {};

@@ -1,4 +1,5 @@
 import { API_PREFIX } from '../../shared/constants';
+import { ERROR_CODE, type ErrorCode } from '../../shared/error-codes';
 import { clearSession, csrfHeaders } from './session';
 
 /** A failed call, with the server's message (body.error, or body.status for crew routes). */
@@ -9,6 +10,11 @@ export class ApiError extends Error {
     readonly body: Record<string, unknown> | null,
   ) {
     super(message);
+  }
+  /** The refusal's stable name (shared/error-codes.ts), when the server gives one: branch on this, never on the message. */
+  get code(): ErrorCode | undefined {
+    const code = this.body?.code;
+    return (Object.values(ERROR_CODE) as unknown[]).includes(code) ? (code as ErrorCode) : undefined;
   }
   /** Field-level messages of a 400, keyed by field name. */
   get fields(): Record<string, string> {

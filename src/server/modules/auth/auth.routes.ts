@@ -14,9 +14,9 @@ import type { App, AppContext } from '../../context';
 import * as service from './auth.service';
 import { clearSessionCookie, setSessionCookie } from './session-cookie';
 
-const errorReply = z.object({ error: z.string(), status: z.string().optional() });
 const messageReply = z.object({ success: z.boolean(), message: z.string() });
 const publicRoute = { public: true } as const;
+const ownAccount = { allow: 'profile' } as const;
 
 /** Sign-in and one's own account (SPEC §7 Account). Thin: validation here, rules in the service. */
 export async function authRoutes(app: App, ctx: AppContext) {
@@ -41,7 +41,7 @@ export async function authRoutes(app: App, ctx: AppContext) {
     '/crew/login',
     {
       config: publicRoute,
-      schema: { tags: ['account'], body: loginBody, response: { 200: sessionReply, 400: errorReply, 403: errorReply, 429: errorReply } },
+      schema: { tags: ['account'], body: loginBody, response: { 200: sessionReply } },
     },
     async (request, reply) => {
       const session = await service.login(ctx, request.body, request.ip);
@@ -52,13 +52,13 @@ export async function authRoutes(app: App, ctx: AppContext) {
 
   app.post(
     '/crew/sign-up',
-    { config: publicRoute, onResponse: runDeferred, schema: { tags: ['account'], body: signUpBody, response: { 200: messageReply, 429: errorReply } } },
+    { config: publicRoute, onResponse: runDeferred, schema: { tags: ['account'], body: signUpBody, response: { 200: messageReply } } },
     (request) => service.signUp(ctx, request.body, request.ip, later(request)),
   );
 
   app.post(
     '/crew/forgot-password',
-    { config: publicRoute, onResponse: runDeferred, schema: { tags: ['account'], body: forgotBody, response: { 200: messageReply, 429: errorReply } } },
+    { config: publicRoute, onResponse: runDeferred, schema: { tags: ['account'], body: forgotBody, response: { 200: messageReply } } },
     (request) => service.forgotPassword(ctx, request.body, request.ip, later(request)),
   );
 
@@ -69,23 +69,23 @@ export async function authRoutes(app: App, ctx: AppContext) {
     (request) => service.resetPassword(ctx, request.body),
   );
 
-  app.post('/crew/logout', { schema: { tags: ['account'], response: { 200: z.object({ success: z.boolean() }) } } }, async (request, reply) => {
+  app.post('/crew/logout', { config: ownAccount, schema: { tags: ['account'], response: { 200: z.object({ success: z.boolean() }) } } }, async (request, reply) => {
     const result = await service.logout(ctx, request.user);
     clearSessionCookie(request, reply);
     return result;
   });
 
-  app.get('/crew/myData', { schema: { tags: ['account'], response: { 200: z.array(profile) } } }, async (request) => [
+  app.get('/crew/myData', { config: ownAccount, schema: { tags: ['account'], response: { 200: z.array(profile) } } }, async (request) => [
     await service.getProfile(ctx, request.user),
   ]);
 
   app.put(
     '/crew/myProfileData',
-    { schema: { tags: ['account'], body: z.object({ user: profileUpdate }), response: { 200: z.object({ success: z.boolean(), user: profile }) } } },
+    { config: ownAccount, schema: { tags: ['account'], body: z.object({ user: profileUpdate }), response: { 200: z.object({ success: z.boolean(), user: profile }) } } },
     (request) => service.updateProfile(ctx, request.user, request.body.user),
   );
 
-  app.get('/crew/configurableRoles', { schema: { tags: ['account'], response: { 200: z.array(roleOption) } } }, (request) =>
+  app.get('/crew/configurableRoles', { config: ownAccount, schema: { tags: ['account'], response: { 200: z.array(roleOption) } } }, (request) =>
     service.configurableRoles(ctx, request.user),
   );
 }

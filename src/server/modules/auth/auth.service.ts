@@ -3,7 +3,8 @@ import { ROLE, CREW_STATUS, DEFAULT_ROLE_NAMES } from '../../../shared/constants
 import { MSG } from '../../../shared/messages';
 import { resetLink, type forgotBody, type loginBody, type profileUpdate, type resetBody, type signUpBody, type SessionUser } from '../../../shared/auth.schemas';
 import { LIMITS } from '../../../shared/constants';
-import { AppError, badRequest, conflict, forbidden, notFound, tooMany } from '../../errors';
+import { ERROR_CODE } from '../../../shared/error-codes';
+import { badRequest, conflict, forbidden, notFound, tooMany } from '../../errors';
 import { isUniqueViolation } from '../../db/errors';
 import type { AppContext } from '../../context';
 import type { CurrentUser } from '../../plugins/auth';
@@ -56,13 +57,13 @@ export async function login(ctx: AppContext, body: z.infer<typeof loginBody>, ip
   if (!(await throttle.take(ctx.db, accountKey, throttle.THROTTLE_LIMITS.loginAccountAddress))) throw tooMany(MSG.loginTooMany);
   if (!(await throttle.take(ctx.db, addressKey, throttle.THROTTLE_LIMITS.loginAddress))) throw tooMany(MSG.loginTooMany);
   const user = await repo.findUserByEmail(ctx.db, body.email);
-  if (user && !user.passwordHash) throw badRequest(MSG.loginUnverified);
+  if (user && !user.passwordHash) throw badRequest(MSG.loginUnverified, undefined, ERROR_CODE.loginUnverified);
   const right = user ? await verifyPassword(user.passwordHash!, body.password) : await verifyNobody(body.password);
-  if (!user || !right) throw forbidden(MSG.loginWrong);
+  if (!user || !right) throw forbidden(MSG.loginWrong, ERROR_CODE.loginWrong);
   await throttle.clear(ctx.db, accountKey);
   await throttle.giveBack(ctx.db, addressKey);
   if (Math.random() < 0.01) await throttle.sweep(ctx.db);
-  if (user.crewStatus !== CREW_STATUS.ACTIVE) throw forbidden(MSG.loginInactive);
+  if (user.crewStatus !== CREW_STATUS.ACTIVE) throw forbidden(MSG.loginInactive, ERROR_CODE.loginInactive);
   return session(ctx, user);
 }
 
@@ -206,18 +207,18 @@ export async function forgotPassword(ctx: AppContext, body: z.infer<typeof forgo
 export async function resetPassword(ctx: AppContext, body: z.infer<typeof resetBody>) {
   // A link cut short or mistyped is just an invalid link to the person holding it (issue 12 item 9).
   const link = resetLink.safeParse(body);
-  if (!link.success) throw badRequest(MSG.resetInvalid);
+  if (!link.success) throw badRequest(MSG.resetInvalid, undefined, ERROR_CODE.resetInvalid);
   if (body.password.length < LIMITS.passwordMin) throw badRequest(MSG.resetMismatch);
   const { userId, resetToken } = link.data;
   const passwordHash = await hashPassword(body.password);
   const user = await ctx.db.transaction(async (tx) => {
     const used = await repo.consumeResetToken(tx, userId, hashResetToken(resetToken));
-    if (!used) throw badRequest(MSG.resetInvalid);
+    if (!used) throw badRequest(MSG.resetInvalid, undefined, ERROR_CODE.resetInvalid);
     await repo.retireResetTokens(tx, userId);
     await repo.setPassword(tx, userId, passwordHash);
     return repo.findUserById(tx, userId);
   });
-  if (!user || user.crewStatus !== CREW_STATUS.ACTIVE) throw new AppError(403, MSG.loginInactive);
+  if (!user || user.crewStatus !== CREW_STATUS.ACTIVE) throw forbidden(MSG.loginInactive, ERROR_CODE.loginInactive);
   return session(ctx, user);
 }
 
@@ -235,7 +236,7 @@ export async function getProfile(ctx: AppContext, me: CurrentUser) {
 
 export async function updateProfile(ctx: AppContext, me: CurrentUser, body: z.infer<typeof profileUpdate>) {
   const other = await repo.findUserByEmail(ctx.db, body.email);
-  if (other && other.id !== me.id) throw conflict(MSG.emailTaken);
+  if (other && other.id !== me.id) throw conflict(MSG.emailTaken, ERROR_CODE.emailTaken);
   await repo.updateProfile(ctx.db, me.id, {
     firstName: body.first_name,
     lastName: body.last_name,

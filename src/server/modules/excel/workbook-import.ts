@@ -16,7 +16,8 @@ import {
   type WorkbookImport,
 } from '../../../shared/excel';
 import { MSG } from '../../../shared/messages';
-import { AppError, tooMany, unprocessable, WORKBOOK_LIMIT } from '../../errors';
+import { ERROR_CODE, type ErrorCode } from '../../../shared/error-codes';
+import { AppError, tooMany, unprocessable } from '../../errors';
 import { workbookToImport } from './convert';
 import { DEFAULT_WORKBOOK_LIMITS, assertEnoughColumns, assertTicketColumns, columnsOf, parseWorkbook, type WorkbookLimits } from './workbook';
 
@@ -112,7 +113,7 @@ export interface WorkerNext {
 export type WorkerReply =
   | { id: number; tickets: TicketDraft[] }
   | { id: number; done: true; library?: UnitDraft[]; errors?: ImportError[]; columns?: WorkbookColumns; heapMb?: number }
-  | { id: number; error: { statusCode?: number; message: string; fields?: Record<string, string>; code?: string }; heapMb?: number };
+  | { id: number; error: { statusCode?: number; message: string; fields?: Record<string, string>; code?: ErrorCode }; heapMb?: number };
 
 /** The worker's side: run one job; its replies, in the order to send them. */
 export async function runWorkerJob({ id, buf, task, limits }: WorkerJob): Promise<WorkerReply[]> {
@@ -267,7 +268,7 @@ function dispatch() {
     slot.timer = setTimeout(() => {
       // Stopping the thread is the only way to stop exceljs mid-file; the heap goes with it.
       retire(slot);
-      job.reject(unprocessable(MSG.excelTimedOut(job.timeLimitMs / 1000), WORKBOOK_LIMIT));
+      job.reject(unprocessable(MSG.excelTimedOut(job.timeLimitMs / 1000), ERROR_CODE.workbookLimit));
       dispatch();
     }, job.timeLimitMs);
     slot.worker.postMessage(job.message);

@@ -5,7 +5,8 @@ import { LIMITS } from '../../../shared/constants';
 import { toIsoDate } from '../../../shared/dates';
 import type { CellValue, ParsedSheet, ParsedWorkbook, WorkbookColumns } from '../../../shared/excel';
 import { MSG } from '../../../shared/messages';
-import { AppError, unprocessable, WORKBOOK_LIMIT } from '../../errors';
+import { ERROR_CODE } from '../../../shared/error-codes';
+import { AppError, unprocessable } from '../../errors';
 import { entryText, readZipDirectory, type ZipEntry } from './zip-check';
 
 /**
@@ -72,9 +73,9 @@ class Budget {
   sheet() {
     let rows = 0;
     return (filledCells: number) => {
-      if (++rows > this.limits.maxRows) throw unprocessable(MSG.excelTooManyRows(this.limits.maxRows), WORKBOOK_LIMIT);
+      if (++rows > this.limits.maxRows) throw unprocessable(MSG.excelTooManyRows(this.limits.maxRows), ERROR_CODE.workbookLimit);
       this.cells += filledCells;
-      if (this.cells > this.limits.maxCells) throw unprocessable(MSG.excelTooManyCells(this.limits.maxCells), WORKBOOK_LIMIT);
+      if (this.cells > this.limits.maxCells) throw unprocessable(MSG.excelTooManyCells(this.limits.maxCells), ERROR_CODE.workbookLimit);
     };
   }
 }

@@ -1,26 +1,20 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { Action } from '../../../shared/permissions';
 import { jobDeleteReply, jobExistsReply, jobListItemSchema, jobSaveBody, jobSaveReply, jobSchema, utilitySchema } from '../../../shared/jobs.schemas';
 import { ticketSchema } from '../../../shared/tickets.schemas';
 import type { App, AppContext } from '../../context';
+import { idParams } from '../../plugins/routes';
 import { JobReplyCache, matchesEtag, preferredEncoding } from './job-replies';
 import * as service from './jobs.service';
 
-const errorReply = z.object({ error: z.string(), status: z.string().optional(), fields: z.record(z.string(), z.string()).optional() });
-const errors = { 400: errorReply, 401: errorReply, 403: errorReply, 404: errorReply, 409: errorReply };
-const idParams = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
 const tags = ['jobs'];
-
-/** Checked before the body is validated, so a role that may not act gets 403, whatever it sent. */
-const allow = (action: Action) => ({ preValidation: async (request: FastifyRequest) => request.require(action) });
 
 /** A job save may carry thousands of ticket drafts (job.newTickets). */
 const SAVE_BODY_LIMIT = 32 * 1024 * 1024;
 
 /** Jobs (SPEC §7 Jobs; DESIGN §4 roles: everyone reads, roles 1–3 write). */
 export async function jobsRoutes(app: App, ctx: AppContext) {
-  app.get('/jobs', { ...allow('read'), schema: { tags, response: { 200: z.array(jobListItemSchema), ...errors } } }, (request) =>
+  app.get('/jobs', { config: { allow: 'read' }, schema: { tags, response: { 200: z.array(jobListItemSchema) } } }, (request) =>
     service.listJobs(ctx, request.user),
   );
 
@@ -29,7 +23,7 @@ export async function jobsRoutes(app: App, ctx: AppContext) {
   const replies = new JobReplyCache(ctx.config.jobCacheBytes);
   app.get(
     '/jobs/:id',
-    { ...allow('read'), schema: { tags, params: idParams, response: { 200: jobSchema, ...errors } } },
+    { config: { allow: 'read' }, schema: { tags, params: idParams, response: { 200: jobSchema } } },
     async (request, typedReply) => {
       const reply = typedReply as FastifyReply; // sends bytes, not the typed object
       const job = await service.getJobReply(ctx, request.user, request.params.id, replies);
@@ -45,15 +39,15 @@ export async function jobsRoutes(app: App, ctx: AppContext) {
 
   app.get(
     '/jobs/tickets/:id',
-    { ...allow('read'), schema: { tags, params: idParams, response: { 200: z.array(ticketSchema), ...errors } } },
+    { config: { allow: 'read' }, schema: { tags, params: idParams, response: { 200: z.array(ticketSchema) } } },
     (request) => service.ticketsOfJob(ctx, request.user, request.params.id),
   );
 
   app.get(
     '/jobs/job_exists/:number',
     {
-      ...allow('read'),
-      schema: { tags, params: z.object({ number: z.string().min(1).max(200) }), response: { 200: jobExistsReply, ...errors } },
+      config: { allow: 'read' },
+      schema: { tags, params: z.object({ number: z.string().min(1).max(200) }), response: { 200: jobExistsReply } },
     },
     (request) => service.jobsWithNumber(ctx, request.user, request.params.number),
   );
@@ -62,22 +56,22 @@ export async function jobsRoutes(app: App, ctx: AppContext) {
     app.put(
       url,
       {
-        ...allow('jobs.write'),
+        config: { allow: 'jobs.write' },
         bodyLimit: SAVE_BODY_LIMIT,
-        schema: { tags, hide: url === '/jobs', body: jobSaveBody, response: { 200: jobSaveReply, ...errors } },
+        schema: { tags, hide: url === '/jobs', body: jobSaveBody, response: { 200: jobSaveReply } },
       },
       (request) => service.saveJob(ctx, request.user, request.body.job, (err) => request.log.error({ err }, 'replaced work packet could not be deleted')),
     );
   }
 
-  const deleteSchema = { ...allow('jobs.write'), schema: { tags, params: idParams, response: { 200: jobDeleteReply, ...errors } } };
+  const deleteSchema = { config: { allow: 'jobs.write' as const }, schema: { tags, params: idParams, response: { 200: jobDeleteReply } } };
   const remove = (request: FastifyRequest, id: number) =>
     service.deleteJob(ctx, request.user, id, (err) => request.log.error({ err }, 'job files could not be deleted'));
   // SPEC's path deletes with a GET: marked, so the cookie alone (a cross-site link or <img>) cannot.
-  app.get('/jobs/delete/:id', { ...deleteSchema, config: { changesState: true } }, (request) => remove(request, request.params.id));
+  app.get('/jobs/delete/:id', { ...deleteSchema, config: { ...deleteSchema.config, changesState: true } }, (request) => remove(request, request.params.id));
   app.delete('/jobs/:id', deleteSchema, (request) => remove(request, request.params.id));
 
-  app.get('/utilities', { ...allow('read'), schema: { tags: ['reference'], response: { 200: z.array(utilitySchema), ...errors } } }, (request) =>
+  app.get('/utilities', { config: { allow: 'read' }, schema: { tags: ['reference'], response: { 200: z.array(utilitySchema) } } }, (request) =>
     service.utilities(ctx, request.user),
   );
 }

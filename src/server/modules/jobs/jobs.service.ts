@@ -5,7 +5,9 @@ import type { Job, JobListItem, JobSave, JobSaveReply, NewTicketDraft, NewUnitDr
 import { MSG } from '../../../shared/messages';
 import type { Ticket } from '../../../shared/tickets.schemas';
 import type { AppContext } from '../../context';
-import { AppError, badRequest, conflict, notFound, WORKBOOK_LIMIT } from '../../errors';
+import { ERROR_CODE } from '../../../shared/error-codes';
+import { isUniqueViolation } from '../../db/errors';
+import { AppError, badRequest, conflict, notFound } from '../../errors';
 import type { CurrentUser } from '../../plugins/auth';
 import { requireUploadedFile } from '../../storage/keys';
 import { loadWorkbookImport } from '../excel/excel.service';
@@ -72,14 +74,6 @@ export function jobsWithNumber(ctx: AppContext, me: CurrentUser, jobNumber: stri
 
 export const utilities = (ctx: AppContext, me: CurrentUser): Promise<Utility[]> => repo.listUtilities(ctx.db, me.companyId);
 
-/** The job-number unique index (jobs_company_number_unique) refused the row, from either driver. */
-function isJobNumberConflict(err: unknown): boolean {
-  for (let e = err as { code?: string; constraint?: string; message?: string; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
-    if (e.code === '23505') return !e.constraint || e.constraint === 'jobs_company_number_unique' || /jobs_company_number_unique/.test(e.message ?? '');
-  }
-  return false;
-}
-
 /** job.newTickets (SPEC §3 shapes) → import drafts, with the job's overrides applied. */
 function newTicketsToDrafts(list: readonly NewTicketDraft[], job: JobSave): ImportTicket[] {
   const geo = (v: number | null | undefined) => (v == null ? null : truncateDecimals(v));
@@ -121,7 +115,7 @@ async function workbookDrafts(ctx: AppContext, me: CurrentUser, file: TicketsFil
   try {
     return await loadWorkbookImport(ctx, me, file, job);
   } catch (err) {
-    if (err instanceof AppError && err.statusCode === 422 && err.code !== WORKBOOK_LIMIT) throw badRequest(err.message);
+    if (err instanceof AppError && err.statusCode === 422 && err.code !== ERROR_CODE.workbookLimit) throw badRequest(err.message);
     throw err;
   }
 }
@@ -190,7 +184,7 @@ export async function saveJob(ctx: AppContext, me: CurrentUser, input: JobSave, 
       let id: number;
       if (existing) {
         const row = await repo.updateJob(tx, companyId, existing.id, input.version!, values);
-        if (!row) throw conflict(MSG.staleVersion);
+        if (!row) throw conflict(MSG.staleVersion, ERROR_CODE.staleVersion);
         id = row.id;
       } else {
         id = (await repo.insertJob(tx, { ...values, companyId, createdBy: me.id })).id;
@@ -201,7 +195,7 @@ export async function saveJob(ctx: AppContext, me: CurrentUser, input: JobSave, 
       return id;
     });
   } catch (err) {
-    if (isJobNumberConflict(err)) throw conflict(MSG.jobNumberExists);
+    if (isUniqueViolation(err, 'jobs_company_number_unique')) throw conflict(MSG.jobNumberExists, ERROR_CODE.jobNumberTaken);
     throw err;
   }
   // A replaced packet nobody else shows is removed from storage (after the commit).

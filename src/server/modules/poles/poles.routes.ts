@@ -1,52 +1,46 @@
-import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { Action } from '../../../shared/permissions';
 import { addPoleBody, byPoleOrLineQuery, byUtilityQuery, poleUpdateBody, specificPoleQuery } from '../../../shared/poles.schemas';
 import { addPoleReply, poleSchema, polesReply } from '../../../shared/tickets.schemas';
 import type { App, AppContext } from '../../context';
 import * as service from './poles.service';
 
-const errorReply = z.object({ error: z.string(), status: z.string().optional(), fields: z.record(z.string(), z.string()).optional() });
-const errors = { 400: errorReply, 401: errorReply, 403: errorReply, 404: errorReply, 409: errorReply };
 const tags = ['poles'];
-/** Checked before the body is validated, so a role that may not act gets 403 whatever it sent. */
-const allow = (action: Action) => ({ preValidation: async (request: FastifyRequest) => request.require(action) });
 
 /** Poles (SPEC §7 Poles): searches for anyone signed in; adding and editing poles needs tickets.write. */
 export async function poleRoutes(app: App, ctx: AppContext) {
   app.get(
     '/poles/byUtility',
-    { ...allow('read'), schema: { tags, summary: 'Search poles by utility (id or code; empty = all), pole and line prefixes', querystring: byUtilityQuery, response: { 200: polesReply, ...errors } } },
+    { config: { allow: 'read' }, schema: { tags, summary: 'Search poles by utility (id or code; empty = all), pole and line prefixes', querystring: byUtilityQuery, response: { 200: polesReply } } },
     (request) => service.byUtility(ctx, request.user, request.query),
   );
 
   app.get(
     '/poles/polesByPoleOrLine',
-    { ...allow('read'), schema: { tags, summary: "Search poles by pole or line prefix (porlType 'pole' | 'line')", querystring: byPoleOrLineQuery, response: { 200: polesReply, ...errors } } },
+    { config: { allow: 'read' }, schema: { tags, summary: "Search poles by pole or line prefix (porlType 'pole' | 'line')", querystring: byPoleOrLineQuery, response: { 200: polesReply } } },
     (request) => service.byPoleOrLine(ctx, request.user, request.query),
   );
 
   app.get(
     '/poles/specificPole',
-    { ...allow('read'), schema: { tags, summary: 'Poles with exactly this pole name on this line (of the utility)', querystring: specificPoleQuery, response: { 200: z.array(poleSchema), ...errors } } },
+    { config: { allow: 'read' }, schema: { tags, summary: 'Poles with exactly this pole name on this line (of the utility)', querystring: specificPoleQuery, response: { 200: z.array(poleSchema) } } },
     (request) => service.specificPole(ctx, request.user, request.query),
   );
 
   app.put(
     '/poles/',
-    { ...allow('tickets.write'), schema: { tags, summary: 'Save the fields of a pole', body: poleUpdateBody, response: { 200: z.object({ pole: poleSchema }), ...errors } } },
+    { config: { allow: 'tickets.write' }, schema: { tags, summary: 'Save the fields of a pole', body: poleUpdateBody, response: { 200: z.object({ pole: poleSchema }) } } },
     (request) => service.updatePole(ctx, request.user, request.body.pole),
   );
 
   app.post(
     '/poles/',
     {
-      ...allow('tickets.write'),
+      config: { allow: 'tickets.write' },
       schema: {
         tags,
         summary: 'Add a pole; with job_id, also its ticket in that job',
         body: z.union([z.object({ pole: addPoleBody }).transform((b) => b.pole), addPoleBody]),
-        response: { 200: addPoleReply, ...errors },
+        response: { 200: addPoleReply },
       },
     },
     (request) => service.addPole(ctx, request.user, request.body),

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { App, AppContext } from '../../context';
+import { rowId } from '../../plugins/routes';
 import { UNIT_SEARCH_LIMIT, searchUnits } from './units.repository';
 
-const errorReply = z.object({ error: z.string(), status: z.string().optional() });
 const unitOption = z.object({
   id: z.number().int(),
   code: z.string(),
@@ -22,19 +22,17 @@ export async function unitRoutes(app: App, { db }: AppContext) {
   app.get(
     '/units',
     {
+      config: { allow: 'read' },
       schema: {
         tags: ['tickets'],
         summary: `Units of the library whose code or description contains \`search\` (at most ${UNIT_SEARCH_LIMIT})`,
         querystring: z.object({
           search: z.string().max(100).optional(),
-          utility_id: z.coerce.number().int().positive().max(2_147_483_647).optional(),
+          utility_id: rowId.optional(),
         }),
-        response: { 200: z.array(unitOption), 400: errorReply, 401: errorReply, 403: errorReply },
+        response: { 200: z.array(unitOption) },
       },
     },
-    (request) => {
-      request.require('read');
-      return searchUnits(db, request.user.companyId, request.query.search ?? '', request.query.utility_id ?? null);
-    },
+    (request) => searchUnits(db, request.user.companyId, request.query.search ?? '', request.query.utility_id ?? null),
   );
 }

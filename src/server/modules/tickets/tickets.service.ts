@@ -8,6 +8,7 @@ import type { PermitSave, Ticket, TicketSave } from '../../../shared/tickets.sch
 import type { AppContext } from '../../context';
 import type { DbOrTx } from '../../db/client';
 import type { tickets } from '../../db/schema/index';
+import { ERROR_CODE } from '../../../shared/error-codes';
 import { badRequest, conflict, forbidden, notFound } from '../../errors';
 import type { CurrentUser } from '../../plugins/auth';
 import { requireUploadedFile, type StorageKind } from '../../storage/keys';
@@ -378,7 +379,7 @@ export async function saveTicket(ctx: AppContext, user: CurrentUser, input: Tick
       cur = await repo.lockTicket(tx, user.companyId, input.id);
       if (!cur) throw notFound('ticket');
       if (input.job_id != null && input.job_id !== cur.jobId) throw notFound('ticket');
-      if (cur.version !== input.version) throw conflict(MSG.staleVersion);
+      if (cur.version !== input.version) throw conflict(MSG.staleVersion, ERROR_CODE.staleVersion);
     }
     const changes = await diffTicket(ctx, tx, user, cur!, body);
     checkRole(user, changes);

@@ -98,7 +98,7 @@ export async function localFileRoutes(app: App, ctx: AppContext) {
       },
     );
 
-    files.get(`${LOCAL_FILES_PREFIX}/*`, { schema: { hide: true } }, async (request, reply) => {
+    files.get(`${LOCAL_FILES_PREFIX}/*`, { config: { allow: 'read' }, schema: { hide: true } }, async (request, reply) => {
       const key = keyOf(request);
       // Another company's file answers exactly like a missing one.
       if (parseStorageKey(key)!.companyId !== request.user.companyId) throw notFound('file');

@@ -2,9 +2,9 @@ import { z } from 'zod';
 import { UPLOAD_ACTION } from '../../../shared/uploads';
 import type { App, AppContext } from '../../context';
 import { badRequest } from '../../errors';
+import { CHECKED_IN_HANDLER } from '../../plugins/routes';
 import * as service from './uploads.service';
 
-const errorReply = z.object({ error: z.string(), status: z.string().optional() });
 const fileQuery = {
   fileName: z.string().max(1000).optional().describe('the name of the file on the user\'s device'),
   fileType: z.string().max(255).optional().describe('its MIME type as the browser reports it ("" is allowed: the extension decides)'),
@@ -16,7 +16,7 @@ const signedReply = z.object({
   headers: z.record(z.string(), z.string()),
   maxBytes: z.number(),
 });
-const responses = { 200: signedReply, 400: errorReply, 401: errorReply, 403: errorReply };
+const responses = { 200: signedReply };
 
 /**
  * Signed uploads (SPEC §7 Uploads, DESIGN §5): the browser asks for a URL, PUTs the file there
@@ -27,6 +27,8 @@ export async function uploadRoutes(app: App, ctx: AppContext) {
   app.get(
     '/doc_upload/sign-s3-pdf',
     {
+      // The kind of file, read from the query, decides the permission (UPLOAD_ACTION).
+      config: { allow: CHECKED_IN_HANDLER },
       schema: {
         tags: ['uploads'],
         summary: 'Sign the upload of a document (excel, work_packet, dig_file, nra_file, permit)',
@@ -44,6 +46,7 @@ export async function uploadRoutes(app: App, ctx: AppContext) {
   app.get(
     '/media_upload/sign-s3-media',
     {
+      config: { allow: UPLOAD_ACTION.media },
       schema: {
         tags: ['uploads'],
         summary: 'Sign the upload of a ticket photo',
@@ -53,7 +56,6 @@ export async function uploadRoutes(app: App, ctx: AppContext) {
     },
     async (request) => {
       if (request.query.isVideo === 'true') throw badRequest(service.UPLOAD_MSG.video);
-      request.require(UPLOAD_ACTION.media);
       return service.signUpload(ctx, request.user, 'media', request.query);
     },
   );

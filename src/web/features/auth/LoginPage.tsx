@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Alert, Anchor, Button, Center, Paper, PasswordInput, Stack, TextInput, Title } from '@mantine/core';
 import { Navigate, useLocation, useNavigate, type Location } from 'react-router';
 import { LIMITS } from '../../../shared/constants';
+import { ERROR_CODE } from '../../../shared/error-codes';
 import { MSG } from '../../../shared/messages';
 import { ApiError } from '../../api/client';
 import { setSession, useSession } from '../../api/session';
@@ -40,7 +41,7 @@ export default function LoginPage() {
       navigate(target, { replace: true });
     } catch (err) {
       if (err instanceof ApiError && err.status === 403) setError(err.message || MSG.loginWrong);
-      else if (err instanceof ApiError && err.status === 400 && err.message === MSG.loginUnverified) setError(MSG.loginUnverified);
+      else if (err instanceof ApiError && err.code === ERROR_CODE.loginUnverified) setError(MSG.loginUnverified);
       else setError(err instanceof ApiError ? err.message : MSG.generic);
     } finally {
       setLoading(false);

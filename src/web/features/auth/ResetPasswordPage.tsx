@@ -4,6 +4,7 @@ import { notifications } from '@mantine/notifications';
 import { useNavigate, useSearchParams } from 'react-router';
 import { isWellFormedResetLink } from '../../../shared/auth.schemas';
 import { LIMITS } from '../../../shared/constants';
+import { ERROR_CODE } from '../../../shared/error-codes';
 import { MSG } from '../../../shared/messages';
 import { ApiError } from '../../api/client';
 import { clearSession } from '../../api/session';
@@ -43,7 +44,7 @@ export default function ResetPasswordPage() {
       notifications.show({ color: 'green', message: 'Your password is set. Log in with it now.' });
       navigate('/login', { replace: true });
     } catch (err) {
-      if (err instanceof ApiError && err.message === MSG.resetInvalid) setRefused(true);
+      if (err instanceof ApiError && err.code === ERROR_CODE.resetInvalid) setRefused(true);
       else setError(err instanceof ApiError ? err.message : MSG.generic);
     } finally {
       setSaving(false);

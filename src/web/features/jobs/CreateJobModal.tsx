@@ -4,6 +4,7 @@ import { useMediaQuery } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { disabledTargets, type JobOverrides, type TicketsFile } from '../../../shared/excel';
 import { LIMITS } from '../../../shared/constants';
+import { ERROR_CODE } from '../../../shared/error-codes';
 import { MSG } from '../../../shared/messages';
 import { ApiError } from '../../api/client';
 import { jobNumberExists } from './api/jobExists';
@@ -108,7 +109,7 @@ function CreateJobForm({ onClose }: { onClose: () => void }) {
       onClose();
     } catch (err) {
       const message = err instanceof ApiError ? ((err.body?.error as string | undefined) ?? MSG.saveJobError) : MSG.saveJobError;
-      if (err instanceof ApiError && err.status === 409 && /already exists/i.test(message)) setCheck({ number, state: 'exists' });
+      if (err instanceof ApiError && err.code === ERROR_CODE.jobNumberTaken) setCheck({ number, state: 'exists' });
       setSaveError(message);
     }
   }

@@ -4,6 +4,7 @@ import { useMediaQuery } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import type { Job } from '../../../shared/jobs.schemas';
+import { ERROR_CODE } from '../../../shared/error-codes';
 import { MSG } from '../../../shared/messages';
 import { ApiError } from '../../api/client';
 import { queryKeys } from '../../api/queryKeys';
@@ -58,7 +59,7 @@ function EditJobForm({ job, onClose }: { job: Job; onClose: () => void }) {
       notifications.show({ color: 'green', message: `Job ${job.job_number} was saved.` });
       onClose();
     } catch (err) {
-      if (err instanceof ApiError && err.status === 409 && !/already exists/i.test(err.message)) {
+      if (err instanceof ApiError && err.code === ERROR_CODE.staleVersion) {
         setError({ message: MSG.staleVersion, stale: true });
       } else {
         setError({ message: err instanceof ApiError ? ((err.body?.error as string | undefined) ?? MSG.saveJobError) : MSG.saveJobError, stale: false });

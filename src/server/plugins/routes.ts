@@ -1,0 +1,59 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { ERROR_CODE } from '../../shared/error-codes';
+import type { Action } from '../../shared/permissions';
+
+/**
+ * What every route shares, in one place: the shape of an error reply, the id of a row in a path
+ * or query, and the permission a route declares (`config: { allow }`, enforced by plugins/auth.ts).
+ */
+
+/**
+ * Every failure reply (plugins/errors.ts): the message in `error` and, for the spec's crew
+ * client, again in `status`; `fields` for a 400 that names fields; `code` when a client must
+ * tell refusals of one status apart; `requestId` on a 500.
+ */
+export const errorReply = z.object({
+  error: z.string(),
+  status: z.string(),
+  fields: z.record(z.string(), z.string()).optional(),
+  code: z.enum(Object.values(ERROR_CODE)).optional(),
+  requestId: z.string().optional(),
+});
+
+/** The id of a row (a PostgreSQL integer) in a path or query string. */
+export const rowId = z.coerce.number().int().positive().max(2_147_483_647);
+export const idParams = z.object({ id: rowId });
+
+/**
+ * A route whose permission depends on its input (upload signing: the kind of file decides) says
+ * so with this instead of an action, and calls `request.require()` in its handler.
+ */
+export const CHECKED_IN_HANDLER = 'checked-in-handler';
+
+/** What a route may declare in `config.allow`. */
+export type RoutePermission = Action | typeof CHECKED_IN_HANDLER;
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * The action of DESIGN §4's matrix the caller's role must be allowed. Every route that is
+     * not `public` declares one; plugins/auth.ts refuses with 403 before the body is read, so a
+     * role that may not act gets 403 whatever it sent.
+     */
+    allow?: RoutePermission;
+  }
+}
+
+/**
+ * Adds `errorReply` as the 4xx and 5xx reply of every route that has a schema (so it is
+ * documented in OpenAPI and `code` is let through by the serializer). A status the route
+ * declares itself (a 409 with a preview, a 422 with row problems) keeps the route's schema.
+ * Registered before any route (an onRoute hook sees only routes added after it).
+ */
+export function registerRouteDefaults(app: FastifyInstance) {
+  app.addHook('onRoute', (route) => {
+    if (!route.schema) return;
+    route.schema.response = { '4xx': errorReply, '5xx': errorReply, ...(route.schema.response as object | undefined) };
+  });
+}

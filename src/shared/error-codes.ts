@@ -1,0 +1,27 @@
+/**
+ * Stable names of the refusals a client must tell apart (sent as `code` beside `error` and
+ * `status`). Messages may be reworded; these never change, so the web app branches on them
+ * and never on message text.
+ */
+export const ERROR_CODE = {
+  /** Another job of the company already has this job number (409). */
+  jobNumberTaken: 'job_number_taken',
+  /** Someone saved the record since it was loaded: reload, then save again (409). */
+  staleVersion: 'stale_version',
+  /** The account exists but its owner has not set a password yet (400). */
+  loginUnverified: 'login_unverified',
+  /** Wrong email or password (403). */
+  loginWrong: 'login_wrong',
+  /** The account is deactivated (403). */
+  loginInactive: 'login_inactive',
+  /** A password-reset link that is wrong, used or expired (400). */
+  resetInvalid: 'reset_invalid',
+  /** A cookie-signed change without the CSRF header (403). */
+  csrfMissing: 'csrf_missing',
+  /** Another member already uses this email (409). */
+  emailTaken: 'email_taken',
+  /** A workbook over a limit (rows, cells, time): 422 wherever it is read, never a row problem. */
+  workbookLimit: 'workbook_limit',
+} as const;
+
+export type ErrorCode = (typeof ERROR_CODE)[keyof typeof ERROR_CODE];
