@@ -133,13 +133,40 @@ interface Changes {
  */
 async function diffTicket(ctx: AppContext, db: DbOrTx, user: CurrentUser, cur: repo.TicketRow, input: TicketSave): Promise<Changes> {
   const c: Changes = { set: {}, structural: [], edits: [], notes: [], orphanUrls: [] };
-  const edit = (field: string, col: keyof TicketInsert, next: unknown, prev: unknown) => {
+  const edit: Edit = (field, col, next, prev) => {
     if (next !== prev) {
       (c.set as Record<string, unknown>)[col] = next;
       c.edits.push(field);
     }
   };
+  const d: Diff = { ctx, db, user, cur, c, edit };
+  await diffFields(d, input);
+  await diffDocuments(d, input);
+  await diffWorkOrders(d, input);
+  // Notes are append-only: the ones without an id are new.
+  if (input.notes !== undefined) {
+    c.notes = input.notes.filter((n) => n.id == null && n.note_text.trim() !== '').map((n) => n.note_text.trim());
+  }
+  await diffTasks(d, input);
+  await diffPermits(d, input);
+  return c;
+}
 
+/** Sets a ticket column and names the field when the value differs from the stored one. */
+type Edit = (field: string, col: keyof TicketInsert, next: unknown, prev: unknown) => void;
+
+/** One save being compared: who saves, the stored ticket, and the changes found so far. */
+interface Diff {
+  ctx: AppContext;
+  db: DbOrTx;
+  user: CurrentUser;
+  cur: repo.TicketRow;
+  c: Changes;
+  edit: Edit;
+}
+
+/** The pole and the ticket's own fields. */
+async function diffFields({ db, user, cur, c, edit }: Diff, input: TicketSave) {
   // Pole: choosing another existing pole, or a new one.
   const poleId = input.pole_id ?? input.pole?.id ?? undefined;
   if (poleId !== undefined && poleId !== null && poleId !== cur.poleId) {
@@ -174,8 +201,10 @@ async function diffTicket(ctx: AppContext, db: DbOrTx, user: CurrentUser, cur: r
     if (complete && !cur.actualCompletionDate) edit('status', 'actualCompletionDate', new Date(), null);
     if (!complete && cur.actualCompletionDate) edit('status', 'actualCompletionDate', null, cur.actualCompletionDate);
   }
+}
 
-  // Dig-safe and NRA documents (SPEC §4): uploading one sets its flag to 1, removing it sets 0.
+/** Dig-safe and NRA documents (SPEC §4): uploading one sets its flag to 1, removing it sets 0. */
+async function diffDocuments({ ctx, db, user, cur, c, edit }: Diff, input: TicketSave) {
   const doc = async (
     label: string,
     what: string,
@@ -219,8 +248,10 @@ async function diffTicket(ctx: AppContext, db: DbOrTx, user: CurrentUser, cur: r
     name: 'nraName',
     required: 'nraRequired',
   });
+}
 
-  // Work orders: the list as sent (trimmed, blanks and repeats dropped).
+/** Work orders: the list as sent (trimmed, blanks and repeats dropped). */
+async function diffWorkOrders({ db, cur, c }: Diff, input: TicketSave) {
   if (input.work_orders !== undefined) {
     const seen = new Set<string>();
     const next = input.work_orders.map((w) => w.trim()).filter((w) => w !== '' && !seen.has(w) && (seen.add(w), true));
@@ -230,82 +261,80 @@ async function diffTicket(ctx: AppContext, db: DbOrTx, user: CurrentUser, cur: r
       c.edits.push('work_orders');
     }
   }
+}
 
-  // Notes are append-only: the ones without an id are new.
-  if (input.notes !== undefined) {
-    c.notes = input.notes.filter((n) => n.id == null && n.note_text.trim() !== '').map((n) => n.note_text.trim());
-  }
-
-  if (input.tasks !== undefined) {
-    const prev = new Map((await repo.tasksOf(db, cur.id)).map((t) => [t.id, t]));
-    const kept = new Set<number>();
-    const tasks: NonNullable<Changes['tasks']> = { remove: [], update: [], add: [] };
-    for (const t of input.tasks) {
-      const init = t.init_qty;
-      const additional = clampAdditionalQty(init, t.additional_qty);
-      if (t.ticket_task_id != null) {
-        const p = prev.get(t.ticket_task_id);
-        if (!p) throw notFound('task');
-        kept.add(p.id);
-        if (p.initQty !== init || p.additionalQty !== additional) tasks.update.push({ id: p.id, init, additional });
-      } else {
-        tasks.add.push({ unitId: t.task_id, init, additional });
-      }
-    }
-    tasks.remove = [...prev.keys()].filter((id) => !kept.has(id));
-    const units = await repo.companyUnitIds(db, user.companyId, [...new Set(tasks.add.map((t) => t.unitId))]);
-    if (tasks.add.some((t) => !units.has(t.unitId))) throw badRequest(MSG.ticketUnitInvalid);
-    if (tasks.remove.length || tasks.update.length || tasks.add.length) {
-      c.tasks = tasks;
-      c.edits.push('tasks');
+/** Tasks: the ones with an id are kept (and maybe changed), the others added, the missing removed. */
+async function diffTasks({ db, user, cur, c }: Diff, input: TicketSave) {
+  if (input.tasks === undefined) return;
+  const prev = new Map((await repo.tasksOf(db, cur.id)).map((t) => [t.id, t]));
+  const kept = new Set<number>();
+  const tasks: NonNullable<Changes['tasks']> = { remove: [], update: [], add: [] };
+  for (const t of input.tasks) {
+    const init = t.init_qty;
+    const additional = clampAdditionalQty(init, t.additional_qty);
+    if (t.ticket_task_id != null) {
+      const p = prev.get(t.ticket_task_id);
+      if (!p) throw notFound('task');
+      kept.add(p.id);
+      if (p.initQty !== init || p.additionalQty !== additional) tasks.update.push({ id: p.id, init, additional });
+    } else {
+      tasks.add.push({ unitId: t.task_id, init, additional });
     }
   }
+  tasks.remove = [...prev.keys()].filter((id) => !kept.has(id));
+  const units = await repo.companyUnitIds(db, user.companyId, [...new Set(tasks.add.map((t) => t.unitId))]);
+  if (tasks.add.some((t) => !units.has(t.unitId))) throw badRequest(MSG.ticketUnitInvalid);
+  if (tasks.remove.length || tasks.update.length || tasks.add.length) {
+    c.tasks = tasks;
+    c.edits.push('tasks');
+  }
+}
 
-  if (input.permits !== undefined) {
-    const prev = new Map((await repo.permitsOf(db, cur.id)).map((p) => [p.id, p]));
-    const kept = new Set<number>();
-    const permits: NonNullable<Changes['permits']> = { remove: [], update: [], add: [] };
-    const checkPermit = async (p: PermitSave, prevUrl: string | null) => {
-      if (p.permit_type != null && !(await permitTypeExists(db, user.companyId, p.permit_type))) throw badRequest(MSG.ticketPermitTypeInvalid);
-      let url = blankToNull(p.permit_url);
-      if (url && url !== prevUrl) {
-        await holdFileUrls(db, ctx.storage, [url]);
-        url = ctx.storage.urlFor((await requireUploadedFile(ctx.storage, user.companyId, url, DOC_KINDS, 'permit')).key);
-      }
-      return {
-        permitTypeId: p.permit_type ?? null,
-        permitUrl: url,
-        permitName: blankToNull(p.permit_name),
-        permitFileType: blankToNull(p.permit_file_type),
-        filename: blankToNull(p.filename),
-      };
+/** Permits: like tasks; a permit's new document must be an uploaded file, a replaced one is orphaned. */
+async function diffPermits({ ctx, db, user, cur, c }: Diff, input: TicketSave) {
+  if (input.permits === undefined) return;
+  const prev = new Map((await repo.permitsOf(db, cur.id)).map((p) => [p.id, p]));
+  const kept = new Set<number>();
+  const permits: NonNullable<Changes['permits']> = { remove: [], update: [], add: [] };
+  const checkPermit = async (p: PermitSave, prevUrl: string | null) => {
+    if (p.permit_type != null && !(await permitTypeExists(db, user.companyId, p.permit_type))) throw badRequest(MSG.ticketPermitTypeInvalid);
+    let url = blankToNull(p.permit_url);
+    if (url && url !== prevUrl) {
+      await holdFileUrls(db, ctx.storage, [url]);
+      url = ctx.storage.urlFor((await requireUploadedFile(ctx.storage, user.companyId, url, DOC_KINDS, 'permit')).key);
+    }
+    return {
+      permitTypeId: p.permit_type ?? null,
+      permitUrl: url,
+      permitName: blankToNull(p.permit_name),
+      permitFileType: blankToNull(p.permit_file_type),
+      filename: blankToNull(p.filename),
     };
-    for (const p of input.permits) {
-      if (p.id != null) {
-        const old = prev.get(p.id);
-        if (!old) throw notFound('permit');
-        kept.add(old.id);
-        const next = await checkPermit(p, old.permitUrl);
-        const changed = (Object.keys(next) as (keyof typeof next)[]).filter((k) => next[k] !== old[k]);
-        if (changed.length) {
-          permits.update.push({ id: old.id, set: next });
-          if (old.permitUrl && next.permitUrl !== old.permitUrl) c.orphanUrls.push(old.permitUrl);
-        }
-      } else {
-        permits.add.push(await checkPermit(p, null));
+  };
+  for (const p of input.permits) {
+    if (p.id != null) {
+      const old = prev.get(p.id);
+      if (!old) throw notFound('permit');
+      kept.add(old.id);
+      const next = await checkPermit(p, old.permitUrl);
+      const changed = (Object.keys(next) as (keyof typeof next)[]).filter((k) => next[k] !== old[k]);
+      if (changed.length) {
+        permits.update.push({ id: old.id, set: next });
+        if (old.permitUrl && next.permitUrl !== old.permitUrl) c.orphanUrls.push(old.permitUrl);
       }
-    }
-    for (const [id, old] of prev) {
-      if (kept.has(id)) continue;
-      permits.remove.push(id);
-      if (old.permitUrl) c.orphanUrls.push(old.permitUrl);
-    }
-    if (permits.remove.length || permits.update.length || permits.add.length) {
-      c.permits = permits;
-      c.edits.push('permits');
+    } else {
+      permits.add.push(await checkPermit(p, null));
     }
   }
-  return c;
+  for (const [id, old] of prev) {
+    if (kept.has(id)) continue;
+    permits.remove.push(id);
+    if (old.permitUrl) c.orphanUrls.push(old.permitUrl);
+  }
+  if (permits.remove.length || permits.update.length || permits.add.length) {
+    c.permits = permits;
+    c.edits.push('permits');
+  }
 }
 
 /** DESIGN §4: pole changes need tickets.write, other edits tickets.edit, notes tickets.annotate. */
