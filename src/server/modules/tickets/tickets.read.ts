@@ -81,112 +81,159 @@ function toRow(t: RowRecord, poleName: string | null, lineName: string | null, a
   };
 }
 
+/** The tickets in scope, as a sub-select for the child tables. */
+type TicketIds = ReturnType<typeof idsIn>;
+const idsIn = (db: DbOrTx, where: SQL) => db.select({ id: tickets.id }).from(tickets).where(where);
+
+/** The tickets with their pole (and its utility and access type) and the assignee's name. */
+const selectTickets = (db: DbOrTx, where: SQL) =>
+  db
+    .select({
+      t: tickets,
+      p: poles,
+      utilityName: poleUtility.code,
+      accessLabel: accessTypes.title,
+      aFirst: assignee.firstName,
+      aLast: assignee.lastName,
+    })
+    .from(tickets)
+    .leftJoin(poles, and(eq(poles.id, tickets.poleId), eq(poles.companyId, tickets.companyId)))
+    .leftJoin(poleUtility, eq(poleUtility.id, poles.utilityId))
+    .leftJoin(accessTypes, eq(accessTypes.id, poles.accessibilityId))
+    .leftJoin(assignee, and(eq(assignee.id, tickets.assignedTo), eq(assignee.companyId, tickets.companyId)))
+    .where(where)
+    .orderBy(asc(tickets.id));
+
+const selectTasks = (db: DbOrTx, companyId: number, ids: TicketIds) =>
+  db
+    .select({
+      ticketId: ticketTasks.ticketId,
+      ticket_task_id: ticketTasks.id,
+      task_id: ticketTasks.unitId,
+      code: units.code,
+      description: units.description,
+      family: units.family,
+      type: units.type,
+      uom: units.uom,
+      action: units.action,
+      date_completed: ticketTasks.dateCompleted,
+      init_qty: ticketTasks.initQty,
+      additional_qty: ticketTasks.additionalQty,
+    })
+    .from(ticketTasks)
+    .innerJoin(units, eq(units.id, ticketTasks.unitId))
+    .where(and(eq(ticketTasks.companyId, companyId), inArray(ticketTasks.ticketId, ids)))
+    .orderBy(asc(ticketTasks.id));
+
+const selectNotes = (db: DbOrTx, companyId: number, ids: TicketIds) =>
+  db
+    .select({
+      ticketId: notes.ticketId,
+      id: notes.id,
+      author_id: notes.authorId,
+      first: noteAuthor.firstName,
+      last: noteAuthor.lastName,
+      created_date: notes.createdDate,
+      note_text: notes.noteText,
+    })
+    .from(notes)
+    .leftJoin(noteAuthor, eq(noteAuthor.id, notes.authorId))
+    .where(and(eq(notes.companyId, companyId), inArray(notes.ticketId, ids)))
+    .orderBy(asc(notes.createdDate), asc(notes.id));
+
+const selectWorkOrders = (db: DbOrTx, companyId: number, ids: TicketIds) =>
+  db
+    .select({ ticketId: workOrders.ticketId, workOrder: workOrders.workOrder })
+    .from(workOrders)
+    .where(and(eq(workOrders.companyId, companyId), inArray(workOrders.ticketId, ids)))
+    .orderBy(asc(workOrders.id));
+
+const selectPermits = (db: DbOrTx, companyId: number, ids: TicketIds) =>
+  db
+    .select({
+      ticketId: permits.ticketId,
+      id: permits.id,
+      permit_type: permits.permitTypeId,
+      permit_type_title: permitTypes.title,
+      permit_url: permits.permitUrl,
+      permit_name: permits.permitName,
+      permit_file_type: permits.permitFileType,
+      filename: permits.filename,
+    })
+    .from(permits)
+    .leftJoin(permitTypes, eq(permitTypes.id, permits.permitTypeId))
+    .where(and(eq(permits.companyId, companyId), inArray(permits.ticketId, ids)))
+    .orderBy(asc(permits.id));
+
+const selectImages = (db: DbOrTx, companyId: number, ids: TicketIds) =>
+  db
+    .select({
+      ticketId: images.ticketId,
+      id: images.id,
+      url: images.url,
+      thumbnailurl: images.thumbnailUrl,
+      pole_name: imagePole.poleName,
+      line_name: imagePole.lineName,
+      uploaded_at: images.uploadedAt,
+    })
+    .from(images)
+    .innerJoin(imageTicket, eq(imageTicket.id, images.ticketId))
+    .leftJoin(imagePole, eq(imagePole.id, imageTicket.poleId))
+    .where(and(eq(images.companyId, companyId), inArray(images.ticketId, ids)))
+    .orderBy(asc(images.uploadedAt), asc(images.id));
+
+/** The rows of a child table by ticket id, each mapped to its read-model shape, in the rows' order. */
+function groupByTicket<R extends { ticketId: number }, O>(list: R[], map: (r: R) => O): Map<number, O[]> {
+  const out = new Map<number, O[]>();
+  for (const r of list) {
+    let arr = out.get(r.ticketId);
+    if (!arr) out.set(r.ticketId, (arr = []));
+    arr.push(map(r));
+  }
+  return out;
+}
+
+function toPole(p: typeof poles.$inferSelect, utilityName: string | null, accessLabel: string | null): Pole {
+  return {
+    id: p.id,
+    pole_id: p.poleId,
+    pole_name: p.poleName,
+    line_id: p.lineId,
+    line_name: p.lineName,
+    utility_id_owning_pole: p.utilityId,
+    utility_name: utilityName,
+    street_address: p.streetAddress,
+    geo_lat: p.geoLat,
+    geo_lon: p.geoLon,
+    accessibility_id: p.accessibilityId,
+    accessibility_label: accessLabel,
+    utility_spec: p.utilitySpec,
+    primary_voltage: p.primaryVoltage,
+    secondary_voltage: p.secondaryVoltage,
+    arc_rating: p.arcRating,
+    sub_curcuit: p.subCurcuit,
+    sap_curcuit: p.sapCurcuit,
+  };
+}
+
+/** The full read model of the tickets in scope: six statements at once, then grouped by ticket. */
 async function loadTickets(db: DbOrTx, companyId: number, scope: Scope): Promise<Ticket[]> {
   const where = ticketWhere(companyId, scope);
-  // The tickets in scope, as a sub-select for the child tables.
-  const ids = db.select({ id: tickets.id }).from(tickets).where(where);
-
+  const ids = idsIn(db, where);
   const [rows, taskRows, noteRows, woRows, permitRows, imageRows] = await Promise.all([
-    db
-      .select({
-        t: tickets,
-        p: poles,
-        utilityName: poleUtility.code,
-        accessLabel: accessTypes.title,
-        aFirst: assignee.firstName,
-        aLast: assignee.lastName,
-      })
-      .from(tickets)
-      .leftJoin(poles, and(eq(poles.id, tickets.poleId), eq(poles.companyId, tickets.companyId)))
-      .leftJoin(poleUtility, eq(poleUtility.id, poles.utilityId))
-      .leftJoin(accessTypes, eq(accessTypes.id, poles.accessibilityId))
-      .leftJoin(assignee, and(eq(assignee.id, tickets.assignedTo), eq(assignee.companyId, tickets.companyId)))
-      .where(where)
-      .orderBy(asc(tickets.id)),
-    db
-      .select({
-        ticketId: ticketTasks.ticketId,
-        ticket_task_id: ticketTasks.id,
-        task_id: ticketTasks.unitId,
-        code: units.code,
-        description: units.description,
-        family: units.family,
-        type: units.type,
-        uom: units.uom,
-        action: units.action,
-        date_completed: ticketTasks.dateCompleted,
-        init_qty: ticketTasks.initQty,
-        additional_qty: ticketTasks.additionalQty,
-      })
-      .from(ticketTasks)
-      .innerJoin(units, eq(units.id, ticketTasks.unitId))
-      .where(and(eq(ticketTasks.companyId, companyId), inArray(ticketTasks.ticketId, ids)))
-      .orderBy(asc(ticketTasks.id)),
-    db
-      .select({
-        ticketId: notes.ticketId,
-        id: notes.id,
-        author_id: notes.authorId,
-        first: noteAuthor.firstName,
-        last: noteAuthor.lastName,
-        created_date: notes.createdDate,
-        note_text: notes.noteText,
-      })
-      .from(notes)
-      .leftJoin(noteAuthor, eq(noteAuthor.id, notes.authorId))
-      .where(and(eq(notes.companyId, companyId), inArray(notes.ticketId, ids)))
-      .orderBy(asc(notes.createdDate), asc(notes.id)),
-    db
-      .select({ ticketId: workOrders.ticketId, workOrder: workOrders.workOrder })
-      .from(workOrders)
-      .where(and(eq(workOrders.companyId, companyId), inArray(workOrders.ticketId, ids)))
-      .orderBy(asc(workOrders.id)),
-    db
-      .select({
-        ticketId: permits.ticketId,
-        id: permits.id,
-        permit_type: permits.permitTypeId,
-        permit_type_title: permitTypes.title,
-        permit_url: permits.permitUrl,
-        permit_name: permits.permitName,
-        permit_file_type: permits.permitFileType,
-        filename: permits.filename,
-      })
-      .from(permits)
-      .leftJoin(permitTypes, eq(permitTypes.id, permits.permitTypeId))
-      .where(and(eq(permits.companyId, companyId), inArray(permits.ticketId, ids)))
-      .orderBy(asc(permits.id)),
-    db
-      .select({
-        ticketId: images.ticketId,
-        id: images.id,
-        url: images.url,
-        thumbnailurl: images.thumbnailUrl,
-        pole_name: imagePole.poleName,
-        line_name: imagePole.lineName,
-        uploaded_at: images.uploadedAt,
-      })
-      .from(images)
-      .innerJoin(imageTicket, eq(imageTicket.id, images.ticketId))
-      .leftJoin(imagePole, eq(imagePole.id, imageTicket.poleId))
-      .where(and(eq(images.companyId, companyId), inArray(images.ticketId, ids)))
-      .orderBy(asc(images.uploadedAt), asc(images.id)),
+    selectTickets(db, where),
+    selectTasks(db, companyId, ids),
+    selectNotes(db, companyId, ids),
+    selectWorkOrders(db, companyId, ids),
+    selectPermits(db, companyId, ids),
+    selectImages(db, companyId, ids),
   ]);
 
-  const group = <R extends { ticketId: number }, O>(list: R[], map: (r: R) => O) => {
-    const out = new Map<number, O[]>();
-    for (const r of list) {
-      let arr = out.get(r.ticketId);
-      if (!arr) out.set(r.ticketId, (arr = []));
-      arr.push(map(r));
-    }
-    return out;
-  };
-  const tasksBy = group(
+  const tasksBy = groupByTicket(
     taskRows,
     ({ ticketId: _t, date_completed, ...r }): TicketTask => ({ ...r, date_completed: isoInstant(date_completed) }),
   );
-  const notesBy = group(
+  const notesBy = groupByTicket(
     noteRows,
     (r): Note => ({
       id: r.id,
@@ -196,36 +243,15 @@ async function loadTickets(db: DbOrTx, companyId: number, scope: Scope): Promise
       note_text: r.note_text,
     }),
   );
-  const woBy = group(woRows, (r) => r.workOrder);
-  const permitsBy = group(permitRows, ({ ticketId: _t, ...r }): Permit => r);
-  const imagesBy = group(
+  const woBy = groupByTicket(woRows, (r) => r.workOrder);
+  const permitsBy = groupByTicket(permitRows, ({ ticketId: _t, ...r }): Permit => r);
+  const imagesBy = groupByTicket(
     imageRows,
     ({ ticketId: _t, uploaded_at, ...r }): TicketImage => ({ ...r, uploaded_at: isoRequired(uploaded_at) }),
   );
 
   return rows.map(({ t, p, utilityName, accessLabel, aFirst, aLast }): Ticket => {
-    const pole: Pole | null = p
-      ? {
-          id: p.id,
-          pole_id: p.poleId,
-          pole_name: p.poleName,
-          line_id: p.lineId,
-          line_name: p.lineName,
-          utility_id_owning_pole: p.utilityId,
-          utility_name: utilityName,
-          street_address: p.streetAddress,
-          geo_lat: p.geoLat,
-          geo_lon: p.geoLon,
-          accessibility_id: p.accessibilityId,
-          accessibility_label: accessLabel,
-          utility_spec: p.utilitySpec,
-          primary_voltage: p.primaryVoltage,
-          secondary_voltage: p.secondaryVoltage,
-          arc_rating: p.arcRating,
-          sub_curcuit: p.subCurcuit,
-          sap_curcuit: p.sapCurcuit,
-        }
-      : null;
+    const pole = p ? toPole(p, utilityName, accessLabel) : null;
     return {
       ...toRow(t, pole?.pole_name ?? null, pole?.line_name ?? null, aFirst, aLast),
       pole,
