@@ -15,6 +15,7 @@ import { LocalStorage } from '../storage/local';
 import type { Storage } from '../storage/storage';
 import type { App, AppContext } from '../context';
 import { PG_TEMPLATE_DB, PGLITE_TEMPLATE, withDatabase } from './global-setup';
+import { SEEDED_USERS, type SeededRole } from './seeded-users';
 
 /** Which database this test run uses: the vitest project sets TEST_DB_KIND (vitest.config.ts). */
 export const dbKind = process.env.TEST_DB_KIND === 'postgres' ? 'postgres' : 'pglite';
@@ -27,6 +28,8 @@ export interface TestApp {
   dataDir: string;
   /** Signs in a seeded demo user (password 'linecrew') and returns the bearer token. */
   login(email: string, password?: string): Promise<string>;
+  /** Signs in seeded users by role, at once; the tokens in the order asked. */
+  loginAs(...roles: SeededRole[]): Promise<string[]>;
   /** app.inject with an optional token and JSON body; the parsed body is on `.json()`. */
   request(opts: Omit<InjectOptions, 'body'> & { token?: string; body?: unknown }): Promise<LightMyRequestResponse>;
   /** Mail written to the outbox so far, oldest first, as raw .eml text. */
@@ -106,6 +109,9 @@ export async function createTestApp(overrides: { mail?: Mailer; storage?: Storag
       const res = await request({ method: 'POST', url: '/api/v1/crew/login', body: { email, password } });
       if (res.statusCode !== 200) throw new Error(`login ${email} failed: ${res.statusCode} ${res.body}`);
       return res.json().token as string;
+    },
+    loginAs(...roles) {
+      return Promise.all(roles.map((role) => testApp.login(SEEDED_USERS[role])));
     },
     async storeFile(companyId, kind, name, { body = Buffer.from('%PDF-1.4 test'), type = typeOfKind(kind) } = {}) {
       const key = makeStorageKey(companyId, kind, name);

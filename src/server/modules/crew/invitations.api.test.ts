@@ -13,17 +13,7 @@ const DAY = 24 * HOUR;
 let admin: string, office: string, foreman: string, wforeman: string, lineman: string, apprentice: string, otherAdmin: string;
 
 beforeAll(async () => {
-  [admin, office, foreman, wforeman, lineman, apprentice, otherAdmin] = await Promise.all(
-    [
-      'admin@example.com',
-      'office@example.com',
-      'foreman@example.com',
-      'wforeman@example.com',
-      'lineman@example.com',
-      'apprentice@example.com',
-      'admin@other.example.com',
-    ].map((e) => t.login(e)),
-  );
+  [admin, office, foreman, wforeman, lineman, apprentice, otherAdmin] = await t.loginAs('admin', 'office', 'foreman', 'wforeman', 'lineman', 'apprentice', 'other');
 });
 
 const userByEmail = async (email: string) => (await t.ctx.db.select().from(users).where(sql`lower(${users.email}) = lower(${email})`))[0];

@@ -18,7 +18,7 @@ let admin: string, lineman: string;
 let company: number, ngrid: number, jobId: number;
 
 beforeAll(async () => {
-  [admin, lineman] = await Promise.all([t.login('admin@example.com'), t.login('lineman@example.com')]);
+  [admin, lineman] = await t.loginAs('admin', 'lineman');
   const [u] = await t.ctx.db.select().from(utilities).where(eq(utilities.code, 'NGRID'));
   company = u.companyId;
   ngrid = u.id;

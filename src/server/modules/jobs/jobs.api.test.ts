@@ -22,17 +22,7 @@ let demoId: number, otherId: number, ngrid: number, eversource: number, otherUti
 const userIds: Record<string, number> = {};
 
 beforeAll(async () => {
-  [admin, office, foreman, wforeman, lineman, apprentice, otherAdmin] = await Promise.all(
-    [
-      'admin@example.com',
-      'office@example.com',
-      'foreman@example.com',
-      'wforeman@example.com',
-      'lineman@example.com',
-      'apprentice@example.com',
-      'admin@other.example.com',
-    ].map((e) => t.login(e)),
-  );
+  [admin, office, foreman, wforeman, lineman, apprentice, otherAdmin] = await t.loginAs('admin', 'office', 'foreman', 'wforeman', 'lineman', 'apprentice', 'other');
   for (const u of await db.select().from(users)) userIds[u.email.toLowerCase()] = u.id;
   demoId = (await db.select().from(companies).where(eq(companies.name, 'Demo Line Co')))[0].id;
   otherId = (await db.select().from(companies).where(eq(companies.name, 'Other Line Co')))[0].id;

@@ -17,12 +17,7 @@ let demoCompany: number;
 
 beforeAll(async () => {
   t = await createTestApp();
-  [admin, wforeman, lineman, other] = await Promise.all([
-    t.login('admin@example.com'),
-    t.login('wforeman@example.com'),
-    t.login('lineman@example.com'),
-    t.login('admin@other.example.com'),
-  ]);
+  [admin, wforeman, lineman, other] = await t.loginAs('admin', 'wforeman', 'lineman', 'other');
   const us = await t.ctx.db.select().from(utilities);
   ngrid = us.find((u) => u.code === 'NGRID')!.id;
   eversource = us.find((u) => u.code === 'EVERSOURCE')!.id;

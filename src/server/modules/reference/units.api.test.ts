@@ -6,7 +6,7 @@ const API = '/api/v1';
 let admin: string, lineman: string, otherAdmin: string;
 
 beforeAll(async () => {
-  [admin, lineman, otherAdmin] = await Promise.all(['admin@example.com', 'lineman@example.com', 'admin@other.example.com'].map((e) => t.login(e)));
+  [admin, lineman, otherAdmin] = await t.loginAs('admin', 'lineman', 'other');
 });
 
 const search = (token: string | undefined, q: string) => t.request({ method: 'GET', url: `${API}/units${q}`, token });

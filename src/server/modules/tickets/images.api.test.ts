@@ -18,7 +18,7 @@ let photo: Buffer;
 
 beforeAll(async () => {
   t = await createTestApp();
-  [admin, lineman, other] = await Promise.all([t.login('admin@example.com'), t.login('lineman@example.com'), t.login('admin@other.example.com')]);
+  [admin, lineman, other] = await t.loginAs('admin', 'lineman', 'other');
   const [u] = await t.ctx.db.select().from(utilities).where(eq(utilities.code, 'NGRID'));
   company = u.companyId;
   ngrid = u.id;

@@ -21,9 +21,7 @@ let unitId: number;
 
 beforeAll(async () => {
   t = await createTestApp();
-  tok.admin = await t.login('admin@example.com');
-  tok.foreman = await t.login('foreman@example.com');
-  tok.other = await t.login('admin@other.example.com');
+  [tok.admin, tok.foreman, tok.other] = await t.loginAs('admin', 'foreman', 'other');
   const db = t.ctx.db;
   const [u] = await db.select().from(utilities).where(eq(utilities.code, 'NGRID'));
   company = u.companyId;

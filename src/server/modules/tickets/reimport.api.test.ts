@@ -22,7 +22,7 @@ let userId: number;
 
 beforeAll(async () => {
   t = await createTestApp();
-  [admin, office, other] = await Promise.all([t.login('admin@example.com'), t.login('office@example.com'), t.login('admin@other.example.com')]);
+  [admin, office, other] = await t.loginAs('admin', 'office', 'other');
   companyId = (await t.ctx.db.select().from(companies).where(eq(companies.name, 'Demo Line Co')))[0].id;
   userId = (await t.ctx.db.select().from(users).where(eq(users.email, 'admin@example.com')))[0].id;
   // The utility of J-1003, whose library has P40-2, PR and XA8.

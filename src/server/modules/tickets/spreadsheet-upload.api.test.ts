@@ -15,7 +15,7 @@ let j3: number;
 
 beforeAll(async () => {
   t = await createTestApp();
-  [admin, other] = await Promise.all([t.login('admin@example.com'), t.login('admin@other.example.com')]);
+  [admin, other] = await t.loginAs('admin', 'other');
   const js = await t.ctx.db.select().from(jobs).orderBy(asc(jobs.id));
   j1 = js.find((j) => j.jobNumber === 'J-1001')!.id;
   j3 = js.find((j) => j.jobNumber === 'J-1003')!.id;

@@ -20,17 +20,15 @@ let otherUnit: number;
 
 beforeAll(async () => {
   t = await createTestApp();
-  for (const [k, email] of Object.entries({
-    admin: 'admin@example.com',
-    office: 'office@example.com',
-    foreman: 'foreman@example.com',
-    wforeman: 'wforeman@example.com',
-    lineman: 'lineman@example.com',
-    apprentice: 'apprentice@example.com',
-    other: 'admin@other.example.com',
-  })) {
-    tok[k] = await t.login(email);
-  }
+  [tok.admin, tok.office, tok.foreman, tok.wforeman, tok.lineman, tok.apprentice, tok.other] = await t.loginAs(
+    'admin',
+    'office',
+    'foreman',
+    'wforeman',
+    'lineman',
+    'apprentice',
+    'other',
+  );
   const db = t.ctx.db;
   const [u] = await db.select().from(utilities).where(eq(utilities.code, 'NGRID'));
   company = u.companyId;
