@@ -114,7 +114,7 @@ async function mailSignUpAttempt(ctx: AppContext, user: Pick<UserRow, 'email' | 
   await ctx.mail.send({ to: user.email, subject: 'Someone tried to sign up to Linecrew with your email', text });
 }
 
-/** Who sent an invitation: named in it, so the invitee knows whom to ask (issue 12 item 10). */
+/** Who sent an invitation: named in it, so the invitee knows whom to ask. */
 export interface Inviter {
   firstName: string;
   lastName: string;
@@ -205,7 +205,7 @@ export async function forgotPassword(ctx: AppContext, body: z.infer<typeof forgo
 
 /** Sets the new password, which ends every earlier session (repo.setPassword), and signs in. */
 export async function resetPassword(ctx: AppContext, body: z.infer<typeof resetBody>) {
-  // A link cut short or mistyped is just an invalid link to the person holding it (issue 12 item 9).
+  // A link cut short or mistyped is just an invalid link to the person holding it.
   const link = resetLink.safeParse(body);
   if (!link.success) throw badRequest(MSG.resetInvalid, undefined, ERROR_CODE.resetInvalid);
   if (body.password.length < LIMITS.passwordMin) throw badRequest(MSG.resetMismatch);

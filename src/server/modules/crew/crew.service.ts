@@ -161,7 +161,7 @@ export async function sendResetLink(ctx: AppContext, me: CurrentUser, id: number
 }
 
 /**
- * The roster's Resend invitation (issue 12 item 10): a new 7-day invitation for a member who has
+ * The roster's Resend invitation: a new 7-day invitation for a member who has
  * not set a password yet. Once they have, 409: Reset Password is what they need.
  */
 export async function resendInvitation(ctx: AppContext, me: CurrentUser, id: number, log: (err: unknown) => void) {

@@ -22,7 +22,7 @@ import { workbookToImport } from './convert';
 import { DEFAULT_WORKBOOK_LIMITS, assertEnoughColumns, assertTicketColumns, columnsOf, parseWorkbook, type WorkbookLimits } from './workbook';
 
 /**
- * Workbooks read in a worker thread (issue 6): the job save's `job.ticketsFile`, getColumns, and
+ * Workbooks read in a worker thread: the job save's `job.ticketsFile`, getColumns, and
  * the spreadsheet upload of a job (POST /tickets/xls-upload), from bytes to drafts. Reading a
  * 10,000-row .xlsx is ~1 s of CPU for exceljs; on the server's own thread that time is cut into many 20–60 ms slices, and requests that arrive
  * meanwhile (GET /health, other users) wait behind them. In a worker the server thread only
@@ -145,7 +145,7 @@ export async function runWorkerJob({ id, buf, task, limits }: WorkerJob): Promis
 const TICKETS_PER_MESSAGE = 250;
 
 /**
- * How a workbook is read on behalf of a user (issue 11): the limits of the file, the time its
+ * How a workbook is read on behalf of a user: the limits of the file, the time its
  * worker may spend on it, and who asks (one workbook per user at a time).
  */
 export interface ImportOptions {
@@ -215,7 +215,7 @@ function startSlot(): Slot {
     else if (msg.error.statusCode) job.reject(new AppError(msg.error.statusCode, msg.error.message, msg.error.fields, msg.error.code));
     else job.reject(new Error(`workbook read failed: ${msg.error.message}`));
     // V8 keeps a heap it has grown: after a heavy workbook the memory goes back only with the
-    // thread (issue 11: "never given back"). A fresh worker takes its place.
+    // thread ("never given back"). A fresh worker takes its place.
     if ((msg.heapMb ?? 0) > RECYCLE_HEAP_MB) {
       retire(slot);
       if (slots.length === 0) startSlot();

@@ -49,14 +49,14 @@ function cutAtCharBoundary(head: Buffer, fullLength: number): Buffer {
 }
 
 /**
- * What one workbook may cost (issue 11: a 1 MB file that unzipped to 250 MB took 20 s and
+ * What one workbook may cost (a 1 MB file that unzipped to 250 MB took 20 s and
  * 1.3 GB). The unzipped size is checked before anything is parsed; rows and cells are counted
  * while the sheets stream and reading stops at the first one too many.
  */
 export interface WorkbookLimits {
   /** Bytes of the unzipped parts of a .xlsx, or of a CSV (IMPORT_MAX_UNZIPPED_MB). */
   maxUnzippedBytes: number;
-  /** Rows with content, per sheet read. A 10,000-row job is the largest seen (issue 6). */
+  /** Rows with content, per sheet read. A 10,000-row job is the largest seen. */
   maxRows: number;
   /** Non-empty cells of the sheets read, together. */
   maxCells: number;
@@ -148,7 +148,7 @@ function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
  * parks them in temporary files; its entry iterator stops at the zip's 'end' event, which
  * unzipper emits as soon as the last byte is parsed — entries still queued behind a paused
  * iterator (xl/workbook.xml, its relationships, later sheets) were silently dropped whenever
- * the parser outran a temporary file's write: no model, no sheet names, no error (issue 3).
+ * the parser outran a temporary file's write: no model, no sheet names, no error.
  * Here the zip's directory (already checked) says where each part is, and the reader's own
  * part parsers (exceljs is pinned at 4.4.0) get them in the order they need: relationships,
  * workbook, shared strings, styles, then the sheets, straight from memory.
