@@ -1,8 +1,9 @@
 import { ROLE, type RoleId } from './constants';
 
 /**
- * The role matrix of DESIGN §4, in one place. The server enforces it (plugins/auth.ts
- * `request.require(action)`); the web app only uses it to hide what the server would refuse.
+ * The role matrix of DESIGN §4, in one place. The server enforces it (each route declares
+ * `config: { allow: action }`, checked by plugins/auth.ts); the web app only uses it to hide what
+ * the server would refuse.
  */
 export type Action =
   | 'read' // jobs, tickets, poles, images
