@@ -2,12 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { and, eq } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll } from 'vitest';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../app';
 import { loadConfig, type Config } from '../config';
 import { openDatabase, type Database } from '../db/client';
+import { companies, jobs, utilities } from '../db/schema/index';
 import { createMailer, type Mailer } from '../mail/mailer';
 import { DEMO_PASSWORD } from '../db/seed/seed';
 import { makeStorageKey, type StorageKind } from '../storage/keys';
@@ -28,6 +30,8 @@ export interface TestApp {
   dataDir: string;
   /** Signs in a seeded demo user (password 'linecrew') and returns the bearer token. */
   login(email: string, password?: string): Promise<string>;
+  /** Ids of the seeded demo company: the company, its NGRID utility, its jobs by number (J-1001…). */
+  demo(): Promise<{ company: number; ngrid: number; job: Record<string, number> }>;
   /** Signs in seeded users by role, at once; the tokens in the order asked. */
   loginAs(...roles: SeededRole[]): Promise<string[]>;
   /** app.inject with an optional token and JSON body; the parsed body is on `.json()`. */
@@ -109,6 +113,15 @@ export async function createTestApp(overrides: { mail?: Mailer; storage?: Storag
       const res = await request({ method: 'POST', url: '/api/v1/crew/login', body: { email, password } });
       if (res.statusCode !== 200) throw new Error(`login ${email} failed: ${res.statusCode} ${res.body}`);
       return res.json().token as string;
+    },
+    async demo() {
+      const [u] = await ctx.db
+        .select({ company: utilities.companyId, ngrid: utilities.id })
+        .from(utilities)
+        .innerJoin(companies, eq(companies.id, utilities.companyId))
+        .where(and(eq(companies.name, 'Demo Line Co'), eq(utilities.code, 'NGRID')));
+      const js = await ctx.db.select({ id: jobs.id, number: jobs.jobNumber }).from(jobs).where(eq(jobs.companyId, u.company));
+      return { ...u, job: Object.fromEntries(js.map((j) => [j.number, j.id])) };
     },
     loginAs(...roles) {
       return Promise.all(roles.map((role) => testApp.login(SEEDED_USERS[role])));

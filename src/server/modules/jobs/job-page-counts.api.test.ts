@@ -1,10 +1,10 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { jobSchema } from '../../../shared/jobs.schemas';
 import type { Ticket, TicketRow } from '../../../shared/tickets.schemas';
 import { queryStats } from '../../db/client';
-import { jobs, ticketTasks, units, utilities } from '../../db/schema/index';
+import { jobs, ticketTasks, units } from '../../db/schema/index';
 import { createTestApp } from '../../test/harness';
 
 /**
@@ -19,10 +19,9 @@ let company: number, ngrid: number, jobId: number;
 
 beforeAll(async () => {
   [admin, lineman] = await t.loginAs('admin', 'lineman');
-  const [u] = await t.ctx.db.select().from(utilities).where(eq(utilities.code, 'NGRID'));
-  company = u.companyId;
-  ngrid = u.id;
-  jobId = (await t.ctx.db.select().from(jobs).where(and(eq(jobs.companyId, company), eq(jobs.jobNumber, 'J-1001'))).orderBy(asc(jobs.id)))[0].id;
+  const demo = await t.demo();
+  ({ company, ngrid } = demo);
+  jobId = demo.job['J-1001'];
 });
 
 const jobPage = async (id = jobId) => {

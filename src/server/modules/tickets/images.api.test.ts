@@ -1,8 +1,8 @@
-import { asc, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MSG } from '../../../shared/messages';
-import { images, jobs, tickets, utilities } from '../../db/schema/index';
+import { images, tickets } from '../../db/schema/index';
 import { makeStorageKey, parseStorageKey } from '../../storage/keys';
 import { createTestApp, type TestApp } from '../../test/harness';
 import { multipart } from '../../test/files';
@@ -19,10 +19,9 @@ let photo: Buffer;
 beforeAll(async () => {
   t = await createTestApp();
   [admin, lineman, other] = await t.loginAs('admin', 'lineman', 'other');
-  const [u] = await t.ctx.db.select().from(utilities).where(eq(utilities.code, 'NGRID'));
-  company = u.companyId;
-  ngrid = u.id;
-  j1 = (await t.ctx.db.select().from(jobs).where(eq(jobs.jobNumber, 'J-1001')).orderBy(asc(jobs.id)))[0].id;
+  const demo = await t.demo();
+  ({ company, ngrid } = demo);
+  j1 = demo.job['J-1001'];
   // A 1600×1200 photo taken with the phone turned (EXIF orientation 6: shown rotated 90°).
   photo = await sharp({ create: { width: 1600, height: 1200, channels: 3, background: { r: 200, g: 80, b: 40 } } })
     .composite([{ input: Buffer.from('<svg width="1600" height="1200"><rect x="0" y="0" width="400" height="300" fill="blue"/></svg>'), top: 0, left: 0 }])

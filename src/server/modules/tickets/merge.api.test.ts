@@ -23,12 +23,9 @@ beforeAll(async () => {
   t = await createTestApp();
   [tok.admin, tok.foreman, tok.other] = await t.loginAs('admin', 'foreman', 'other');
   const db = t.ctx.db;
-  const [u] = await db.select().from(utilities).where(eq(utilities.code, 'NGRID'));
-  company = u.companyId;
-  ngrid = u.id;
-  const js = await db.select().from(jobs).where(eq(jobs.companyId, company)).orderBy(asc(jobs.id));
-  j1 = js.find((j) => j.jobNumber === 'J-1001')!.id;
-  j2 = js.find((j) => j.jobNumber === 'J-1002')!.id;
+  const demo = await t.demo();
+  ({ company, ngrid } = demo);
+  [j1, j2] = [demo.job['J-1001'], demo.job['J-1002']];
   unitId = (await db.select().from(units).where(and(eq(units.companyId, company), eq(units.utilityId, ngrid))).orderBy(asc(units.id)))[0].id;
 });
 

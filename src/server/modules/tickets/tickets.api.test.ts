@@ -2,7 +2,7 @@ import { and, asc, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MSG } from '../../../shared/messages';
 import type { Ticket } from '../../../shared/tickets.schemas';
-import { images, jobs, notes, permits, permitTypes, poles, tickets, ticketTasks, units, users, utilities, workOrders } from '../../db/schema/index';
+import { images, jobs, notes, permits, permitTypes, poles, tickets, ticketTasks, units, users, workOrders } from '../../db/schema/index';
 import { makeStorageKey } from '../../storage/keys';
 import { createTestApp, type TestApp } from '../../test/harness';
 
@@ -30,12 +30,9 @@ beforeAll(async () => {
     'other',
   );
   const db = t.ctx.db;
-  const [u] = await db.select().from(utilities).where(eq(utilities.code, 'NGRID'));
-  company = u.companyId;
-  ngrid = u.id;
-  const js = await db.select().from(jobs).where(eq(jobs.companyId, company)).orderBy(asc(jobs.id));
-  j1 = js.find((j) => j.jobNumber === 'J-1001')!.id;
-  j2 = js.find((j) => j.jobNumber === 'J-1002')!.id;
+  const demo = await t.demo();
+  ({ company, ngrid } = demo);
+  [j1, j2] = [demo.job['J-1001'], demo.job['J-1002']];
   j1Tickets = (await db.select().from(tickets).where(eq(tickets.jobId, j1)).orderBy(asc(tickets.id))).map((r) => r.id);
   const us = await db.select().from(users);
   wf = us.find((x) => x.email === 'wforeman@example.com')!.id;

@@ -1,8 +1,8 @@
-import { asc, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Ticket } from '../../../shared/tickets.schemas';
-import { images, jobs, tickets, utilities } from '../../db/schema/index';
+import { images, tickets } from '../../db/schema/index';
 import { createTestApp, type TestApp } from '../../test/harness';
 import { deleteUnreferencedFiles } from './stored-files';
 
@@ -20,11 +20,10 @@ let j1: number;
 
 beforeAll(async () => {
   t = await createTestApp();
-  admin = await t.login('admin@example.com');
-  const [u] = await t.ctx.db.select().from(utilities).where(eq(utilities.code, 'NGRID'));
-  company = u.companyId;
-  ngrid = u.id;
-  j1 = (await t.ctx.db.select().from(jobs).where(eq(jobs.companyId, company)).orderBy(asc(jobs.id)))[0].id;
+  [admin] = await t.loginAs('admin');
+  const demo = await t.demo();
+  ({ company, ngrid } = demo);
+  j1 = demo.job['J-1001'];
 });
 
 const api = (method: 'GET' | 'PUT' | 'POST' | 'DELETE', url: string, body?: unknown, token = admin) =>
