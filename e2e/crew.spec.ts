@@ -1,21 +1,6 @@
-import type { Locator, Page } from '@playwright/test';
-import { test, expect, unique, USERS, DEMO_PASSWORD } from './fixtures';
+import type { Page } from '@playwright/test';
+import { choose, expect, login, test, unique, USERS } from './fixtures';
 import { MSG } from '../src/shared/messages';
-
-/** Signs in through the login form (the password field is matched by role: its visibility toggle shares the label). */
-async function login(page: Page, email: string) {
-  await page.goto('/login');
-  await page.getByRole('textbox', { name: 'Email' }).fill(email);
-  await page.getByRole('textbox', { name: 'Password' }).fill(DEMO_PASSWORD);
-  await page.getByRole('button', { name: 'Log In' }).click();
-  await page.waitForURL((url) => url.pathname !== '/login');
-}
-
-/** Picks an option of a Mantine Select by its label. */
-async function choose(page: Page, scope: Locator, label: string, option: string) {
-  await scope.getByRole('combobox', { name: label }).click();
-  await page.getByRole('option', { name: option, exact: true }).click();
-}
 
 /** Types into the search box and waits past the 1-second debounce/throttle. */
 async function searchFor(page: Page, text: string) {

@@ -1,27 +1,14 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Locator, Page } from '@playwright/test';
-import { test, expect, unique, USERS, DEMO_PASSWORD } from './fixtures';
+import { choose, expect, login, test, unique, USERS } from './fixtures';
 import { MSG } from '../src/shared/messages';
 import { CSRF_HEADER } from '../src/shared/constants';
 
 const PACKET = path.join(import.meta.dirname, 'fixtures/packet.pdf');
-// A workbook written by openpyxl (the Excel engineer's fixture): 5 rows, 3 poles, a library sheet.
+// A workbook written by openpyxl: 5 rows, 3 poles, a library sheet.
 const WORKBOOK = path.join(import.meta.dirname, '../src/server/modules/excel/fixtures/good.xlsx');
 const TOO_FEW = path.join(import.meta.dirname, '../src/server/modules/excel/fixtures/too-few-columns.xlsx');
-
-async function login(page: Page, email: string) {
-  await page.goto('/login');
-  await page.getByRole('textbox', { name: 'Email' }).fill(email);
-  await page.getByRole('textbox', { name: 'Password' }).fill(DEMO_PASSWORD);
-  await page.getByRole('button', { name: 'Log In' }).click();
-  await page.waitForURL((url) => url.pathname !== '/login');
-}
-
-async function choose(page: Page, scope: Locator, label: string, option: string) {
-  await scope.getByRole('combobox', { name: label }).click();
-  await page.getByRole('option', { name: option, exact: true }).click();
-}
 
 const fileInput = (scope: Locator, label: string) => scope.locator(`input[type=file][aria-label="${label}"]`);
 

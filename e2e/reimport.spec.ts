@@ -1,10 +1,10 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { expect, test, unique, USERS } from './fixtures';
-import { API, createJob, openJob } from './ticketJobs';
+import { API, expect, test, unique, USERS } from './fixtures';
+import { openJob } from './ticketJobs';
 
 /**
- * Issue 12 item 1: the job page's Upload Spreadsheet maps the columns (the Excel Column Mapping
+ * The job page's Upload Spreadsheet maps the columns (the Excel Column Mapping
  * of Create Job), previews, and lets the user choose "Add new only" or "Update quantities too";
  * uploading a workbook the job already has never adds a task twice.
  */
@@ -36,10 +36,10 @@ async function uploadAndMap(page: Page, file: ReturnType<typeof workbook>) {
   return preview;
 }
 
-test('re-uploading a workbook shows a preview and never adds a task twice; "Update quantities too" sets the bid', async ({ page, request, loginAs }) => {
+test('re-uploading a workbook shows a preview and never adds a task twice; "Update quantities too" sets the bid', async ({ page, request, loginAs, seededJob }) => {
   const pole = unique('RI').slice(-9);
   const other = unique('RJ').slice(-9);
-  const job = await createJob(request, [{ pole: { pole_name: pole, line_name: '1' }, tasks: [{ code: 'XA8', init_qty: 2 }], work_orders: ['WO-1'] }]);
+  const job = await seededJob([{ pole: { pole_name: pole, line_name: '1' }, tasks: [{ code: 'XA8', init_qty: 2 }], work_orders: ['WO-1'] }]);
   await loginAs(USERS.office);
   await openJob(page, job.id);
   await expect(page.locator('[data-ticket-id]')).toHaveCount(1);
@@ -73,10 +73,10 @@ test('re-uploading a workbook shows a preview and never adds a task twice; "Upda
   expect(tasks).toEqual({ [pole]: ['P40-2 1', 'XA8 4'], [other]: ['PR 1'] });
 });
 
-test('on a phone, the preview passes axe (WCAG A/AA) and Cancel imports nothing', async ({ page, request, loginAs }) => {
+test('on a phone, the preview passes axe (WCAG A/AA) and Cancel imports nothing', async ({ page, loginAs, seededJob }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   const pole = unique('RK').slice(-9);
-  const job = await createJob(request, [{ pole: { pole_name: pole, line_name: '1' }, tasks: [{ code: 'XA8', init_qty: 2 }] }]);
+  const job = await seededJob([{ pole: { pole_name: pole, line_name: '1' }, tasks: [{ code: 'XA8', init_qty: 2 }] }]);
   await loginAs(USERS.admin);
   await page.goto(`/job?id=${job.id}`);
   await expect(page.getByRole('button', { name: 'Upload Spreadsheet' })).toBeVisible({ timeout: 45_000 });

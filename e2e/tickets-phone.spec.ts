@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { MSG } from '../src/shared/messages';
-import { expect, test, unique, USERS } from './fixtures';
-import { API, createJob, fixture, openJob, row, ticketWindow } from './ticketJobs';
+import { API, expect, fixture, test, unique, USERS } from './fixtures';
+import { openJob, row, ticketWindow } from './ticketJobs';
 
 const PHONE = { width: 390, height: 844 };
 const SHOTS = process.env.E2E_SHOTS; // a folder: screenshots to look at, as a person would
@@ -21,10 +21,10 @@ const ticketOf = (url: string) => new URL(url).searchParams.get('ticket');
 test.describe('tickets on a phone and tickets by address', () => {
   test.describe.configure({ timeout: 120_000 });
 
-  test('on a phone the tickets are cards with no sideways scroll, the first above the fold, and the filters in a drawer', async ({ page, request, loginAs }) => {
+  test('on a phone the tickets are cards with no sideways scroll, the first above the fold, and the filters in a drawer', async ({ page, request, loginAs, seededJob }) => {
     const a = unique('PA').slice(-9);
     const b = unique('PB').slice(-9);
-    const job = await createJob(request, [
+    const job = await seededJob([
       { pole: { pole_name: a, line_name: '12' }, street_address: '14 Mill Street, Springfield', due_date: '2031-03-09', tasks: [{ code: 'P40-2', init_qty: 2 }] },
       { pole: { pole_name: b, line_name: '12' }, street_address: '2 Long Road' },
       { pole: { pole_name: unique('PC').slice(-9), line_name: '13' } },
@@ -95,9 +95,9 @@ test.describe('tickets on a phone and tickets by address', () => {
     await expect(page.getByRole('button', { name: `Pole ${a} · Line 12` })).toBeFocused();
   });
 
-  test('a ticket has an address: Back closes it (asking first about unsaved changes), and a fresh load of the address opens it', async ({ page, request, loginAs }) => {
+  test('a ticket has an address: Back closes it (asking first about unsaved changes), and a fresh load of the address opens it', async ({ page, loginAs, seededJob }) => {
     const pole = unique('UR').slice(-9);
-    const job = await createJob(request, [{ pole: { pole_name: pole, line_name: '21' } }, { pole: { pole_name: unique('UQ').slice(-9), line_name: '21' } }]);
+    const job = await seededJob([{ pole: { pole_name: pole, line_name: '21' } }, { pole: { pole_name: unique('UQ').slice(-9), line_name: '21' } }]);
     await loginAs(USERS.admin);
     await openJob(page, job.id);
     await shot(page, 'desktop-table');
@@ -152,8 +152,8 @@ test.describe('tickets on a phone and tickets by address', () => {
     await expect(row(page, pole)).toBeFocused();
   });
 
-  test('Delete Job is not the first stop on the job page, and the column headers are 44 px tap targets', async ({ page, request, loginAs }) => {
-    const job = await createJob(request, [{ pole: { pole_name: unique('DJ').slice(-9), line_name: '22' } }]);
+  test('Delete Job is not the first stop on the job page, and the column headers are 44 px tap targets', async ({ page, loginAs, seededJob }) => {
+    const job = await seededJob([{ pole: { pole_name: unique('DJ').slice(-9), line_name: '22' } }]);
     await loginAs(USERS.admin);
     await openJob(page, job.id);
     const buttons = page.locator('main button');
@@ -164,9 +164,9 @@ test.describe('tickets on a phone and tickets by address', () => {
     for (const h of await page.getByRole('columnheader').getByRole('button').all()) expect((await h.boundingBox())!.height).toBeGreaterThanOrEqual(44);
   });
 
-  test('a lineman reads what he may not change as text, with a View only cue; notes and photos stay editable', async ({ page, request, loginAs }) => {
+  test('a lineman reads what he may not change as text, with a View only cue; notes and photos stay editable', async ({ page, loginAs, seededJob }) => {
     const pole = unique('RO').slice(-9);
-    const job = await createJob(request, [
+    const job = await seededJob([
       { pole: { pole_name: pole, line_name: '31' }, tasks: [{ code: 'P40-2', init_qty: 2 }], street_address: '9 Elm Street', description: 'Replace the crossarm', work_orders: ['WO-77'] },
     ]);
     await page.setViewportSize(PHONE);
@@ -212,9 +212,9 @@ test.describe('tickets on a phone and tickets by address', () => {
     await expect(win.getByTestId('note').first()).toContainText('Guy wire is loose.');
   });
 
-  test('a task shows its bid, the change to the bid and the total; photos open full screen with next, previous, zoom and their time', async ({ page, request, loginAs }) => {
+  test('a task shows its bid, the change to the bid and the total; photos open full screen with next, previous, zoom and their time', async ({ page, loginAs, seededJob }) => {
     const pole = unique('PV').slice(-9);
-    const job = await createJob(request, [{ pole: { pole_name: pole, line_name: '41' } }]);
+    const job = await seededJob([{ pole: { pole_name: pole, line_name: '41' } }]);
     await loginAs(USERS.foreman);
     await openJob(page, job.id);
     await row(page, pole).click();

@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MSG } from '../src/shared/messages';
-import { expect, test, unique, USERS } from './fixtures';
-import { API, createJob, fixture, openJob, row, ticketWindow } from './ticketJobs';
+import { API, expect, fixture, test, unique, USERS } from './fixtures';
+import { openJob, row, ticketWindow } from './ticketJobs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -10,8 +10,8 @@ test.describe('tickets of a job', () => {
   // Each journey makes its own job through the API first, and some upload files: allow for a busy machine.
   test.describe.configure({ timeout: 120_000 });
 
-  test('a foreman adds a new pole as a ticket, adds two tasks and a note, uploads three photos and views one', async ({ page, request, loginAs }) => {
-    const job = await createJob(request, [{ pole: { pole_name: unique('EX'), line_name: '3' }, tasks: [{ code: 'P40-2', init_qty: 1 }] }]);
+  test('a foreman adds a new pole as a ticket, adds two tasks and a note, uploads three photos and views one', async ({ page, loginAs, seededJob }) => {
+    const job = await seededJob([{ pole: { pole_name: unique('EX'), line_name: '3' }, tasks: [{ code: 'P40-2', init_qty: 1 }] }]);
     await loginAs(USERS.foreman);
     await openJob(page, job.id);
 
@@ -69,10 +69,10 @@ test.describe('tickets of a job', () => {
     await expect(win.getByRole('tab', { name: 'Tasks (2)' })).toBeVisible();
   });
 
-  test('picking a pole another ticket of the job holds offers a merge; merging leaves one ticket with everything', async ({ page, request, loginAs }) => {
+  test('picking a pole another ticket of the job holds offers a merge; merging leaves one ticket with everything', async ({ page, loginAs, seededJob }) => {
     const a = unique('MA').slice(-9);
     const b = unique('MB').slice(-9);
-    const job = await createJob(request, [
+    const job = await seededJob([
       { pole: { pole_name: a, line_name: '4' }, tasks: [{ code: 'P40-2', init_qty: 1 }], work_orders: ['WO-A'] },
       { pole: { pole_name: b, line_name: '4' }, tasks: [{ code: 'XA8', init_qty: 2 }], work_orders: ['WO-B'] },
     ]);
@@ -100,9 +100,9 @@ test.describe('tickets of a job', () => {
     await expect(win.getByText('WO-B')).toBeVisible();
   });
 
-  test('marking the last open ticket complete completes the job', async ({ page, request, loginAs }) => {
+  test('marking the last open ticket complete completes the job', async ({ page, loginAs, seededJob }) => {
     const pole = unique('CP').slice(-9);
-    const job = await createJob(request, [{ pole: { pole_name: pole, line_name: '5' }, tasks: [{ code: 'P40-2', init_qty: 1 }] }]);
+    const job = await seededJob([{ pole: { pole_name: pole, line_name: '5' }, tasks: [{ code: 'P40-2', init_qty: 1 }] }]);
     await loginAs(USERS.wforeman);
     await openJob(page, job.id);
     const jobBadge = page.locator('.mantine-Badge-root').filter({ hasText: /^In Progress$/ });
@@ -121,9 +121,9 @@ test.describe('tickets of a job', () => {
     await expect(page.locator('.mantine-Badge-root').filter({ hasText: /^Complete$/ })).toBeVisible();
   });
 
-  test('a lineman can read tickets and add a note, but not create or delete tickets', async ({ page, request, loginAs }) => {
+  test('a lineman can read tickets and add a note, but not create or delete tickets', async ({ page, loginAs, seededJob }) => {
     const pole = unique('LN').slice(-9);
-    const job = await createJob(request, [{ pole: { pole_name: pole, line_name: '6' } }]);
+    const job = await seededJob([{ pole: { pole_name: pole, line_name: '6' } }]);
     await loginAs(USERS.lineman);
     await openJob(page, job.id);
     await expect(page.getByRole('button', { name: 'Create Ticket' })).toHaveCount(0);
@@ -138,9 +138,9 @@ test.describe('tickets of a job', () => {
     await expect(win.getByTestId('note').first()).toContainText('Checked the guy wire.');
   });
 
-  test('a save over someone else\'s newer save is refused with a reload offer, and the edit stays on screen', async ({ page, request, loginAs }) => {
+  test('a save over someone else\'s newer save is refused with a reload offer, and the edit stays on screen', async ({ page, request, loginAs, seededJob }) => {
     const pole = unique('SV').slice(-9);
-    const job = await createJob(request, [{ pole: { pole_name: pole, line_name: '7' } }]);
+    const job = await seededJob([{ pole: { pole_name: pole, line_name: '7' } }]);
     await loginAs(USERS.office);
     await openJob(page, job.id);
     await row(page, pole).click();
@@ -165,8 +165,8 @@ test.describe('tickets of a job', () => {
     await expect(description).toHaveValue('Saved by the office first');
   });
 
-  test('a spreadsheet adds its tickets to the job, and one with bad rows names them and adds nothing', async ({ page, request, loginAs }) => {
-    const job = await createJob(request, [{ pole: { pole_name: unique('XL').slice(-9), line_name: '8' } }]);
+  test('a spreadsheet adds its tickets to the job, and one with bad rows names them and adds nothing', async ({ page, loginAs, seededJob }) => {
+    const job = await seededJob([{ pole: { pole_name: unique('XL').slice(-9), line_name: '8' } }]);
     await loginAs(USERS.admin);
     await openJob(page, job.id);
     await expect(page.locator('[data-ticket-id]')).toHaveCount(1);
@@ -189,10 +189,10 @@ test.describe('tickets of a job', () => {
     await expect(page.locator('[data-ticket-id]')).toHaveCount(4);
   });
 
-  test('Create Task adds one unit to every ticked ticket', async ({ page, request, loginAs }) => {
+  test('Create Task adds one unit to every ticked ticket', async ({ page, request, loginAs, seededJob }) => {
     const a = unique('CA').slice(-9);
     const b = unique('CB').slice(-9);
-    const job = await createJob(request, [{ pole: { pole_name: a, line_name: '2' } }, { pole: { pole_name: b, line_name: '2' } }, { pole: { pole_name: unique('CC').slice(-9), line_name: '2' } }]);
+    const job = await seededJob([{ pole: { pole_name: a, line_name: '2' } }, { pole: { pole_name: b, line_name: '2' } }, { pole: { pole_name: unique('CC').slice(-9), line_name: '2' } }]);
     await loginAs(USERS.foreman);
     await openJob(page, job.id);
     await expect(page.getByRole('button', { name: /^Create Task/ })).toBeDisabled();
@@ -214,9 +214,9 @@ test.describe('tickets of a job', () => {
     expect(Object.values(codes).filter((c) => c.length === 0)).toHaveLength(1);
   });
 
-  test('on a phone the ticket window fills the screen and its tabs work', async ({ page, request, loginAs }) => {
+  test('on a phone the ticket window fills the screen and its tabs work', async ({ page, loginAs, seededJob }) => {
     const pole = unique('PH').slice(-9);
-    const job = await createJob(request, [{ pole: { pole_name: pole, line_name: '1' }, tasks: [{ code: 'P40-2', init_qty: 1 }] }]);
+    const job = await seededJob([{ pole: { pole_name: pole, line_name: '1' }, tasks: [{ code: 'P40-2', init_qty: 1 }] }]);
     await page.setViewportSize({ width: 375, height: 800 });
     await loginAs(USERS.wforeman);
     await page.goto(`/job?id=${job.id}`);
@@ -231,9 +231,9 @@ test.describe('tickets of a job', () => {
     await expect(win.getByRole('button', { name: 'Close', exact: true })).toBeInViewport();
   });
 
-  test('closing with changes asks first, and Delete Ticket asks before deleting', async ({ page, request, loginAs }) => {
+  test('closing with changes asks first, and Delete Ticket asks before deleting', async ({ page, loginAs, seededJob }) => {
     const pole = unique('DL').slice(-9);
-    const job = await createJob(request, [{ pole: { pole_name: pole, line_name: '3' } }, { pole: { pole_name: unique('KP').slice(-9), line_name: '3' } }]);
+    const job = await seededJob([{ pole: { pole_name: pole, line_name: '3' } }, { pole: { pole_name: unique('KP').slice(-9), line_name: '3' } }]);
     await loginAs(USERS.admin);
     await openJob(page, job.id);
     await row(page, pole).click();

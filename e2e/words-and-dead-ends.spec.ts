@@ -1,10 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { MSG } from '../src/shared/messages';
-import { expect, login, test, unique, USERS } from './fixtures';
-import { API, createJob } from './ticketJobs';
+import { API, expect, login, test, unique, USERS } from './fixtures';
 
-/** Issue 12 items 9–12: words a person can act on, and no dead ends. */
+/** Words a person can act on, and no dead ends. */
 
 const outbox = path.resolve(`.tmp/e2e-data-${process.env.E2E_PORT ?? '3210'}/outbox`);
 async function linkMailedTo(to: string): Promise<string> {
@@ -82,15 +81,15 @@ test('a new company\'s empty jobs list offers Create Job', async ({ page, reques
   await expect(page.getByRole('dialog', { name: /Create Job/ })).toBeVisible();
 });
 
-test('a job with no tickets says so; Delete Job names the job and what goes with it; a missing job offers a way back', async ({ page, request }) => {
-  const job = await createJob(request, []);
+test('a job with no tickets says so; Delete Job names the job and what goes with it; a missing job offers a way back', async ({ page, seededJob }) => {
+  const job = await seededJob([]);
   await login(page, USERS.admin);
   await page.goto(`/job?id=${job.id}`);
   await expect(page).toHaveTitle(`Job ${job.number} · Linecrew`);
   await expect(page.getByTestId('no-tickets')).toContainText('This job has no tickets yet.');
   await expect(page.getByText('No tickets match these filters.')).toHaveCount(0);
 
-  const withTickets = await createJob(request, [
+  const withTickets = await seededJob([
     { pole: { pole_name: 'D1', line_name: 'L1' } },
     { pole: { pole_name: 'D2', line_name: 'L1' } },
   ]);
