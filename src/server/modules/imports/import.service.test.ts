@@ -5,7 +5,6 @@ import { defaultMappings } from '../../../shared/excel';
 import { queryStats } from '../../db/client';
 import { companies, jobs, poles, tickets, ticketTasks, units, users, utilities, workOrders } from '../../db/schema/index';
 import { AppError } from '../../errors';
-import { makeStorageKey } from '../../storage/keys';
 import { createTestApp, dbKind } from '../../test/harness';
 import { workbookToImport } from '../excel/convert';
 import { generateTicketWorkbook } from '../excel/generate';
@@ -152,10 +151,8 @@ describe('10,000-row workbook: measured (no timing assertion)', () => {
     expect(counts).toMatchObject({ tickets: 2500, tasks: 10_000, units: 100 });
 
     // The same through the API: PUT /jobs/ with ticketsFile (read from storage, parse, convert, import, reply).
-    const key = makeStorageKey(companyId, 'excel', 'big.xlsx');
-    await t.ctx.storage.put(key, buf, 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
-    const packetKey = makeStorageKey(companyId, 'work_packet', 'p.pdf');
-    await t.ctx.storage.put(packetKey, Buffer.from('%PDF'), 'application/pdf');
+    const workbook = await t.storeFile(companyId, 'excel', 'big.xlsx', { body: buf });
+    const packet = await t.storeFile(companyId, 'work_packet', 'p.pdf');
     const token = await t.login('office@example.com');
     const t3 = performance.now();
     const res = await t.request({
@@ -167,8 +164,8 @@ describe('10,000-row workbook: measured (no timing assertion)', () => {
           job_number: `BIG-${Date.now()}`,
           due_date: '2027-01-01',
           selected_utility_id: utilityId,
-          work_packet_url: t.ctx.storage.urlFor(packetKey),
-          ticketsFile: { ticket_file_url: t.ctx.storage.urlFor(key), ...m },
+          work_packet_url: packet.url,
+          ticketsFile: { ticket_file_url: workbook.url, ...m },
         },
       },
     });
