@@ -4,6 +4,7 @@ import { MSG } from '../../../shared/messages';
 import { resetLink, type forgotBody, type loginBody, type profileUpdate, type resetBody, type signUpBody, type SessionUser } from '../../../shared/auth.schemas';
 import { LIMITS } from '../../../shared/constants';
 import { ERROR_CODE } from '../../../shared/error-codes';
+import { fullName } from '../../../shared/names';
 import { badRequest, conflict, forbidden, notFound, tooMany } from '../../errors';
 import { isUniqueViolation } from '../../db/errors';
 import type { AppContext } from '../../context';
@@ -147,9 +148,9 @@ const LINKS = {
   invite: {
     ttlMs: 7 * 24 * HOUR_MS,
     subject: ({ company, inviter }: LinkContext) =>
-      inviter ? `${inviter.firstName} ${inviter.lastName} invited you to ${company} on Linecrew` : `You have been added to ${company} on Linecrew`,
+      inviter ? `${fullName(inviter.firstName, inviter.lastName)} invited you to ${company} on Linecrew` : `You have been added to ${company} on Linecrew`,
     text: ({ user, company, link, inviter, loginUrl }: LinkContext) => {
-      const who = inviter ? `${inviter.firstName} ${inviter.lastName} (${inviter.email}) added you` : 'You have been added';
+      const who = inviter ? `${fullName(inviter.firstName, inviter.lastName)} (${inviter.email}) added you` : 'You have been added';
       const again = inviter ? `ask ${inviter.firstName} to send a new invitation, or use` : 'use';
       return (
         `Hello ${user.firstName},\n\n${who} (${user.email}) to the crew of ${company} on Linecrew, where ${company} keeps its jobs, pole tickets and photos. ` +
