@@ -137,14 +137,15 @@ export async function fileUrlsOfJob(db: DbOrTx, companyId: number, jobId: number
  * by any process and any code path, changes it; nothing has to remember to invalidate. The
  * tickets' poles and assignees are covered through the tickets: renaming a pole or a person
  * touches the tickets that show the name (triggers of migration 0002), and deleting one sets the
- * tickets' reference to null. Sums, because a new row version's xmin is always newer: with an
- * equal count, a changed set cannot sum the same (xid wrap-around aside, which needs four
- * billion transactions and an exact cancellation). null when the job is not the company's.
+ * tickets' reference to null. The rows' counts of tasks, photos and notes likewise: adding or
+ * removing one touches its ticket (triggers of migration 0004). Sums, because a new row
+ * version's xmin is always newer: with an equal count, a changed set cannot sum the same
+ * (xid wrap-around aside, which needs four billion transactions and an exact cancellation). null when the job is not the company's.
  * One statement, a few ms for 5,000 tickets against ~250 ms to read and serialise them.
  */
 export async function jobFingerprint(db: DbOrTx, companyId: number, jobId: number): Promise<string | null> {
   const result = await db.execute<{ fp: string }>(sql`
-    select concat_ws('.', j.xmin, u.xmin, cr.xmin, fm.xmin, c.xmin, s.n, s.t, k.n, k.x, i.n, i.x, nt.n, nt.x) as fp
+    select concat_ws('.', j.xmin, u.xmin, cr.xmin, fm.xmin, c.xmin, s.n, s.t) as fp
     from jobs j
     join companies c on c.id = j.company_id
     join utilities u on u.id = j.utility_id
@@ -153,17 +154,6 @@ export async function jobFingerprint(db: DbOrTx, companyId: number, jobId: numbe
     cross join lateral (
       select count(*) as n, sum(t.xmin::text::bigint) as t from tickets t where t.company_id = j.company_id and t.job_id = j.id
     ) s
-    -- The rows count each ticket's tasks, photos and notes. A photo is added or deleted without
-    -- touching its ticket (and an import may add tasks the same way): count and xmin of each.
-    cross join lateral (
-      select count(*) as n, sum(x.xmin::text::bigint) as x from ticket_tasks x join tickets t on t.id = x.ticket_id where t.company_id = j.company_id and t.job_id = j.id
-    ) k
-    cross join lateral (
-      select count(*) as n, sum(x.xmin::text::bigint) as x from images x join tickets t on t.id = x.ticket_id where t.company_id = j.company_id and t.job_id = j.id
-    ) i
-    cross join lateral (
-      select count(*) as n, sum(x.xmin::text::bigint) as x from notes x join tickets t on t.id = x.ticket_id where t.company_id = j.company_id and t.job_id = j.id
-    ) nt
     where j.company_id = ${companyId} and j.id = ${jobId}`);
   return rowsOf<{ fp: string }>(result)[0]?.fp ?? null;
 }
