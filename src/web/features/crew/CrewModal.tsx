@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
 import { Alert, Button, Group, Modal, Select, SimpleGrid, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import { modals } from '@mantine/modals';
+import { confirmDiscard } from '../../components/confirm';
 import { CREW_STATUS, ROLE } from '../../../shared/constants';
 import {
   crewFormErrors,
@@ -120,13 +120,7 @@ export function CrewModal({
   function requestClose() {
     if (save.isPending) return;
     if (!dirty) return onClose();
-    modals.openConfirmModal({
-      title: 'Unsaved changes',
-      children: <Text size="sm">{MSG.unsavedChanges}</Text>,
-      labels: { confirm: 'Close anyway', cancel: 'Keep editing' },
-      confirmProps: { color: 'red' },
-      onConfirm: onClose,
-    });
+    void confirmDiscard().then((discard) => discard && onClose());
   }
 
   async function onSave() {

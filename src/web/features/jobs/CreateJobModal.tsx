@@ -9,7 +9,7 @@ import { MSG } from '../../../shared/messages';
 import { ApiError } from '../../api/client';
 import { jobNumberExists } from './api/jobExists';
 import { useSaveJob } from './api/saveJob';
-import { confirmDialog } from './confirm';
+import { confirmDiscard } from '../../components/confirm';
 import { ExcelTicketsField, type ExcelState } from './ExcelTicketsField';
 import { JobFormFields } from './JobFormFields';
 import { emptyJobForm, isJobFormDirty, jobFieldsOf, jobFormErrors, type JobForm } from './jobForm';
@@ -87,7 +87,7 @@ function CreateJobForm({ onClose }: { onClose: () => void }) {
 
   async function requestClose() {
     if (save.isPending) return;
-    if (dirty && !(await confirmDialog({ title: 'Unsaved changes', message: MSG.unsavedChanges, confirmLabel: 'Close anyway', cancelLabel: 'Keep editing', danger: true })))
+    if (dirty && !(await confirmDiscard()))
       return;
     onClose();
   }

@@ -10,7 +10,7 @@ import { ApiError } from '../../api/client';
 import { queryKeys } from '../../api/queryKeys';
 import { getJob } from '../../api/job';
 import { useSaveJob } from './api/saveJob';
-import { confirmDialog } from './confirm';
+import { confirmDiscard } from '../../components/confirm';
 import { JobFormFields } from './JobFormFields';
 import { isJobFormDirty, jobFieldsOf, jobFormErrors, jobFormFrom, type JobForm } from './jobForm';
 
@@ -46,7 +46,7 @@ function EditJobForm({ job, onClose }: { job: Job; onClose: () => void }) {
 
   async function requestClose() {
     if (save.isPending) return;
-    if (dirty && !(await confirmDialog({ title: 'Unsaved changes', message: MSG.unsavedChanges, confirmLabel: 'Close anyway', cancelLabel: 'Keep editing', danger: true })))
+    if (dirty && !(await confirmDiscard()))
       return;
     onClose();
   }

@@ -12,7 +12,7 @@ import { useSession } from '../../api/session';
 import { usePageTitle } from '../../components/usePageTitle';
 import { useDeleteJob } from './api/deleteJob';
 import { useJob } from '../../api/job';
-import { confirmDialog } from './confirm';
+import { confirmDialog } from '../../components/confirm';
 import { EditJobModal } from './EditJobModal';
 import { ExportJobModal } from './ExportJobModal';
 

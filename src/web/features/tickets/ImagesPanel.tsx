@@ -2,7 +2,7 @@ import { useRef, useState } from 'react';
 import { ActionIcon, Alert, Button, FileButton, Group, Image, Paper, Progress, SimpleGrid, Stack, Text, Title, UnstyledButton } from '@mantine/core';
 import { Dropzone, type FileWithPath } from '@mantine/dropzone';
 import '@mantine/dropzone/styles.css';
-import { modals } from '@mantine/modals';
+import { confirmDialog } from '../../components/confirm';
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { IconPhotoPlus, IconPhotoUp, IconTrash } from '@tabler/icons-react';
@@ -90,13 +90,9 @@ export function ImagesPanel({
   };
 
   const confirmDelete = (img: TicketImage) =>
-    modals.openConfirmModal({
-      title: 'Delete image',
-      children: <Text size="sm">{MSG.confirmDeleteImage}</Text>,
-      labels: { confirm: 'Delete', cancel: 'Cancel' },
-      confirmProps: { color: 'red' },
-      zIndex: 400,
-      onConfirm: () =>
+    void confirmDialog({ title: 'Delete image', message: MSG.confirmDeleteImage, confirmLabel: 'Delete', danger: true }).then(
+      (yes) =>
+        yes &&
         del.mutate(
           { id: img.id, ticketId },
           {
@@ -107,7 +103,7 @@ export function ImagesPanel({
             onError: () => setAlert(MSG.imageDeleteError),
           },
         ),
-    });
+    );
 
   const busy = progress !== null;
   const full = images.length >= LIMITS.imagesPerTicket;

@@ -2,7 +2,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { useBlocker } from 'react-router';
 import { Alert, Anchor, Badge, Button, Center, Group, Loader, Modal, Stack, Tabs, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import { modals } from '@mantine/modals';
+import { confirmDialog, confirmDiscard } from '../../components/confirm';
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { IconEye, IconInfoCircle, IconListCheck, IconMapPin, IconTrash } from '@tabler/icons-react';
@@ -114,22 +114,11 @@ export function TicketWindow({
   );
   useEffect(() => {
     if (blocker.state !== 'blocked') return;
-    let answered = false;
-    modals.openConfirmModal({
-      title: 'Unsaved changes',
-      children: <Text size="sm">{MSG.unsavedChanges}</Text>,
-      labels: { confirm: 'Close anyway', cancel: 'Keep editing' },
-      confirmProps: { color: 'red' },
-      zIndex: 400,
-      onConfirm: () => {
-        answered = true;
-        leaving.current = true;
-        blocker.proceed();
-      },
-      // Staying (the button, Escape or a click outside): the address stays on the ticket.
-      onClose: () => {
-        if (!answered) blocker.reset();
-      },
+    // Staying (the button, Escape or a click outside) keeps the address on the ticket.
+    void confirmDiscard().then((discard) => {
+      if (!discard) return blocker.reset();
+      leaving.current = true;
+      blocker.proceed();
     });
   }, [blocker]);
   const merging = needsMerge !== null && needsMerge.length > 0;
@@ -228,25 +217,14 @@ export function TicketWindow({
 
   const requestClose = () => {
     if (!dirty) return onClose();
-    modals.openConfirmModal({
-      title: 'Unsaved changes',
-      children: <Text size="sm">{MSG.unsavedChanges}</Text>,
-      labels: { confirm: 'Close anyway', cancel: 'Keep editing' },
-      confirmProps: { color: 'red' },
-      zIndex: 400,
-      onConfirm: onClose,
-    });
+    void confirmDiscard().then((discard) => discard && onClose());
   };
 
   const requestDelete = () => {
     if (ticketId == null) return;
-    modals.openConfirmModal({
-      title: 'Delete Ticket',
-      children: <Text size="sm">{MSG.confirmDeleteTicket}</Text>,
-      labels: { confirm: 'Delete', cancel: 'Cancel' },
-      confirmProps: { color: 'red' },
-      zIndex: 400,
-      onConfirm: () =>
+    void confirmDialog({ title: 'Delete Ticket', message: MSG.confirmDeleteTicket, confirmLabel: 'Delete', danger: true }).then(
+      (yes) =>
+        yes &&
         del.mutate(
           { id: ticketId, jobId: job.id },
           {
@@ -260,7 +238,7 @@ export function TicketWindow({
             },
           },
         ),
-    });
+    );
   };
 
   const onAddPole = () => {

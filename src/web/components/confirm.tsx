@@ -1,5 +1,6 @@
 import { Text } from '@mantine/core';
 import { modals } from '@mantine/modals';
+import { MSG } from '../../shared/messages';
 
 /** A yes/no question in a Mantine modal (stacks above an open modal); resolves true on confirm. */
 export function confirmDialog({
@@ -29,3 +30,7 @@ export function confirmDialog({
     });
   });
 }
+
+/** The one "close with unsaved changes?" question of every form and window; true = discard. */
+export const confirmDiscard = () =>
+  confirmDialog({ title: 'Unsaved changes', message: MSG.unsavedChanges, confirmLabel: 'Close anyway', cancelLabel: 'Keep editing', danger: true });
