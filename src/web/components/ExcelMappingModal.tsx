@@ -3,7 +3,6 @@ import { useMediaQuery } from '@mantine/hooks';
 import { Alert, Button, Group, Modal, ScrollArea, Select, SimpleGrid, Tabs, Text, TextInput } from '@mantine/core';
 import {
   availableColumns,
-  canSaveMapping,
   defaultMappings,
   LIBRARY_TARGET_INFO,
   LIBRARY_TARGETS,
@@ -61,8 +60,9 @@ export function ExcelMappingModal({
     TICKET_TARGETS.map((t) => [t, overrideFor(t, overrides) !== null ? null : tickets[t]]),
   ) as TicketMap;
   const missing = missingMappings(effectiveTickets, library);
+  // A workbook without a Unit Library sheet maps its tickets only.
   if (ticketsOnly) missing.library = [];
-  const saveable = ticketsOnly ? missing.tickets.length === 0 : canSaveMapping(effectiveTickets, library);
+  const saveable = missing.tickets.length === 0 && missing.library.length === 0;
   const missingLabels = [
     ...missing.tickets.map((t) => `${TICKET_TARGET_INFO[t].label} (Unit Tracking)`),
     ...missing.library.map((t) => `${LIBRARY_TARGET_INFO[t].label} (Unit Library)`),
@@ -87,17 +87,12 @@ export function ExcelMappingModal({
                 return <TextInput key={t} label={info.label} value={overriddenText(overridden)} disabled readOnly />;
               }
               return (
-                <Select
+                <ColumnSelect
                   key={t}
-                  label={info.label}
-                  required={info.markedRequired}
-                  placeholder="Select..."
+                  info={info}
                   data={availableColumns(columns.jobColumns, effectiveTickets, t)}
                   value={tickets[t]}
                   onChange={(v) => setTickets((m) => ({ ...m, [t]: v }))}
-                  clearable
-                  searchable
-                  comboboxProps={{ withinPortal: true }}
                 />
               );
             })}
@@ -107,30 +102,22 @@ export function ExcelMappingModal({
           {ticketsOnly ? (
             <Text size="sm">This workbook has no Unit Library sheet: its unit codes must already be in the utility's unit library.</Text>
           ) : (
-            <Text size="sm" c="dimmed" mb="xs">
-              Choose the column of the Unit Library sheet that holds each unit field.
-            </Text>
-          )}
-          {!ticketsOnly && (
-            <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
-              {LIBRARY_TARGETS.map((t) => {
-                const info = LIBRARY_TARGET_INFO[t];
-                return (
-                  <Select
+            <>
+              <Text size="sm" c="dimmed" mb="xs">
+                Choose the column of the Unit Library sheet that holds each unit field.
+              </Text>
+              <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
+                {LIBRARY_TARGETS.map((t) => (
+                  <ColumnSelect
                     key={t}
-                    label={info.label}
-                    required={info.markedRequired}
-                    placeholder="Select..."
+                    info={LIBRARY_TARGET_INFO[t]}
                     data={availableColumns(columns.libraryColumns, library, t)}
                     value={library[t]}
                     onChange={(v) => setLibrary((m) => ({ ...m, [t]: v }))}
-                    clearable
-                    searchable
-                    comboboxProps={{ withinPortal: true }}
                   />
-                );
-              })}
-            </SimpleGrid>
+                ))}
+              </SimpleGrid>
+            </>
           )}
         </Tabs.Panel>
       </Tabs>
@@ -148,5 +135,32 @@ export function ExcelMappingModal({
         </Button>
       </Group>
     </Modal>
+  );
+}
+
+/** One target's column picker: the same control on both sheets. */
+function ColumnSelect({
+  info,
+  data,
+  value,
+  onChange,
+}: {
+  info: { label: string; markedRequired: boolean };
+  data: string[];
+  value: string | null | undefined;
+  onChange: (v: string | null) => void;
+}) {
+  return (
+    <Select
+      label={info.label}
+      required={info.markedRequired}
+      placeholder="Select..."
+      data={data}
+      value={value ?? null}
+      onChange={onChange}
+      clearable
+      searchable
+      comboboxProps={{ withinPortal: true }}
+    />
   );
 }
