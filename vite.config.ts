@@ -3,6 +3,7 @@ import path from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
+import { VitePWA } from 'vite-plugin-pwa';
 
 /**
  * Writes a .br and a .gz beside every text asset of the build, compressed once at build time at
@@ -31,10 +32,51 @@ function precompress(): Plugin {
   };
 }
 
+/**
+ * Installable and opens offline (DESIGN §7.1): a web manifest and a Workbox service worker at
+ * /sw.js that precaches the app shell and the hashed assets. Only the shell: the data a crew
+ * needs offline lives in IndexedDB (src/web/offline/), never in a cache of API replies that could
+ * hand one user's data to another. `registerType: 'prompt'` keeps a new release waiting until the
+ * user chooses Reload ("A new version is ready", app/UpdatePrompt.tsx), so an edit in progress
+ * is never lost to a reload they did not ask for.
+ */
+const pwa = VitePWA({
+  registerType: 'prompt',
+  injectRegister: null,
+  filename: 'sw.js',
+  manifestFilename: 'manifest.webmanifest',
+  includeAssets: ['favicon.svg', 'icons/apple-touch-icon.png'],
+  manifest: {
+    name: 'Linecrew',
+    short_name: 'Linecrew',
+    description: 'Jobs, tickets and crews of a utility line contractor',
+    start_url: '/work',
+    scope: '/',
+    display: 'standalone',
+    background_color: '#ffffff',
+    theme_color: '#1864ab',
+    icons: [
+      { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
+      { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
+      { src: '/icons/maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+    ],
+  },
+  workbox: {
+    globPatterns: ['**/*.{js,css,html,svg,png,woff2}'],
+    // Every page path is the React app: offline, a navigation gets the cached index.html. API
+    // calls and stored files are never answered from the cache.
+    navigateFallback: '/index.html',
+    navigateFallbackDenylist: [/^\/api\//, /^\/files\//],
+    cleanupOutdatedCaches: true,
+    clientsClaim: true,
+    maximumFileSizeToCacheInBytes: 4 * 1024 * 1024,
+  },
+});
+
 // The web app lives in src/web and is built to dist/web, which the server serves.
 export default defineConfig({
   root: 'src/web',
-  plugins: [react(), precompress()],
+  plugins: [react(), pwa, precompress()],
   build: {
     outDir: '../../dist/web',
     emptyOutDir: true,

@@ -120,7 +120,10 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
       // must not point at assets that are gone).
       setHeaders: (reply, filePath) => {
         if (filePath.includes(`${path.sep}assets${path.sep}`)) reply.header('cache-control', 'public, max-age=31536000, immutable');
-        else if (filePath.endsWith('.html')) reply.header('cache-control', 'no-cache');
+        // The service worker and the manifest name the current release too: a browser that kept
+        // an old sw.js would keep serving the old app shell (DESIGN §7.1: never stale forever).
+        else if (/\.(html|webmanifest)$|[\\/]sw\.js$/.test(filePath)) reply.header('cache-control', 'no-cache');
+        if (filePath.endsWith('.webmanifest')) reply.header('content-type', 'application/manifest+json; charset=utf-8');
       },
     });
   }

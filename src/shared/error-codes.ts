@@ -22,6 +22,8 @@ export const ERROR_CODE = {
   emailTaken: 'email_taken',
   /** A workbook over a limit (rows, cells, time): 422 wherever it is read, never a row problem. */
   workbookLimit: 'workbook_limit',
+  /** A repeat of a request with the same Idempotency-Key arrived while the first still runs (409). */
+  idempotencyInProgress: 'idempotency_request_in_progress',
 } as const;
 
 export type ErrorCode = (typeof ERROR_CODE)[keyof typeof ERROR_CODE];

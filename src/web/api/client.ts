@@ -28,6 +28,8 @@ export interface ApiOptions {
   signal?: AbortSignal;
   /** Sign-in calls must not clear the session on 401. */
   public?: boolean;
+  /** Extra request headers (the outbox's Idempotency-Key). */
+  headers?: Record<string, string>;
 }
 
 /**
@@ -36,7 +38,7 @@ export interface ApiOptions {
  * page remembered.
  */
 export async function apiFetch<T>(path: string, opts: ApiOptions = {}): Promise<T> {
-  const headers: Record<string, string> = { Accept: 'application/json', ...csrfHeaders };
+  const headers: Record<string, string> = { Accept: 'application/json', ...csrfHeaders, ...opts.headers };
   if (opts.body !== undefined && !(opts.body instanceof FormData)) headers['Content-Type'] = 'application/json';
   let res: Response;
   try {

@@ -8,6 +8,8 @@ export const queryKeys = {
   /** Under the job's key, so whatever refreshes the job refreshes these too. */
   jobTickets: (id: number) => ['jobs', id, 'tickets'] as const,
   ticket: (id: number) => ['tickets', id] as const,
+  /** GET /work: My Work's open tickets. */
+  work: ['work'] as const,
   utilities: ['utilities'] as const,
   foremen: ['crew', 'foremen'] as const,
   workingForemen: ['crew', 'working_foremen'] as const,

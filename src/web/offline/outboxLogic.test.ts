@@ -1,0 +1,215 @@
+import { describe, expect, it } from 'vitest';
+import type { Ticket } from '../../shared/tickets.schemas';
+import {
+  backoffMs,
+  coalesce,
+  conflictRows,
+  newIdempotencyKey,
+  rebase,
+  resolve,
+  sendable,
+  ticketSaveOf,
+  withQueued,
+  type NoteChange,
+  type OutboxEntry,
+  type TicketChange,
+} from './outboxLogic';
+
+const task = (id: number, additional: number, code = `U${id}`) => ({
+  ticket_task_id: id,
+  task_id: 100 + id,
+  code,
+  description: '',
+  family: '',
+  type: '',
+  uom: 'EA',
+  action: '',
+  date_completed: null,
+  init_qty: 3,
+  additional_qty: additional,
+});
+
+const ticket = (over: Partial<Ticket> = {}): Ticket =>
+  ({
+    id: 7,
+    job_id: 1,
+    version: 4,
+    status: 'Pending',
+    street_address: '1 Main St',
+    description: null,
+    geo_lat: null,
+    geo_lon: null,
+    due_date: null,
+    assigned_to: null,
+    ambulance_meetup: null,
+    ehasp: null,
+    tasks: [task(1, 0), task(2, 1)],
+    notes: [],
+    images: [],
+    ...over,
+  }) as Ticket;
+
+let nextId = 1;
+function change(over: Partial<TicketChange> = {}): TicketChange {
+  return {
+    kind: 'ticket',
+    id: nextId++,
+    userId: 1,
+    ticketId: 7,
+    jobId: 1,
+    label: 'P1 · L1',
+    baseVersion: 4,
+    idempotencyKey: 'k',
+    createdAt: 0,
+    attempts: 0,
+    nextAttemptAt: 0,
+    state: 'pending',
+    set: {},
+    base: {},
+    taskQty: {},
+    ...over,
+  };
+}
+const note = (over: Partial<NoteChange> = {}): NoteChange => ({ ...change(), kind: 'note', text: 'hi', ...over }) as NoteChange;
+
+describe('backoff', () => {
+  it('doubles from one second up to five minutes, with jitter of at most a fifth either way', () => {
+    const mid = () => 0.5;
+    expect([1, 2, 3, 4, 10, 30].map((a) => backoffMs(a, mid))).toEqual([1000, 2000, 4000, 8000, 300_000, 300_000]);
+    expect(backoffMs(1, () => 0)).toBe(800);
+    expect(backoffMs(1, () => 0.999999)).toBe(1200);
+  });
+});
+
+describe('sendable: the order of the queue', () => {
+  it('sends oldest first, and a conflict or a deleted ticket holds back only the later changes of that ticket', () => {
+    const a = change({ id: 1, ticketId: 7, state: 'conflict' });
+    const b = note({ id: 2, ticketId: 7 });
+    const c = note({ id: 3, ticketId: 8 });
+    const d = note({ id: 4, ticketId: 9, state: 'gone' });
+    const e = note({ id: 5, ticketId: 9 });
+    expect(sendable([e, c, d, b, a], 0).map((x) => x.id)).toEqual([3]);
+  });
+
+  it('a refused change never blocks the rest of the queue, even of the same ticket', () => {
+    const a = change({ id: 1, state: 'failed', error: 'Bad' });
+    const b = note({ id: 2 });
+    expect(sendable([a, b], 0).map((x) => x.id)).toEqual([2]);
+  });
+
+  it('waits out a backoff, and keeps the order of a ticket behind a change that is waiting', () => {
+    const a = change({ id: 1, ticketId: 7, nextAttemptAt: 5000 });
+    const b = note({ id: 2, ticketId: 7 });
+    const c = note({ id: 3, ticketId: 8 });
+    expect(sendable([a, b, c], 1000).map((x) => x.id)).toEqual([3]);
+    expect(sendable([a, b, c], 5000).map((x) => x.id)).toEqual([1, 2, 3]);
+  });
+});
+
+describe('rebase: my later changes follow my earlier one', () => {
+  it('moves my later changes of the same ticket to the new version, with a new key', () => {
+    const first = change({ id: 1, baseVersion: 4 });
+    const later = note({ id: 2, baseVersion: 4, idempotencyKey: 'old' });
+    const other = note({ id: 3, ticketId: 8, baseVersion: 4 });
+    const out = rebase([first, later, other], first, 4, 5);
+    expect(out).toHaveLength(1);
+    expect(out[0]).toMatchObject({ id: 2, baseVersion: 5 });
+    expect(out[0].idempotencyKey).not.toBe('old');
+  });
+
+  it('leaves a change made on a copy I did not change (a later read) alone', () => {
+    const first = change({ id: 1, baseVersion: 4 });
+    const later = note({ id: 2, baseVersion: 9 });
+    expect(rebase([first, later], first, 4, 5)).toEqual([]);
+  });
+});
+
+describe('what is sent', () => {
+  it('a task quantity sends every task (the server replaces the list), mine with my quantity, and the version', () => {
+    const e = change({ taskQty: { '2': { mine: 4, base: 1 } }, set: { status: 'Complete' } });
+    expect(ticketSaveOf(e, ticket())).toEqual({
+      id: 7,
+      job_id: 1,
+      version: 4,
+      status: 'Complete',
+      tasks: [
+        { ticket_task_id: 1, task_id: 101, init_qty: 3, additional_qty: 0 },
+        { ticket_task_id: 2, task_id: 102, init_qty: 3, additional_qty: 4 },
+      ],
+    });
+  });
+
+  it('a note sends only the note (notes are appended)', () => {
+    expect(ticketSaveOf(note({ text: 'Pole leaning' }), null)).toEqual({ id: 7, job_id: 1, version: 4, notes: [{ note_text: 'Pole leaning' }] });
+  });
+
+  it('the phone shows the ticket with my queued changes on top', () => {
+    const shown = withQueued(ticket(), [change({ id: 1, set: { status: 'Complete' }, taskQty: { '1': { mine: 2, base: 0 } } }), note({ id: 2, text: 'n1' }), note({ id: 3, ticketId: 8 })]);
+    expect(shown.status).toBe('Complete');
+    expect(shown.tasks.map((t) => t.additional_qty)).toEqual([2, 1]);
+    expect(shown.queuedNotes).toEqual(['n1']);
+  });
+
+  it('three taps on + are one change: a ticket change joins the last unsent one of that ticket, keeping the first base', () => {
+    const first = change({ id: 1, taskQty: { '1': { mine: 1, base: 0 } } });
+    const merged = coalesce([first], { ...change({ taskQty: { '1': { mine: 2, base: 1 } }, set: { status: 'Complete' }, base: { status: 'Pending' } }) });
+    expect(merged).toMatchObject({ id: 1, taskQty: { '1': { mine: 2, base: 0 } }, set: { status: 'Complete' }, base: { status: 'Pending' } });
+    // Not after a note of the same ticket (order), nor onto a change already tried (its key is in use).
+    expect(coalesce([first, note({ id: 2 })], change())).toBeNull();
+    expect(coalesce([change({ id: 3, attempts: 1 })], change())).toBeNull();
+  });
+
+  it('keys are 32 hex characters and differ', () => {
+    const a = newIdempotencyKey();
+    expect(a).toMatch(/^[0-9a-f]{32}$/);
+    expect(newIdempotencyKey()).not.toBe(a);
+  });
+});
+
+describe('conflicts: theirs and mine, field by field', () => {
+  const mine = change({
+    set: { status: 'Complete', street_address: '2 Oak St' },
+    base: { status: 'Pending', street_address: '1 Main St' },
+    taskQty: { '1': { mine: 2, base: 0 }, '2': { mine: 5, base: 1 } },
+  });
+
+  it('only fields both of us changed to different values are asked about', () => {
+    // They changed the street (I did too), task 2 (I did too) and the description (I did not).
+    const theirs = ticket({ version: 6, street_address: '9 Elm St', description: 'office', tasks: [task(1, 0), task(2, 3)] });
+    expect(conflictRows(mine, theirs)).toEqual([
+      { key: 'street_address', label: 'Street', theirs: '9 Elm St', mine: '2 Oak St' },
+      { key: 'task:2', label: 'Quantity of U2', theirs: 3, mine: 5 },
+    ]);
+  });
+
+  it('a task the office removed is a conflict with nothing on their side', () => {
+    const theirs = ticket({ version: 6, tasks: [task(2, 1)] });
+    expect(conflictRows(mine, theirs)).toEqual([{ key: 'task:1', label: 'Quantity of a removed task', theirs: null, mine: 2 }]);
+  });
+
+  it('resolving keeps mine where chosen, theirs elsewhere, on their version with a new key', () => {
+    const theirs = ticket({ version: 6, street_address: '9 Elm St', tasks: [task(1, 0), task(2, 3)] });
+    const out = resolve(mine, theirs, new Set(['task:2']))!;
+    expect(out).toMatchObject({ baseVersion: 6, state: 'pending', attempts: 0 });
+    expect(out.idempotencyKey).not.toBe(mine.idempotencyKey);
+    // Street: theirs won, so it is not sent; status had no conflict: mine.
+    expect(out.set).toEqual({ status: 'Complete' });
+    expect(out.taskQty).toEqual({ '1': { mine: 2, base: 0 }, '2': { mine: 5, base: 3 } });
+    expect(ticketSaveOf(out, theirs).tasks!.map((t) => t.additional_qty)).toEqual([2, 5]);
+  });
+
+  it('choosing theirs everywhere leaves nothing to send when every field was in conflict', () => {
+    const e = change({ set: { street_address: 'A' }, base: { street_address: 'B' } });
+    expect(resolve(e, ticket({ street_address: 'C' }), new Set())).toBeNull();
+  });
+
+  it('ordering, conflict and resolve together: the held-back note goes once the conflict is resolved', () => {
+    const c = change({ id: 1, ...mine, state: 'conflict' });
+    const n = note({ id: 2 });
+    const entries: OutboxEntry[] = [c, n];
+    expect(sendable(entries, 0)).toEqual([]);
+    const theirs = ticket({ version: 6, street_address: '9 Elm St', tasks: [task(1, 0), task(2, 3)] });
+    const resolved = resolve(c as TicketChange, theirs, new Set())!;
+    expect(sendable([resolved, n], 0).map((e) => e.id)).toEqual([1, 2]);
+  });
+});

@@ -1,0 +1,281 @@
+import type { TaskSave, Ticket, TicketSave } from '../../shared/tickets.schemas';
+
+/**
+ * The outbox's rules, pure (no IndexedDB, no network), so that each is unit-tested: what a queued
+ * change sends, in which order, when it is tried again, how a later change follows an earlier
+ * one of ours, and how a change refused as stale is merged with what the office did meanwhile.
+ * DESIGN §7.1 "outbox", "conflicts"; outbox.ts stores the entries and sends them.
+ */
+
+/** Ticket fields a crew may change offline (the phone's ticket view and the ticket window). */
+export const QUEUED_FIELDS = ['status', 'street_address', 'description', 'geo_lat', 'geo_lon', 'due_date', 'assigned_to', 'ambulance_meetup', 'ehasp'] as const;
+export type QueuedField = (typeof QUEUED_FIELDS)[number];
+export type FieldValues = Partial<Pick<Ticket, QueuedField>>;
+
+interface EntryBase {
+  /** IndexedDB key: increasing, so the order the changes were made in. */
+  id: number;
+  /** Whose change: replayed only while the same user is signed in. */
+  userId: number;
+  ticketId: number;
+  jobId: number;
+  /** Pole · line, so the queue and the conflict screen can name the ticket offline. */
+  label: string;
+  /** The ticket version the change was made on (the copy the user saw). */
+  baseVersion: number;
+  /** Sent as the Idempotency-Key header: a replay of a change that did arrive is not applied twice. */
+  idempotencyKey: string;
+  createdAt: number;
+  attempts: number;
+  /** Not tried before this time (ms since epoch): backoff after a failed attempt. */
+  nextAttemptAt: number;
+  /**
+   * pending: waiting to be sent; conflict: refused as stale, waiting for the user's choice;
+   * failed: refused (a 4xx other than 409), shown with the server's message and a Discard button;
+   * gone: the ticket was deleted meanwhile, kept so its notes and photos can be saved elsewhere.
+   */
+  state: 'pending' | 'conflict' | 'failed' | 'gone';
+  /** The server's message when failed or gone. */
+  error?: string;
+  /** The server's copy when state is 'conflict' (what "theirs" shows). */
+  theirs?: Ticket;
+}
+
+/** Ticket fields and task quantities: sent with the version, so a stale change is refused (409). */
+export interface TicketChange extends EntryBase {
+  kind: 'ticket';
+  /** The changed fields, mine. */
+  set: FieldValues;
+  /** The same fields as they were on the copy I changed: tells their change from mine. */
+  base: FieldValues;
+  /** Task quantities I changed: additional_qty by ticket_task_id, and what it was before. */
+  taskQty: Record<string, { mine: number; base: number }>;
+}
+
+/** A note: notes are append-only, so a stale version is no conflict (sent again on the new one). */
+export interface NoteChange extends EntryBase {
+  kind: 'note';
+  text: string;
+}
+
+/** A photo: uploaded, then recorded on the ticket with its capture time and place. */
+export interface PhotoChange extends EntryBase {
+  kind: 'photo';
+  blob: Blob;
+  fileName: string;
+  takenAt: string | null;
+  lat: number | null;
+  lon: number | null;
+  /** Set once the bytes are stored: a retry then only records the photo on the ticket. */
+  uploadedUrl?: string;
+}
+
+export type OutboxEntry = TicketChange | NoteChange | PhotoChange;
+/** What a caller gives; the store adds id, key, times and state. */
+export type NewEntry =
+  | Omit<TicketChange, keyof Bookkeeping>
+  | Omit<NoteChange, keyof Bookkeeping>
+  | Omit<PhotoChange, keyof Bookkeeping>;
+type Bookkeeping = Pick<EntryBase, 'id' | 'idempotencyKey' | 'createdAt' | 'attempts' | 'nextAttemptAt' | 'state' | 'error' | 'theirs'>;
+
+// ---------------------------------------------------------------------------------------------
+// Order and retries
+
+/**
+ * A fresh Idempotency-Key (DESIGN §7.1). A change keeps its key while the outcome of a send is
+ * unknown (the connection dropped: the server may have applied it), and gets a new one whenever
+ * its body changes after a definite refusal (rebased, resolved), since the server answers a reused
+ * key with a different body 422. getRandomValues, not randomUUID: the latter exists only on
+ * HTTPS pages, and a crew's tablet may reach the app over plain HTTP on a site network.
+ */
+export function newIdempotencyKey(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** 1 s, 2 s, 4 s … up to 5 minutes, with ±20 % jitter so a crew's phones do not retry in step. */
+export function backoffMs(attempts: number, random = Math.random): number {
+  const base = Math.min(300_000, 1000 * 2 ** Math.max(0, attempts - 1));
+  return Math.round(base * (0.8 + 0.4 * random()));
+}
+
+/**
+ * The entries to send now, in the order they were made. A ticket waiting on a conflict (or
+ * deleted) holds back its later changes, which were made on top of the refused one; a refused
+ * (failed) change does not: it never blocks the rest of the queue.
+ */
+export function sendable(entries: readonly OutboxEntry[], now: number): OutboxEntry[] {
+  const held = new Set<number>();
+  const out: OutboxEntry[] = [];
+  for (const e of [...entries].sort((a, b) => a.id - b.id)) {
+    if (e.state === 'conflict' || e.state === 'gone') held.add(e.ticketId);
+    else if (e.state === 'pending' && !held.has(e.ticketId) && e.nextAttemptAt <= now) out.push(e);
+    else if (e.state === 'pending' && e.nextAttemptAt > now) held.add(e.ticketId); // keep the order per ticket
+  }
+  return out;
+}
+
+/**
+ * After one of my changes to a ticket was applied (version `sent` became `reply`), my later
+ * changes to that ticket that were made on the same copy now apply on top of it: they move to
+ * the new version instead of being refused as stale by my own earlier change.
+ */
+export function rebase(entries: readonly OutboxEntry[], done: OutboxEntry, sent: number, reply: number): OutboxEntry[] {
+  const changed: OutboxEntry[] = [];
+  for (const e of entries) {
+    if (e.id <= done.id || e.ticketId !== done.ticketId) continue;
+    if (e.baseVersion === done.baseVersion || e.baseVersion === sent) changed.push({ ...e, baseVersion: reply, idempotencyKey: newIdempotencyKey() });
+  }
+  return changed;
+}
+
+// ---------------------------------------------------------------------------------------------
+// What is sent
+
+/** Task list for the save: the server replaces the list, so every task goes, mine with my quantity. */
+function tasksWithMine(tasks: Ticket['tasks'], taskQty: TicketChange['taskQty']): TaskSave[] {
+  return tasks.map((t) => ({
+    ticket_task_id: t.ticket_task_id,
+    task_id: t.task_id,
+    init_qty: t.init_qty,
+    additional_qty: taskQty[String(t.ticket_task_id)]?.mine ?? t.additional_qty,
+  }));
+}
+
+/** The PUT /tickets/ body of a queued change, on the ticket copy `current` (for its task list). */
+export function ticketSaveOf(e: OutboxEntry, current: Pick<Ticket, 'tasks'> | null): TicketSave {
+  const head = { id: e.ticketId, job_id: e.jobId, version: e.baseVersion };
+  if (e.kind === 'note') return { ...head, notes: [{ note_text: e.text }] };
+  if (e.kind === 'photo') throw new Error('A photo is not sent as a ticket save');
+  const body: TicketSave = { ...head, ...e.set } as TicketSave;
+  if (Object.keys(e.taskQty).length > 0 && current) body.tasks = tasksWithMine(current.tasks, e.taskQty);
+  return body;
+}
+
+// ---------------------------------------------------------------------------------------------
+// What the phone shows before the queue is empty
+
+/** The ticket as the crew left it: the server's copy with my queued changes on top. */
+export function withQueued(ticket: Ticket, entries: readonly OutboxEntry[]): Ticket & { queuedNotes: string[]; queuedPhotos: PhotoChange[] } {
+  let t: Ticket = ticket;
+  const queuedNotes: string[] = [];
+  const queuedPhotos: PhotoChange[] = [];
+  for (const e of [...entries].sort((a, b) => a.id - b.id)) {
+    if (e.ticketId !== ticket.id || e.state === 'gone') continue;
+    if (e.kind === 'note') queuedNotes.push(e.text);
+    else if (e.kind === 'photo') queuedPhotos.push(e);
+    else {
+      t = {
+        ...t,
+        ...e.set,
+        tasks: t.tasks.map((task) => {
+          const q = e.taskQty[String(task.ticket_task_id)];
+          return q ? { ...task, additional_qty: q.mine } : task;
+        }),
+      };
+    }
+  }
+  return { ...t, queuedNotes, queuedPhotos };
+}
+
+/**
+ * Adds a change to the queue's last pending change of the same ticket when nothing else of that
+ * ticket came after it: three taps on + are one change, sent once. Returns the merged entry, or
+ * null when the change must be queued on its own.
+ */
+export function coalesce(entries: readonly OutboxEntry[], next: Omit<TicketChange, keyof Bookkeeping>): TicketChange | null {
+  const sameTicket = entries.filter((e) => e.ticketId === next.ticketId).sort((a, b) => a.id - b.id);
+  const last = sameTicket[sameTicket.length - 1];
+  if (!last || last.kind !== 'ticket' || last.state !== 'pending' || last.attempts > 0) return null;
+  const base = { ...next.base, ...last.base };
+  const taskQty = { ...last.taskQty };
+  for (const [id, q] of Object.entries(next.taskQty)) taskQty[id] = { mine: q.mine, base: last.taskQty[id]?.base ?? q.base };
+  return { ...last, set: { ...last.set, ...next.set }, base, taskQty };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Conflicts
+
+export interface ConflictRow {
+  /** A field name, or `task:<ticket_task_id>` for a task's quantity. */
+  key: string;
+  label: string;
+  theirs: unknown;
+  mine: unknown;
+}
+
+const FIELD_LABELS: Record<QueuedField, string> = {
+  status: 'Status',
+  street_address: 'Street',
+  description: 'Description',
+  geo_lat: 'Latitude',
+  geo_lon: 'Longitude',
+  due_date: 'Due date',
+  assigned_to: 'Assigned to',
+  ambulance_meetup: 'Ambulance meetup',
+  ehasp: 'EHASP',
+};
+
+const same = (a: unknown, b: unknown) => (a ?? null) === (b ?? null);
+
+/**
+ * Field by field, what the office changed that I changed too. A field only I changed, or that we
+ * both set to the same value, is no conflict: mine is kept without asking. A task the office
+ * removed is a conflict whose "theirs" is null (keeping mine is then impossible: it is gone).
+ */
+export function conflictRows(e: TicketChange, theirs: Ticket): ConflictRow[] {
+  const rows: ConflictRow[] = [];
+  for (const f of Object.keys(e.set) as QueuedField[]) {
+    const mine = e.set[f];
+    const now = theirs[f];
+    if (same(now, e.base[f]) || same(now, mine)) continue;
+    rows.push({ key: f, label: FIELD_LABELS[f] ?? f, theirs: now, mine });
+  }
+  for (const [id, q] of Object.entries(e.taskQty)) {
+    const task = theirs.tasks.find((t) => String(t.ticket_task_id) === id);
+    const label = `Quantity of ${task?.code ?? 'a removed task'}`;
+    if (!task) {
+      rows.push({ key: `task:${id}`, label, theirs: null, mine: q.mine });
+      continue;
+    }
+    if (same(task.additional_qty, q.base) || same(task.additional_qty, q.mine)) continue;
+    rows.push({ key: `task:${id}`, label, theirs: task.additional_qty, mine: q.mine });
+  }
+  return rows;
+}
+
+/**
+ * The change to send after the user chose, per conflicting field, theirs or mine: on the
+ * server's version, with their value where they won (the field is then left out) and mine
+ * elsewhere. Null when nothing of mine is left to send.
+ */
+export function resolve(e: TicketChange, theirs: Ticket, keepMine: ReadonlySet<string>): TicketChange | null {
+  const rows = new Set(conflictRows(e, theirs).map((r) => r.key));
+  const set: FieldValues = {};
+  const base: FieldValues = {};
+  for (const f of Object.keys(e.set) as QueuedField[]) {
+    if (rows.has(f) && !keepMine.has(f)) continue;
+    (set as Record<string, unknown>)[f] = e.set[f];
+    (base as Record<string, unknown>)[f] = theirs[f];
+  }
+  const taskQty: TicketChange['taskQty'] = {};
+  for (const [id, q] of Object.entries(e.taskQty)) {
+    const task = theirs.tasks.find((t) => String(t.ticket_task_id) === id);
+    if (!task) continue; // removed by the office: there is nothing to set a quantity on
+    if (rows.has(`task:${id}`) && !keepMine.has(`task:${id}`)) continue;
+    taskQty[id] = { mine: q.mine, base: task.additional_qty };
+  }
+  if (Object.keys(set).length === 0 && Object.keys(taskQty).length === 0) return null;
+  return {
+    ...e,
+    set,
+    base,
+    taskQty,
+    baseVersion: theirs.version,
+    idempotencyKey: newIdempotencyKey(),
+    state: 'pending',
+    theirs: undefined,
+    attempts: 0,
+    nextAttemptAt: 0,
+  };
+}
