@@ -24,7 +24,31 @@ export interface Session {
 const listeners = new Set<() => void>();
 let snapshot: Session = { status: 'checking', user: null, claims: null };
 
+/**
+ * Who was signed in last, so that the app opens for them without network (a crew at the pole,
+ * DESIGN §7.1). Only names and ids: the credential stays in the HttpOnly cookie, and the server
+ * checks it on every call once the network is back.
+ */
+const REMEMBERED = 'linecrew.user';
+function remember(user: SessionUser | null) {
+  try {
+    if (user) localStorage.setItem(REMEMBERED, JSON.stringify(user));
+    else localStorage.removeItem(REMEMBERED);
+  } catch {
+    // Storage disabled: the app then needs the network to know who is signed in.
+  }
+}
+function remembered(): SessionUser | null {
+  try {
+    const raw = localStorage.getItem(REMEMBERED);
+    return raw ? (JSON.parse(raw) as SessionUser) : null;
+  } catch {
+    return null;
+  }
+}
+
 function publish(user: SessionUser | null) {
+  remember(user);
   snapshot = user
     ? { status: 'in', user, claims: { userId: user.id, companyId: user.company_id, roleId: user.role_id } }
     : { status: 'out', user: null, claims: null };
@@ -51,21 +75,24 @@ export const csrfHeaders = { [CSRF_HEADER]: '1' } as const;
 export async function refreshSession(): Promise<void> {
   try {
     const res = await fetch(`${API_PREFIX}/crew/myData`, { headers: { Accept: 'application/json', ...csrfHeaders }, credentials: 'same-origin' });
-    if (!res.ok) {
-      // 401: not signed in. Anything else (server down) also leaves nobody signed in here; the
-      // login page then says what went wrong when it is used.
-      publish(null);
-      return;
-    }
+    // No answer from the app (offline, or the server is down): whoever was signed in last
+    // stays signed in on this device; their calls wait for the network (outbox) or say why.
+    if (res.status >= 500) return publish(remembered());
+    if (!res.ok) return publish(null);
     const [me] = (await res.json()) as Profile[];
     publish({ id: me.id, company_id: me.company_id, role_id: me.role_id, first_name: me.first_name, last_name: me.last_name, email: me.email });
   } catch {
-    publish(null);
+    publish(remembered());
   }
 }
 
+/** Run at sign-out, with the user who signs out (offline copies leave the device). */
+export const signOutHooks = new Set<(userId: number) => void | Promise<void>>();
+
 /** Logout (SPEC §2): the server ends every session of this user and clears the cookie. */
 export async function signOut(): Promise<void> {
+  const userId = snapshot.claims?.userId;
+  if (userId != null) await Promise.all([...signOutHooks].map((hook) => hook(userId)));
   try {
     await fetch(`${API_PREFIX}/crew/logout`, { method: 'POST', headers: { Accept: 'application/json', ...csrfHeaders }, credentials: 'same-origin' });
   } finally {

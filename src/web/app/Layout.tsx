@@ -4,11 +4,15 @@ import { useClickOutside, useMediaQuery } from '@mantine/hooks';
 import { Link, NavLink, Outlet, useLocation } from 'react-router';
 import { CREW_LINK_ROLE_THRESHOLD } from '../../shared/constants';
 import { useSession } from '../api/session';
+import { SyncStatus } from '../offline/SyncStatus';
+import { OfflineSync } from '../offline/OfflineSync';
+import { UpdatePrompt } from './UpdatePrompt';
 import classes from './Layout.module.css';
 
 function NavLinks({ roleId, onNavigate }: { roleId: number | undefined; onNavigate?: () => void }) {
   const { pathname } = useLocation();
   const links = [
+    { to: '/work', label: 'My Work', active: pathname === '/work' || pathname.startsWith('/work/') },
     { to: '/jobs', label: 'Jobs', active: pathname === '/jobs' || pathname === '/job' },
     ...(roleId != null && roleId < CREW_LINK_ROLE_THRESHOLD ? [{ to: '/crew', label: 'Crew', active: pathname === '/crew' }] : []),
     { to: '/user', label: 'User', active: pathname === '/user' },
@@ -69,6 +73,9 @@ export function Layout() {
           </Container>
         </header>
       )}
+      {status === 'in' && <SyncStatus />}
+      <OfflineSync />
+      <UpdatePrompt />
       <main className={classes.main}>
         <div key={pathname} className="page-transition">
           <Outlet />

@@ -17,6 +17,8 @@ const UserPage = lazy(() => import('../features/account/UserPage'));
 const JobsPage = lazy(() => import('../features/jobs/JobsPage'));
 const JobPage = lazy(() => import('./JobRoute'));
 const CrewPage = lazy(() => import('../features/crew/CrewPage'));
+const WorkPage = lazy(() => import('../features/work/WorkPage'));
+const WorkTicketPage = lazy(() => import('../features/work/WorkTicketPage'));
 
 function Page({ children }: { children: ReactNode }) {
   return (
@@ -68,6 +70,8 @@ const router = createBrowserRouter([
           { path: '/job', loader: prefetchJob, shouldRevalidate: sameJobNoReload, element: <Page><JobPage /></Page> },
           { path: '/user', element: <Page><UserPage /></Page> },
           { path: '/crew', element: <Page><CrewPage /></Page> },
+          { path: '/work', element: <Page><WorkPage /></Page> },
+          { path: '/work/:ticketId', element: <Page><WorkTicketPage /></Page> },
         ],
       },
       { path: '*', element: <NotFound /> },

@@ -48,6 +48,8 @@ class Outbox {
   private qc: QueryClient | null = null;
   private timer: ReturnType<typeof setTimeout> | null = null;
   private running: Promise<void> | null = null;
+  /** The entry on the wire: a new change never joins it (it would be deleted with it on success). */
+  private sendingId: number | null = null;
 
   subscribe = (listener: () => void) => {
     this.listeners.add(listener);
@@ -89,7 +91,8 @@ class Outbox {
   /** Queues a change; a ticket change joins the ticket's last unsent one when it can. */
   async add(entry: NewEntry): Promise<void> {
     const db = await offlineDb();
-    const merged = entry.kind === 'ticket' ? coalesce(this.state.entries, entry) : null;
+    const joined = entry.kind === 'ticket' ? coalesce(this.state.entries, entry) : null;
+    const merged = joined && joined.id !== this.sendingId ? joined : null;
     if (merged) await db.put('outbox', merged);
     else {
       const fresh = { ...entry, idempotencyKey: newIdempotencyKey(), createdAt: Date.now(), attempts: 0, nextAttemptAt: 0, state: 'pending' } as OutboxEntry;
@@ -161,10 +164,13 @@ class Outbox {
 
   /** One attempt at one change; its outcome decides what happens to it and to the run. */
   private async send(e: OutboxEntry): Promise<Outcome> {
+    this.sendingId = e.id;
     try {
       await this.deliver(e);
     } catch (err) {
       return this.failed(e, err);
+    } finally {
+      this.sendingId = null;
     }
     await this.discard(e.id);
     this.publish({ synced: true });

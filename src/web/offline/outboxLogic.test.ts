@@ -8,6 +8,7 @@ import {
   rebase,
   resolve,
   sendable,
+  statusText,
   ticketSaveOf,
   withQueued,
   type NoteChange,
@@ -204,12 +205,22 @@ describe('conflicts: theirs and mine, field by field', () => {
   });
 
   it('ordering, conflict and resolve together: the held-back note goes once the conflict is resolved', () => {
-    const c = change({ id: 1, ...mine, state: 'conflict' });
+    const c = change({ ...mine, id: 1, state: 'conflict' });
     const n = note({ id: 2 });
     const entries: OutboxEntry[] = [c, n];
     expect(sendable(entries, 0)).toEqual([]);
     const theirs = ticket({ version: 6, street_address: '9 Elm St', tasks: [task(1, 0), task(2, 3)] });
     const resolved = resolve(c as TicketChange, theirs, new Set())!;
     expect(sendable([resolved, n], 0).map((e) => e.id)).toEqual([1, 2]);
+  });
+});
+
+describe('the status line', () => {
+  it('says offline, what is waiting, both, or that everything went', () => {
+    expect(statusText({ online: false, waiting: 0, synced: false })).toBe('Offline');
+    expect(statusText({ online: false, waiting: 3, synced: false })).toBe('Offline · 3 changes waiting to sync');
+    expect(statusText({ online: true, waiting: 1, synced: true })).toBe('1 change waiting to sync');
+    expect(statusText({ online: true, waiting: 0, synced: true })).toBe('All changes synced');
+    expect(statusText({ online: true, waiting: 0, synced: false })).toBe('');
   });
 });

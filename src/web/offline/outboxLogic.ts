@@ -279,3 +279,14 @@ export function resolve(e: TicketChange, theirs: Ticket, keepMine: ReadonlySet<s
     nextAttemptAt: 0,
   };
 }
+
+// ---------------------------------------------------------------------------------------------
+// What the status line says (DESIGN §7.1)
+
+/** "Offline", "N changes waiting to sync", both, or "All changes synced" once the queue empties. */
+export function statusText({ online, waiting, synced }: { online: boolean; waiting: number; synced: boolean }): string {
+  const queue = waiting === 1 ? '1 change waiting to sync' : `${waiting} changes waiting to sync`;
+  if (!online) return waiting > 0 ? `Offline · ${queue}` : 'Offline';
+  if (waiting > 0) return queue;
+  return synced ? 'All changes synced' : '';
+}

@@ -7,7 +7,7 @@ import { clampAdditionalQty, MAX_TASK_QTY, NEW_TASK_ADDITIONAL_QTY } from '../..
 import { queryKeys } from '../../api/queryKeys';
 import type { UnitOption } from './api/reference';
 import { saveTicket } from './api/saveTicket';
-import { getTicket } from './api/ticket';
+import { getTicket } from '../../api/ticket';
 import { TaskTotal } from './TaskTotal';
 import { UnitPicker } from './UnitPicker';
 

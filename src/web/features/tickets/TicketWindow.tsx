@@ -18,7 +18,7 @@ import { useMergeTickets } from './api/mergeTickets';
 import { getNeedsMerge } from './api/needsMerge';
 import { useAddPole, useSavePole } from './api/poles';
 import { useSaveTicket } from './api/saveTicket';
-import { ticketQuery, useTicket } from './api/ticket';
+import { ticketQuery, useTicket } from '../../api/ticket';
 import { ImagesPanel } from './ImagesPanel';
 import { InfoTab } from './InfoTab';
 import { PoleTab } from './PoleTab';

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Ticket } from '../../../../shared/tickets.schemas';
 import { apiFetch } from '../../../api/client';
 import { queryKeys } from '../../../api/queryKeys';
-import { unwrapTicket } from './ticket';
+import { unwrapTicket } from '../../../api/ticket';
 
 /**
  * PUT /tickets/merge/{id} {secondary_ticket}: ticket {id} stays and receives the secondary's

@@ -3,7 +3,7 @@ import type { AddPoleBody } from '../../../../shared/poles.schemas';
 import type { Pole, Ticket } from '../../../../shared/tickets.schemas';
 import { apiFetch } from '../../../api/client';
 import { queryKeys } from '../../../api/queryKeys';
-import { unwrapTicket } from './ticket';
+import { unwrapTicket } from '../../../api/ticket';
 
 export const polesKey = ['poles'] as const;
 

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Ticket, TicketSave } from '../../../../shared/tickets.schemas';
 import { apiFetch } from '../../../api/client';
 import { queryKeys } from '../../../api/queryKeys';
-import { unwrapTicket } from './ticket';
+import { unwrapTicket } from '../../../api/ticket';
 
 /** What the window sends (src/shared/tickets.schemas.ts ticketSaveSchema); job_id names the job to refresh. */
 export type TicketSaveInput = TicketSave & { job_id: number };

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { Ticket } from '../../../../shared/tickets.schemas';
-import { apiFetch } from '../../../api/client';
-import { queryKeys } from '../../../api/queryKeys';
+import type { Ticket } from '../../shared/tickets.schemas';
+import { apiFetch } from './client';
+import { queryKeys } from './queryKeys';
 
 /** GET /tickets/{id}: one ticket with its pole, tasks, notes, permits and images. */
 export const getTicket = (id: number) => apiFetch<Ticket | { ticket: Ticket }>(`/tickets/${id}`).then(unwrapTicket);

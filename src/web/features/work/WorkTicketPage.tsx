@@ -1,0 +1,271 @@
+import { useEffect, useMemo, useState } from 'react';
+import {
+  ActionIcon,
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Center,
+  FileButton,
+  Group,
+  Image,
+  Loader,
+  Paper,
+  SimpleGrid,
+  Stack,
+  Text,
+  Textarea,
+  Title,
+} from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { IconArrowLeft, IconCamera, IconMapPin, IconMinus, IconPlus } from '@tabler/icons-react';
+import { Link, useParams } from 'react-router';
+import { LIMITS, TICKET_STATUS } from '../../../shared/constants';
+import { isoToUs } from '../../../shared/dates';
+import { formatGeo } from '../../../shared/geo';
+import { can } from '../../../shared/permissions';
+import { actualQty } from '../../../shared/tasks';
+import type { Ticket } from '../../../shared/tickets.schemas';
+import { useSession } from '../../api/session';
+import { useTicket } from '../../api/ticket';
+import { usePageTitle } from '../../components/usePageTitle';
+import { CopyNote } from '../../offline/CopyNote';
+import { useOutbox } from '../../offline/OfflineSync';
+import { outbox } from '../../offline/outbox';
+import { withQueued, type PhotoChange } from '../../offline/outboxLogic';
+import { preparePhoto } from '../../offline/photo';
+import { isOverdue, localIsoDay } from './workList';
+
+const labelOf = (t: Pick<Ticket, 'pole_name' | 'line_name'>) => `Pole ${t.pole_name ?? '--'} · Line ${t.line_name ?? '--'}`;
+
+/** A queued photo's preview, from the bytes on the phone. */
+function QueuedPhoto({ photo }: { photo: PhotoChange }) {
+  const [src, setSrc] = useState<string | null>(null);
+  useEffect(() => {
+    const url = URL.createObjectURL(photo.blob);
+    setSrc(url);
+    return () => URL.revokeObjectURL(url);
+  }, [photo.blob]);
+  return (
+    <Stack gap={2}>
+      {src && <Image src={src} alt={`Photo ${photo.fileName}, waiting to sync`} h={96} fit="cover" radius="sm" />}
+      <Text size="xs" c="dimmed">
+        Waiting to sync
+      </Text>
+    </Stack>
+  );
+}
+
+/**
+ * The phone-first ticket view of My Work (DESIGN §7.1): big targets at 390 px, and every change
+ * goes through the outbox, so it is kept on the phone first and sent when there is a network.
+ * What the screen shows is the server's copy with the queued changes on top.
+ */
+export default function WorkTicketPage() {
+  const id = Number(useParams().ticketId);
+  const query = useTicket(Number.isInteger(id) && id > 0 ? id : null);
+  const { entries } = useOutbox();
+  const { claims } = useSession();
+  const [note, setNote] = useState('');
+  const [busy, setBusy] = useState(false);
+  const server = query.data;
+  const shown = useMemo(() => (server ? withQueued(server, entries) : null), [server, entries]);
+  usePageTitle(shown ? labelOf(shown) : 'Ticket');
+
+  if (!server || !shown) {
+    if (query.isPending && !query.isPaused) {
+      return (
+        <Center py="xl">
+          <Loader aria-label="Loading the ticket" />
+        </Center>
+      );
+    }
+    return (
+      <Stack maw={720} mx="auto">
+        <Anchor component={Link} to="/work">
+          <IconArrowLeft size={16} aria-hidden style={{ verticalAlign: -3 }} /> My Work
+        </Anchor>
+        <Alert color={query.isPaused ? 'yellow' : 'red'} title={query.isPaused ? 'This ticket is not on this device' : 'This ticket could not be loaded'}>
+          {query.isPaused ? 'Open it once with a connection; after that it opens without one.' : (query.error?.message ?? 'It may have been deleted.')}
+        </Alert>
+      </Stack>
+    );
+  }
+
+  const roleId = claims?.roleId;
+  const mayEdit = can(roleId, 'tickets.edit');
+  const mayAnnotate = can(roleId, 'tickets.annotate');
+  const complete = shown.status === TICKET_STATUS.COMPLETE;
+  const base = { userId: claims!.userId, ticketId: server.id, jobId: server.job_id, label: labelOf(server), baseVersion: server.version };
+  const photoCount = shown.images.length + shown.queuedPhotos.length;
+
+  const setQty = (taskId: number, next: number) => {
+    const task = server.tasks.find((t) => t.ticket_task_id === taskId)!;
+    void outbox.add({ ...base, kind: 'ticket', set: {}, base: {}, taskQty: { [taskId]: { mine: next, base: task.additional_qty } } });
+  };
+  const setStatus = (status: Ticket['status']) =>
+    void outbox.add({ ...base, kind: 'ticket', set: { status }, base: { status: server.status }, taskQty: {} });
+  const addNote = async () => {
+    const text = note.trim();
+    if (!text) return;
+    await outbox.add({ ...base, kind: 'note', text });
+    setNote('');
+  };
+  const addPhoto = async (file: File | null) => {
+    if (!file) return;
+    if (photoCount >= LIMITS.imagesPerTicket) {
+      notifications.show({ color: 'red', message: `A ticket holds at most ${LIMITS.imagesPerTicket} photos (those waiting to sync count too).` });
+      return;
+    }
+    setBusy(true);
+    try {
+      const p = await preparePhoto(file);
+      await outbox.add({ ...base, kind: 'photo', blob: p.blob, fileName: p.fileName, takenAt: p.takenAt, lat: p.lat, lon: p.lon });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const located = shown.geo_lat != null && shown.geo_lon != null;
+  const overdue = isOverdue(shown, localIsoDay());
+  return (
+    <Stack gap="md" maw={720} mx="auto">
+      <Anchor component={Link} to="/work" py={8}>
+        <IconArrowLeft size={16} aria-hidden style={{ verticalAlign: -3 }} /> My Work
+      </Anchor>
+      <Stack gap={4}>
+        <Group justify="space-between" wrap="nowrap" align="flex-start">
+          <Title order={1} size="h3">
+            {labelOf(shown)}
+          </Title>
+          <Badge size="lg" color={complete ? 'green' : 'gray'} variant={complete ? 'filled' : 'light'} style={{ flex: 'none' }}>
+            {shown.status}
+          </Badge>
+        </Group>
+        <Text>{shown.street_address || 'No address'}</Text>
+        <Text size="sm" c={overdue ? 'red.9' : undefined} fw={overdue ? 700 : undefined}>
+          {shown.due_date ? `Due ${isoToUs(shown.due_date)}${overdue ? ' · Overdue' : ''}` : 'No due date'}
+        </Text>
+        {located ? (
+          <Anchor href={`geo:${shown.geo_lat},${shown.geo_lon}`} py={6}>
+            <IconMapPin size={16} aria-hidden style={{ verticalAlign: -3 }} /> Open in maps ({formatGeo(shown.geo_lat)}, {formatGeo(shown.geo_lon)})
+          </Anchor>
+        ) : (
+          <Text size="sm" c="dimmed">
+            No location on this ticket
+          </Text>
+        )}
+        <CopyNote updatedAt={query.dataUpdatedAt} unreachable={query.isError} />
+      </Stack>
+
+      <Stack gap="xs" component="section" aria-labelledby="work-tasks">
+        <Title order={2} size="h4" id="work-tasks">
+          Tasks
+        </Title>
+        {shown.tasks.length === 0 && <Text c="dimmed">No tasks on this ticket.</Text>}
+        {shown.tasks.map((t) => {
+          const actual = actualQty(t.init_qty, t.additional_qty);
+          return (
+            <Paper key={t.ticket_task_id} withBorder p="sm">
+              <Group justify="space-between" wrap="nowrap">
+                <div style={{ minWidth: 0 }}>
+                  <Text fw={600}>{t.code}</Text>
+                  <Text size="sm" c="dimmed" lineClamp={2}>
+                    {t.description} · bid {t.init_qty} {t.uom}
+                  </Text>
+                </div>
+                {mayEdit ? (
+                  <Group gap={6} wrap="nowrap" style={{ flex: 'none' }}>
+                    <ActionIcon
+                      size={44}
+                      variant="default"
+                      aria-label={`One less ${t.code}`}
+                      disabled={actual <= 0}
+                      onClick={() => setQty(t.ticket_task_id, t.additional_qty - 1)}
+                    >
+                      <IconMinus size={20} />
+                    </ActionIcon>
+                    <Text fw={700} w={40} ta="center" aria-live="polite" aria-label={`Actual quantity of ${t.code}: ${actual}`}>
+                      {actual}
+                    </Text>
+                    <ActionIcon size={44} variant="default" aria-label={`One more ${t.code}`} onClick={() => setQty(t.ticket_task_id, t.additional_qty + 1)}>
+                      <IconPlus size={20} />
+                    </ActionIcon>
+                  </Group>
+                ) : (
+                  <Text fw={700} style={{ flex: 'none' }}>
+                    Actual {actual}
+                  </Text>
+                )}
+              </Group>
+            </Paper>
+          );
+        })}
+        {mayEdit &&
+          (complete ? (
+            <Button size="lg" variant="default" onClick={() => setStatus(TICKET_STATUS.PENDING)}>
+              Reopen
+            </Button>
+          ) : (
+            <Button size="lg" color="green" onClick={() => setStatus(TICKET_STATUS.COMPLETE)}>
+              Mark complete
+            </Button>
+          ))}
+      </Stack>
+
+      <Stack gap="xs" component="section" aria-labelledby="work-photos">
+        <Title order={2} size="h4" id="work-photos">
+          Photos ({photoCount} of {LIMITS.imagesPerTicket})
+        </Title>
+        <SimpleGrid cols={3} spacing="xs">
+          {shown.images.map((img) => (
+            <Image key={img.id} src={img.thumbnailurl || img.url} alt={`Photo of ${labelOf(shown)}`} h={96} fit="cover" radius="sm" />
+          ))}
+          {shown.queuedPhotos.map((p) => (
+            <QueuedPhoto key={p.id} photo={p} />
+          ))}
+        </SimpleGrid>
+        {mayAnnotate && (
+          <FileButton onChange={(f) => void addPhoto(f)} accept="image/*" capture="environment" disabled={photoCount >= LIMITS.imagesPerTicket}>
+            {(props) => (
+              <Button {...props} size="lg" variant="light" leftSection={<IconCamera size={20} aria-hidden />} loading={busy}>
+                Take photo
+              </Button>
+            )}
+          </FileButton>
+        )}
+      </Stack>
+
+      <Stack gap="xs" component="section" aria-labelledby="work-notes">
+        <Title order={2} size="h4" id="work-notes">
+          Notes
+        </Title>
+        {shown.notes.length === 0 && shown.queuedNotes.length === 0 && <Text c="dimmed">No notes yet.</Text>}
+        {shown.notes.map((n) => (
+          <Paper key={n.id} withBorder p="sm">
+            <Text size="xs" c="dimmed">
+              {n.author || 'Former member'} · {isoToUs(n.created_date)}
+            </Text>
+            <Text style={{ whiteSpace: 'pre-wrap' }}>{n.note_text}</Text>
+          </Paper>
+        ))}
+        {shown.queuedNotes.map((text, i) => (
+          <Paper key={`q${i}`} withBorder p="sm" bg="blue.0">
+            <Text size="xs" c="dimmed">
+              Me · waiting to sync
+            </Text>
+            <Text style={{ whiteSpace: 'pre-wrap' }}>{text}</Text>
+          </Paper>
+        ))}
+        {mayAnnotate && (
+          <>
+            <Textarea label="New note" value={note} onChange={(e) => setNote(e.currentTarget.value)} autosize minRows={2} maxLength={LIMITS.textMax} size="md" />
+            <Button size="lg" variant="light" disabled={!note.trim()} onClick={() => void addNote()}>
+              Add note
+            </Button>
+          </>
+        )}
+      </Stack>
+    </Stack>
+  );
+}

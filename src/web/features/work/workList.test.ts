@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import type { WorkItem } from './api/work';
+import { groupWork, isOverdue, localIsoDay } from './workList';
+
+const item = (id: number, job: number, due: string | null, over: Partial<WorkItem> = {}): WorkItem =>
+  ({ id, job_id: job, job_number: `J-${job}`, pole_name: `P${id}`, line_name: 'L1', street_address: `${id} Main St`, due_date: due, status: 'Pending', ...over }) as WorkItem;
+
+describe('My Work list', () => {
+  const items = [item(1, 10, '2026-12-05'), item(2, 20, '2026-11-20'), item(3, 10, null), item(4, 10, '2026-11-30'), item(5, 20, '2026-12-01')];
+
+  it('groups by job, the job due soonest first, each job soonest due first and undated last', () => {
+    const groups = groupWork(items, '', '2026-11-23');
+    expect(groups.map((g) => [g.jobNumber, g.tickets.map((t) => t.id), g.overdue])).toEqual([
+      ['J-20', [2, 5], 1],
+      ['J-10', [4, 1, 3], 0],
+    ]);
+  });
+
+  it('searches pole, line, street and job number, every word somewhere', () => {
+    expect(groupWork(items, 'j-10 main 4', '2026-11-23').flatMap((g) => g.tickets.map((t) => t.id))).toEqual([4]);
+    expect(groupWork(items, 'P5', '2026-11-23').flatMap((g) => g.tickets.map((t) => t.id))).toEqual([5]);
+    expect(groupWork(items, 'nowhere', '2026-11-23')).toEqual([]);
+  });
+
+  it('overdue: due before today and open', () => {
+    expect(isOverdue(item(1, 1, '2026-11-22'), '2026-11-23')).toBe(true);
+    expect(isOverdue(item(1, 1, '2026-11-23'), '2026-11-23')).toBe(false);
+    expect(isOverdue(item(1, 1, null), '2026-11-23')).toBe(false);
+    expect(isOverdue(item(1, 1, '2026-11-01', { status: 'Complete' }), '2026-11-23')).toBe(false);
+    expect(localIsoDay(new Date(2026, 0, 5))).toBe('2026-01-05');
+  });
+});

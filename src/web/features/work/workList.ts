@@ -1,0 +1,43 @@
+import type { WorkItem } from './api/work';
+
+export interface WorkGroup {
+  jobId: number;
+  jobNumber: string;
+  tickets: WorkItem[];
+  overdue: number;
+}
+
+/** 'YYYY-MM-DD' of a day in the phone's own time zone (a due date is a calendar day). */
+export function localIsoDay(d = new Date()): string {
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}`;
+}
+
+/** Due before today and still open. */
+export const isOverdue = (t: Pick<WorkItem, 'due_date' | 'status'>, today: string) =>
+  t.status !== 'Complete' && !!t.due_date && t.due_date.slice(0, 10) < today;
+
+const norm = (s: string | null | undefined) => (s ?? '').toLowerCase();
+
+/**
+ * My Work's list (DESIGN §7.1): tickets matching the search (pole, line, street or job number,
+ * every word somewhere), grouped by job; the job whose next ticket is due soonest first, and
+ * within a job soonest due first (no due date last), in the server's order otherwise.
+ */
+export function groupWork(items: readonly WorkItem[], search: string, today: string): WorkGroup[] {
+  const words = norm(search).split(/\s+/).filter(Boolean);
+  const due = (t: WorkItem) => t.due_date?.slice(0, 10) ?? '9999-12-31';
+  const groups = new Map<number, WorkGroup>();
+  items.forEach((t) => {
+    const text = [t.pole_name, t.line_name, t.street_address, t.job_number].map(norm).join(' ');
+    if (!words.every((w) => text.includes(w))) return;
+    const g = groups.get(t.job_id) ?? { jobId: t.job_id, jobNumber: t.job_number, tickets: [], overdue: 0 };
+    g.tickets.push(t);
+    if (isOverdue(t, today)) g.overdue += 1;
+    groups.set(t.job_id, g);
+  });
+  const list = [...groups.values()];
+  // Array.prototype.sort is stable: equal due dates keep the server's order.
+  for (const g of list) g.tickets.sort((a, b) => due(a).localeCompare(due(b)));
+  return list.sort((a, b) => due(a.tickets[0]).localeCompare(due(b.tickets[0])) || a.jobNumber.localeCompare(b.jobNumber));
+}

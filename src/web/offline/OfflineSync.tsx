@@ -1,0 +1,55 @@
+import { useEffect, useSyncExternalStore } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { signOutHooks, useSession } from '../api/session';
+import { dropCopies, restoreAndKeepCopies } from './copies';
+import { outbox, type OutboxState } from './outbox';
+
+/** The outbox's state, for the status line and the queue. */
+export function useOutbox(): OutboxState {
+  return useSyncExternalStore(outbox.subscribe, outbox.getSnapshot);
+}
+
+/**
+ * Connects the page to the device: the network's comings and goings (`online` / `offline`
+ * events), the signed-in user's offline copies and outbox, and persistent storage, which the
+ * browser may otherwise evict from a site it deems unused — with a crew's unsent work in it.
+ * Renders nothing; mounted once in the app shell.
+ */
+export function OfflineSync() {
+  const qc = useQueryClient();
+  const { claims } = useSession();
+  const userId = claims?.userId ?? null;
+
+  useEffect(() => {
+    const on = () => outbox.setOnline(true);
+    const off = () => outbox.setOnline(false);
+    window.addEventListener('online', on);
+    window.addEventListener('offline', off);
+    const hook = (id: number) => dropCopies(id);
+    signOutHooks.add(hook);
+    return () => {
+      window.removeEventListener('online', on);
+      window.removeEventListener('offline', off);
+      signOutHooks.delete(hook);
+    };
+  }, []);
+
+  useEffect(() => {
+    let stop: (() => void) | null = null;
+    let cancelled = false;
+    void outbox.start(userId, qc);
+    if (userId !== null) {
+      void navigator.storage?.persist?.().catch(() => false);
+      void restoreAndKeepCopies(qc, userId).then((unsubscribe) => {
+        if (cancelled) unsubscribe();
+        else stop = unsubscribe;
+      });
+    }
+    return () => {
+      cancelled = true;
+      stop?.();
+    };
+  }, [userId, qc]);
+
+  return null;
+}

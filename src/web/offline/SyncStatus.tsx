@@ -1,0 +1,46 @@
+import { useState } from 'react';
+import { Button, Group, Text } from '@mantine/core';
+import { IconCloudCheck, IconCloudOff, IconRefresh } from '@tabler/icons-react';
+import { statusText } from './outboxLogic';
+import { useOutbox } from './OfflineSync';
+import { OutboxDrawer } from './OutboxDrawer';
+
+/**
+ * The line under the header that tells a crew where their work is (DESIGN §7.1): "Offline",
+ * "N changes waiting to sync", "All changes synced". An element with role="status", so a screen
+ * reader announces each change without moving focus. "Review" opens the queue when a change
+ * needs the user (a conflict, a refusal, a deleted ticket) or when they want to see it.
+ */
+export function SyncStatus() {
+  const { entries, online, synced } = useOutbox();
+  const [open, setOpen] = useState(false);
+  const text = statusText({ online, waiting: entries.length, synced });
+  const needsYou = entries.filter((e) => e.state !== 'pending').length;
+  const Icon = !online ? IconCloudOff : entries.length ? IconRefresh : IconCloudCheck;
+  return (
+    <>
+      <Group
+        gap="xs"
+        justify="center"
+        wrap="nowrap"
+        px="sm"
+        py={4}
+        bg={!online ? 'yellow.1' : entries.length ? 'blue.0' : 'green.0'}
+        display={text ? 'flex' : 'none'}
+        data-testid="sync-status-bar"
+      >
+        {text && <Icon size={16} aria-hidden />}
+        <Text size="sm" role="status" aria-live="polite">
+          {text}
+          {needsYou > 0 && ` · ${needsYou} need${needsYou === 1 ? 's' : ''} you`}
+        </Text>
+        {entries.length > 0 && (
+          <Button size="compact-sm" variant="subtle" onClick={() => setOpen(true)}>
+            Review
+          </Button>
+        )}
+      </Group>
+      <OutboxDrawer opened={open} onClose={() => setOpen(false)} />
+    </>
+  );
+}

@@ -1,0 +1,80 @@
+import type { Query, QueryClient, QueryKey } from '@tanstack/react-query';
+import { offlineDb, type Copy } from './db';
+
+/**
+ * Offline copies (DESIGN §7.1 "offline data"): My Work's tickets and every job or ticket opened
+ * are written to IndexedDB when the server sends them, and put back into the query cache when
+ * the app opens, so they show without network, with the time of the copy. Only these reads are
+ * kept: the jobs list, the crew roster and the reference lists are office work, done online.
+ */
+export function keepsCopy(key: QueryKey): boolean {
+  const [root, id, sub] = key;
+  if (root === 'work') return key.length === 1;
+  if (root === 'tickets') return typeof id === 'number' && key.length === 2;
+  if (root === 'jobs') return typeof id === 'number' && (key.length === 2 || (key.length === 3 && sub === 'tickets'));
+  return false;
+}
+
+const copyId = (userId: number, key: QueryKey) => `${userId} ${JSON.stringify(key)}`;
+
+/**
+ * Puts this user's copies into the cache where the cache has nothing newer. Returns an
+ * unsubscribe function that stops writing copies (sign-out, another user).
+ */
+export async function restoreAndKeepCopies(qc: QueryClient, userId: number): Promise<() => void> {
+  try {
+    const db = await offlineDb();
+    for (const c of await db.getAllFromIndex('copies', 'byUser', userId)) {
+      const state = qc.getQueryState(c.queryKey);
+      if (!state || state.dataUpdatedAt < c.updatedAt) qc.setQueryData(c.queryKey, c.data, { updatedAt: c.updatedAt });
+    }
+  } catch {
+    // No IndexedDB (a private window): the app works online as before.
+  }
+  const pending = new Map<string, { query: Query; drop: boolean }>();
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  // Written in a batch a moment later: a job page of 5,000 tickets is read once, not per event.
+  const write = async () => {
+    timer = null;
+    const batch = [...pending.values()];
+    pending.clear();
+    try {
+      const db = await offlineDb();
+      const tx = db.transaction('copies', 'readwrite');
+      await Promise.all([
+        ...batch.map(({ query: q, drop }) =>
+          drop || q.state.data === undefined
+            ? tx.store.delete(copyId(userId, q.queryKey))
+            : tx.store.put({ id: copyId(userId, q.queryKey), userId, queryKey: q.queryKey, data: q.state.data, updatedAt: q.state.dataUpdatedAt } satisfies Copy),
+        ),
+        tx.done,
+      ]);
+    } catch {
+      // Storage full or unavailable: the copy is a convenience, the outbox is what must not fail.
+    }
+  };
+  return qc.getQueryCache().subscribe((event) => {
+    if (event.type !== 'updated' || !keepsCopy(event.query.queryKey)) return;
+    const gone = event.action.type === 'error' && isGone(event.action.error);
+    if (event.action.type !== 'success' && !gone) return;
+    pending.set(event.query.queryHash, { query: event.query, drop: gone });
+    timer ??= setTimeout(() => void write(), 300);
+  });
+}
+
+/** A 404 means the job or ticket is gone: its copy goes too. */
+function isGone(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && (err as { status?: unknown }).status === 404;
+}
+
+/** Sign-out: this user's copies leave the device (the outbox stays, for when they sign in again). */
+export async function dropCopies(userId: number): Promise<void> {
+  try {
+    const db = await offlineDb();
+    const tx = db.transaction('copies', 'readwrite');
+    for (const key of await tx.store.index('byUser').getAllKeys(userId)) await tx.store.delete(key);
+    await tx.done;
+  } catch {
+    // Nothing to drop.
+  }
+}

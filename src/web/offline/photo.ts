@@ -1,0 +1,65 @@
+import exifr from 'exifr';
+
+/** DESIGN §7.1: photos leave the phone with their long side at most this many pixels. */
+export const PHOTO_MAX_SIDE = 2048;
+const JPEG_QUALITY = 0.85;
+
+export interface PreparedPhoto {
+  blob: Blob;
+  fileName: string;
+  /** From the camera's EXIF, read before resizing (the resized JPEG carries none). */
+  takenAt: string | null;
+  lat: number | null;
+  lon: number | null;
+}
+
+/** Capture time and place from EXIF; a photo without them (a screenshot) gives nulls. */
+export async function photoMetadata(file: Blob): Promise<Pick<PreparedPhoto, 'takenAt' | 'lat' | 'lon'>> {
+  try {
+    const tags = (await exifr.parse(file, { pick: ['DateTimeOriginal', 'CreateDate', 'latitude', 'longitude'], gps: true })) as
+      | { DateTimeOriginal?: Date; CreateDate?: Date; latitude?: number; longitude?: number }
+      | undefined;
+    const when = tags?.DateTimeOriginal ?? tags?.CreateDate;
+    const lat = tags?.latitude;
+    const lon = tags?.longitude;
+    const located = Number.isFinite(lat) && Number.isFinite(lon) && Math.abs(lat!) <= 90 && Math.abs(lon!) <= 180;
+    return {
+      takenAt: when instanceof Date && !Number.isNaN(when.getTime()) ? when.toISOString() : null,
+      lat: located ? lat! : null,
+      lon: located ? lon! : null,
+    };
+  } catch {
+    return { takenAt: null, lat: null, lon: null };
+  }
+}
+
+/** The size that fits `max` on the long side, never enlarged. */
+export function fitWithin(width: number, height: number, max = PHOTO_MAX_SIDE): { width: number; height: number } {
+  const scale = Math.min(1, max / Math.max(width, height));
+  return { width: Math.round(width * scale), height: Math.round(height * scale) };
+}
+
+/**
+ * A phone photo ready to queue: EXIF read first, then drawn upright (EXIF orientation applied by
+ * createImageBitmap) at most 2048 px on the long side and encoded as JPEG — a 12-megapixel
+ * photo goes from ~4 MB to a few hundred KB, which is what a crew's signal can carry. A file the
+ * browser cannot decode is queued as it is: the server then refuses it with a message, visibly.
+ */
+export async function preparePhoto(file: File): Promise<PreparedPhoto> {
+  const meta = await photoMetadata(file);
+  const baseName = file.name.replace(/\.[^.]+$/, '') || 'photo';
+  try {
+    const bitmap = await createImageBitmap(file, { imageOrientation: 'from-image' });
+    const { width, height } = fitWithin(bitmap.width, bitmap.height);
+    const canvas = document.createElement('canvas');
+    canvas.width = width;
+    canvas.height = height;
+    canvas.getContext('2d')!.drawImage(bitmap, 0, 0, width, height);
+    bitmap.close();
+    const blob = await new Promise<Blob | null>((resolve) => canvas.toBlob(resolve, 'image/jpeg', JPEG_QUALITY));
+    if (!blob) throw new Error('encode failed');
+    return { blob, fileName: `${baseName}.jpg`, ...meta };
+  } catch {
+    return { blob: file, fileName: file.name, ...meta };
+  }
+}
