@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import type { Ticket } from '../../../../shared/tickets.schemas';
+import type { Ticket } from '../../../shared/tickets.schemas';
 import { ticketQuery } from '../../api/ticket';
 import type { WorkItem } from './api/work';
 
