@@ -16,7 +16,10 @@ export interface PreparedPhoto {
 /** Capture time and place from EXIF; a photo without them (a screenshot) gives nulls. */
 export async function photoMetadata(file: Blob): Promise<Pick<PreparedPhoto, 'takenAt' | 'lat' | 'lon'>> {
   try {
-    const tags = (await exifr.parse(file, { pick: ['DateTimeOriginal', 'CreateDate', 'latitude', 'longitude'], gps: true })) as
+    // Only the TIFF blocks (EXIF time, GPS): exifr then reads just the file's first kilobytes.
+    // (Its `pick` option would drop the latitude / longitude it computes from the GPS tags.)
+    const only = { tiff: true, exif: true, gps: true, ifd1: false, interop: false, xmp: false, icc: false, iptc: false, jfif: false };
+    const tags = (await exifr.parse(file, only)) as
       | { DateTimeOriginal?: Date; CreateDate?: Date; latitude?: number; longitude?: number }
       | undefined;
     const when = tags?.DateTimeOriginal ?? tags?.CreateDate;
