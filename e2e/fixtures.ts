@@ -61,7 +61,7 @@ export interface NewTicket {
  * A job of our own, made through the API (not the jobs UI): sign in, upload the work packet
  * through the signed-upload flow, then PUT /jobs/ with newTickets.
  */
-export async function createJob(request: APIRequestContext, tickets: NewTicket[]): Promise<SeededJob> {
+export async function createJob(request: APIRequestContext, tickets: NewTicket[], fields: Record<string, unknown> = {}): Promise<SeededJob> {
   const token = await adminToken(request);
   const auth = { Authorization: `Bearer ${token}` };
 
@@ -88,6 +88,7 @@ export async function createJob(request: APIRequestContext, tickets: NewTicket[]
         work_packet_url: signed.url,
         work_packet_name: 'packet.pdf',
         newTickets: tickets,
+        ...fields,
       },
     },
   });
@@ -96,7 +97,7 @@ export async function createJob(request: APIRequestContext, tickets: NewTicket[]
   return { id: body.job.id, number, token };
 }
 
-export const test = base.extend<{ loginAs: (email: string) => Promise<void>; seededJob: (tickets: NewTicket[]) => Promise<SeededJob>; cspGuard: void }>({
+export const test = base.extend<{ loginAs: (email: string) => Promise<void>; seededJob: (tickets: NewTicket[], fields?: Record<string, unknown>) => Promise<SeededJob>; cspGuard: void }>({
   loginAs: async ({ page }, use) => {
     await use((email) => login(page, email));
   },
@@ -104,8 +105,8 @@ export const test = base.extend<{ loginAs: (email: string) => Promise<void>; see
   // database does not fill up with test jobs. A job the test deleted itself answers 404: fine.
   seededJob: async ({ request }, use) => {
     const made: number[] = [];
-    await use(async (tickets) => {
-      const job = await createJob(request, tickets);
+    await use(async (tickets, fields) => {
+      const job = await createJob(request, tickets, fields);
       made.push(job.id);
       return job;
     });
