@@ -173,5 +173,5 @@ test('the office changes a ticket while the crew is offline: the crew keeps thei
   await expect(page.getByRole('status').filter({ hasText: 'All changes synced' })).toBeVisible({ timeout: 30_000 });
 
   const stored = await readTicket(request, admin, ticketId);
-  expect(Object.fromEntries(stored.tasks.map((x) => [x.code, x.init_qty + x.additional_qty]))).toEqual({ P40-2: 4, XA8: 2 });
+  expect(Object.fromEntries(stored.tasks.map((x) => [x.code, x.init_qty + x.additional_qty]))).toEqual({ 'P40-2': 4, XA8: 2 });
 });
