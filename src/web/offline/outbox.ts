@@ -3,6 +3,7 @@ import { ERROR_CODE } from '../../shared/error-codes';
 import type { Ticket, TicketImage } from '../../shared/tickets.schemas';
 import { ApiError, apiFetch } from '../api/client';
 import { queryKeys } from '../api/queryKeys';
+import { getTicket, unwrapTicket } from '../api/ticket';
 import { uploadFile, UploadError } from '../api/upload';
 import { offlineDb } from './db';
 import {
@@ -138,7 +139,9 @@ class Outbox {
   }
 
   private async run() {
-    if (this.userId === null || !this.qc) return;
+    // Known to be offline: nothing is tried (a try would count as an attempt, and a change
+    // tried once is never merged with the next tap: its body may already be on the server).
+    if (this.userId === null || !this.qc || !this.state.online) return;
     this.publish({ syncing: true });
     try {
       for (;;) {
@@ -168,7 +171,13 @@ class Outbox {
     try {
       await this.deliver(e);
     } catch (err) {
-      return this.failed(e, err);
+      try {
+        return await this.failed(e, err);
+      } catch (bug) {
+        // Whatever went wrong, the change stays, visible, and never blocks the queue.
+        await this.updateAll([{ ...e, state: 'failed', error: bug instanceof Error ? bug.message : String(bug) }]);
+        return 'done';
+      }
     } finally {
       this.sendingId = null;
     }
@@ -195,9 +204,9 @@ class Outbox {
       });
       await qc.invalidateQueries({ queryKey: queryKeys.ticket(e.ticketId) });
     } else {
-      const current = qc.getQueryData<Ticket>(queryKeys.ticket(e.ticketId)) ?? (e.kind === 'ticket' && Object.keys(e.taskQty).length ? await this.fetchTicket(e.ticketId) : null);
+      const current = qc.getQueryData<Ticket>(queryKeys.ticket(e.ticketId)) ?? (e.kind === 'ticket' && Object.keys(e.taskQty).length ? await getTicket(e.ticketId) : null);
       const body = ticketSaveOf(e, current);
-      const { ticket } = await apiFetch<{ ticket: Ticket }>('/tickets/', { method: 'PUT', headers, body: { ticket: body } });
+      const ticket = unwrapTicket(await apiFetch<Ticket | { ticket: Ticket }>('/tickets/', { method: 'PUT', headers, body: { ticket: body } }));
       qc.setQueryData(queryKeys.ticket(ticket.id), ticket);
       // My later changes to this ticket were made on the copy I just changed: they follow it.
       await this.updateAll(rebase(this.state.entries, e, body.version ?? e.baseVersion, ticket.version));
@@ -206,9 +215,6 @@ class Outbox {
     void qc.invalidateQueries({ queryKey: queryKeys.work });
   }
 
-  private fetchTicket(id: number) {
-    return apiFetch<{ ticket: Ticket }>(`/tickets/${id}`).then((r) => r.ticket);
-  }
 
   private async failed(e: OutboxEntry, err: unknown): Promise<Outcome> {
     const status = err instanceof ApiError ? err.status : err instanceof UploadError ? err.status : 0;
@@ -235,7 +241,7 @@ class Outbox {
   private async stale(e: OutboxEntry): Promise<Outcome> {
     let theirs: Ticket;
     try {
-      theirs = await this.fetchTicket(e.ticketId);
+      theirs = await getTicket(e.ticketId);
     } catch (err) {
       return this.failed(e, err);
     }
