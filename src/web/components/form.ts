@@ -39,17 +39,21 @@ export async function closeUnlessKept(dirty: boolean, close: () => void): Promis
 export function errorsAfterLeaving<Values>(): Pick<UseFormInput<Values>, 'touchTrigger' | 'enhanceGetInputProps'> {
   return {
     touchTrigger: 'focus',
-    enhanceGetInputProps: ({ inputProps, field, form }) => ({
-      onFocus: undefined,
-      onBlur: () => {
-        form.setTouched((t) => ({ ...t, [field]: true }));
-        form.validateField(field);
-      },
-      onChange: (value: unknown) => {
-        inputProps.onChange(value);
-        recheckShown(form, field);
-      },
-    }),
+    enhanceGetInputProps: ({ inputProps, field, form }) => {
+      // Mantine assigns what this returns onto `inputProps` itself: keep its own onChange first.
+      const change = inputProps.onChange;
+      return {
+        onFocus: undefined,
+        onBlur: () => {
+          form.setTouched((t) => ({ ...t, [field]: true }));
+          form.validateField(field);
+        },
+        onChange: (value: unknown) => {
+          change(value);
+          recheckShown(form, field);
+        },
+      };
+    },
   };
 }
 
