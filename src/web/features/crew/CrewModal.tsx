@@ -2,6 +2,7 @@ import { useMemo, useState } from 'react';
 import { Alert, Button, Group, Modal, Select, SimpleGrid, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { schemaResolver, useForm } from '@mantine/form';
 import { useMediaQuery } from '@mantine/hooks';
+import { CloseSaveButtons } from '../../components/CloseSaveButtons';
 import { closeUnlessKept, errorsAfterLeaving, recheckShown, serverFieldErrors, touchAll } from '../../components/form';
 import { CREW_STATUS, ROLE } from '../../../shared/constants';
 import { crewCreate, emptyCrewForm, needsForeman, type CrewFormValues, type CrewMember, type CrewSaveReply } from '../../../shared/crew.schemas';
@@ -249,14 +250,7 @@ export function CrewModal({
             ) : (
               <span />
             )}
-            <Group gap="xs">
-              <Button variant="default" onClick={requestClose}>
-                Close
-              </Button>
-              <Button type="submit" disabled={locked || !valid || !dirty} loading={save.isPending}>
-                Save
-              </Button>
-            </Group>
+            <CloseSaveButtons onClose={requestClose} canSave={!locked && valid && dirty} saving={save.isPending} />
           </Group>
         </Stack>
       </form>

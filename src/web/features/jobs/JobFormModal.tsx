@@ -12,6 +12,7 @@ import { MSG } from '../../../shared/messages';
 import { ApiError } from '../../api/client';
 import { getJob } from '../../api/job';
 import { queryKeys } from '../../api/queryKeys';
+import { CloseSaveButtons } from '../../components/CloseSaveButtons';
 import { closeUnlessKept, serverFieldErrors } from '../../components/form';
 import { useSaveJob } from './api/saveJob';
 import { ExcelTicketsField, type ExcelState } from './ExcelTicketsField';
@@ -213,14 +214,7 @@ function JobFormDialog({ job, onClose }: { job: Job | null; onClose: () => void 
             <Text size="xs" c="dimmed" style={{ flex: '1 1 200px' }}>
               {blockers.length > 0 ? `To save, add ${blockers.join(', ')}.` : creating && busy ? 'Waiting for the upload to finish…' : ''}
             </Text>
-            <Group gap="sm">
-              <Button variant="default" onClick={requestClose} disabled={save.isPending}>
-                Close
-              </Button>
-              <Button type="submit" disabled={!canSave} loading={save.isPending}>
-                Save
-              </Button>
-            </Group>
+            <CloseSaveButtons onClose={requestClose} canSave={canSave} saving={save.isPending} />
           </Group>
         </Stack>
       </form>
