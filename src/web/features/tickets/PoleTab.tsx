@@ -86,6 +86,18 @@ export function PoleTab({
   const utilityName = (id: number | null) => utilities.data?.find((u) => u.id === id)?.code ?? '';
   const canAdd = pole.pole_name.trim() !== '' && pole.line_name.trim() !== '';
   const err = (field: keyof DraftPole) => fieldError(errors, `pole.${field}`);
+  // What the search looks for: typed as it is (the names are never null).
+  const searchInput = (label: string, field: 'pole_name' | 'line_name') => (
+    <TextInput
+      label={label}
+      value={pole[field]}
+      onChange={(e) => onPoleChange({ [field]: e.currentTarget.value })}
+      leftSection={<IconSearch size={14} />}
+      maxLength={255}
+      autoComplete="off"
+      error={err(field)}
+    />
+  );
   // The pole's free-text details: '' is sent as null.
   const textInput = (label: string, field: PoleTextField) => (
     <TextInput label={label} value={text(pole[field])} onChange={(e) => onPoleChange({ [field]: orNull(e.currentTarget.value) })} maxLength={255} error={err(field)} />
@@ -146,24 +158,8 @@ export function PoleTab({
               comboboxProps={{ withinPortal: true }}
               error={err('utility_id_owning_pole')}
             />
-            <TextInput
-              label="Pole"
-              value={pole.pole_name}
-              onChange={(e) => onPoleChange({ pole_name: e.currentTarget.value })}
-              leftSection={<IconSearch size={14} />}
-              maxLength={255}
-              autoComplete="off"
-              error={err('pole_name')}
-            />
-            <TextInput
-              label="Line"
-              value={pole.line_name}
-              onChange={(e) => onPoleChange({ line_name: e.currentTarget.value })}
-              leftSection={<IconSearch size={14} />}
-              maxLength={255}
-              autoComplete="off"
-              error={err('line_name')}
-            />
+            {searchInput('Pole', 'pole_name')}
+            {searchInput('Line', 'line_name')}
           </SimpleGrid>
 
           {hasText && (
