@@ -4,6 +4,7 @@ import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { confirmDialog, confirmDiscard } from '../../components/confirm';
+import { closeUnlessKept } from '../../components/form';
 import type { Job } from '../../../shared/jobs.schemas';
 import { MSG } from '../../../shared/messages';
 import { can } from '../../../shared/permissions';
@@ -53,11 +54,14 @@ export interface WindowTarget {
  *
  * The working copy lives in @mantine/form: its values, its initial values (the copy as loaded,
  * which dirty is measured against) and its field errors (the shared ticketSaveSchema before a
- * save, the server's `fields` after one). Dirty stays ticketDraft's isDirty rather than the form's
- * deep-equal: SPEC §4 counts '' as null, ignores read-only names and saved notes and compares the
- * tasks and permits by what is sent. The draft holds the tasks, notes, permits and pole as whole
- * lists that the tabs replace, so the inputs keep their own value/onChange (with '' ↔ null)
- * instead of getInputProps, and touched is not needed: errors appear only from a save.
+ * save, the server's `fields` after one). ticketDraft.ts stays the one model of the ticket:
+ * - dirty is its isDirty, not the form's deep-equal: SPEC §4 counts '' as null, ignores
+ *   read-only names and saved notes, and compares tasks and permits by what is sent;
+ * - the server's `fields` go through its draftErrors, not components/form's serverFieldErrors,
+ *   whose flat field list cannot name a task by its index or a field of the pole;
+ * - the tabs replace whole lists (tasks, notes, permits) and the pole, and turn '' into null,
+ *   so the inputs keep their own value/onChange rather than getInputProps; touched is not
+ *   needed, as the messages come from a save (errorsAfterLeaving is for typed-in forms).
  */
 export function useTicketEditor({
   job,
@@ -220,10 +224,7 @@ export function useTicketEditor({
     }
   };
 
-  const requestClose = () => {
-    if (!dirty) return onClose();
-    void confirmDiscard().then((discard) => discard && onClose());
-  };
+  const requestClose = () => void closeUnlessKept(dirty, onClose);
 
   const requestDelete = () => {
     if (ticketId == null) return;
