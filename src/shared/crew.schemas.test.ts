@@ -1,6 +1,10 @@
+import { schemaResolver } from '@mantine/form';
 import { describe, expect, it } from 'vitest';
-import { crewCreate, crewFormErrors, crewUpdate, emptyCrewForm, needsForeman, type CrewFormValues } from './crew.schemas';
+import { crewCreate, crewUpdate, emptyCrewForm, needsForeman, type CrewFormValues } from './crew.schemas';
 import { MSG } from './messages';
+
+/** Field → first message, as the Add/Edit User form (src/web/features/crew/CrewModal) checks its values. */
+const crewFormErrors = (values: CrewFormValues) => schemaResolver(crewCreate, { sync: true })(values);
 
 const valid: CrewFormValues = {
   crew_status: 1,

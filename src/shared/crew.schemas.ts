@@ -82,7 +82,8 @@ export type CrewSaveReply = z.infer<typeof crewSaveReply>;
 
 export const STATUS_NAME: Record<number, string> = { [CREW_STATUS.ACTIVE]: 'Active', [CREW_STATUS.INACTIVE]: 'Inactive' };
 
-/** The Add/Edit User form's values, before validation (a new user starts active, no role chosen). */
+/** The Add/Edit User form's values, before validation (a new user starts active, no role chosen);
+ *  the form checks them with `crewCreate`. */
 export interface CrewFormValues {
   crew_status: number;
   role_id: number | null;
@@ -92,7 +93,6 @@ export interface CrewFormValues {
   phone_number: string;
   email: string;
 }
-export type CrewFormField = keyof CrewFormValues;
 
 export const emptyCrewForm = (): CrewFormValues => ({
   crew_status: CREW_STATUS.ACTIVE,
@@ -103,15 +103,3 @@ export const emptyCrewForm = (): CrewFormValues => ({
   phone_number: '',
   email: '',
 });
-
-/** Field → first message, for the modal (the same schema the server applies). */
-export function crewFormErrors(values: CrewFormValues): Partial<Record<CrewFormField, string>> {
-  const result = crewCreate.safeParse({ ...values, role_id: values.role_id ?? undefined });
-  const errors: Partial<Record<CrewFormField, string>> = {};
-  if (result.success) return errors;
-  for (const issue of result.error.issues) {
-    const field = issue.path[0] as CrewFormField | undefined;
-    if (field && !errors[field]) errors[field] = issue.message;
-  }
-  return errors;
-}

@@ -1,17 +1,11 @@
 import { useMemo, useState } from 'react';
 import { Alert, Button, Group, Modal, Select, SimpleGrid, Stack, Switch, Text, TextInput } from '@mantine/core';
+import { schemaResolver, useForm } from '@mantine/form';
 import { useMediaQuery } from '@mantine/hooks';
-import { confirmDiscard } from '../../components/confirm';
+import { CloseSaveButtons } from '../../components/CloseSaveButtons';
+import { closeUnlessKept, errorsAfterLeaving, recheckShown, serverFieldErrors, touchAll } from '../../components/form';
 import { CREW_STATUS, ROLE } from '../../../shared/constants';
-import {
-  crewFormErrors,
-  emptyCrewForm,
-  needsForeman,
-  type CrewFormField,
-  type CrewFormValues,
-  type CrewMember,
-  type CrewSaveReply,
-} from '../../../shared/crew.schemas';
+import { crewCreate, emptyCrewForm, needsForeman, type CrewFormValues, type CrewMember, type CrewSaveReply } from '../../../shared/crew.schemas';
 import { fullName } from '../../../shared/names';
 import { MSG } from '../../../shared/messages';
 import { ApiError } from '../../api/client';
@@ -19,8 +13,6 @@ import { useConfigurableRoles } from './api/configurableRoles';
 import { useForemen } from './api/foremen';
 import { useResetCrewPassword } from './api/resetCrewPassword';
 import { useSaveCrew } from './api/saveCrew';
-
-const FIELDS: CrewFormField[] = ['crew_status', 'role_id', 'foreman', 'first_name', 'last_name', 'phone_number', 'email'];
 
 const valuesOf = (m: CrewMember | null): CrewFormValues =>
   m
@@ -35,22 +27,14 @@ const valuesOf = (m: CrewMember | null): CrewFormValues =>
       }
     : emptyCrewForm();
 
-const sameValues = (a: CrewFormValues, b: CrewFormValues) => FIELDS.every((f) => (a[f] ?? null) === (b[f] ?? null));
-
-/** The server names fields 'crew.first_name' (schema errors) or 'first_name' (rule errors). */
-function serverFieldErrors(err: ApiError): Partial<Record<CrewFormField, string>> {
-  const out: Partial<Record<CrewFormField, string>> = {};
-  for (const [key, message] of Object.entries(err.fields)) {
-    const field = key.replace(/^crew\./, '') as CrewFormField;
-    if (FIELDS.includes(field)) out[field] ??= message;
-  }
-  return out;
-}
+/** The rules POST /crew applies (src/shared/crew.schemas), as the form's `validate`. */
+const crewRules = schemaResolver(crewCreate, { sync: true });
 
 /**
  * Add User / Edit User (SPEC §2, §4, §5): the shared rules of src/shared/crew.schemas show their
- * messages once a field has been left; Save is enabled only when the form is valid and changed;
- * closing with changes asks first. Mounted only while open, so each opening starts fresh.
+ * messages once a field has been left, and the server's `fields` after a refused save; Save is
+ * enabled only when the form is valid and changed; closing with changes asks first. Mounted
+ * only while open, so each opening starts fresh.
  */
 export function CrewModal({
   member,
@@ -70,11 +54,13 @@ export function CrewModal({
   // The server refuses it too (DESIGN §4): only an Admin changes an Admin's account.
   const locked = editing && member.role_id === ROLE.ADMIN && currentRoleId !== ROLE.ADMIN;
   const small = useMediaQuery('(max-width: 48em)');
-  const initial = useMemo(() => valuesOf(member), [member]);
-  const [values, setValues] = useState<CrewFormValues>(initial);
-  const [touched, setTouched] = useState<Partial<Record<CrewFormField, boolean>>>({});
-  const [serverErrors, setServerErrors] = useState<Partial<Record<CrewFormField, string>>>({});
   const [saveError, setSaveError] = useState<string | null>(null);
+  const form = useForm<CrewFormValues>({
+    initialValues: valuesOf(member),
+    validate: crewRules,
+    ...errorsAfterLeaving<CrewFormValues>(),
+    onValuesChange: () => setSaveError(null),
+  });
   const [resetNote, setResetNote] = useState<{ ok: boolean; text: string } | null>(null);
 
   const roles = useConfigurableRoles();
@@ -82,9 +68,9 @@ export function CrewModal({
   const save = useSaveCrew();
   const reset = useResetCrewPassword();
 
-  const errors = useMemo(() => ({ ...serverErrors, ...crewFormErrors(values) }), [values, serverErrors]);
-  const valid = Object.keys(crewFormErrors(values)).length === 0;
-  const dirty = !sameValues(values, initial);
+  const { values } = form;
+  const valid = form.isValid();
+  const dirty = form.isDirty();
   const foremanNeeded = needsForeman(values.role_id);
 
   const roleData = useMemo(() => {
@@ -105,27 +91,21 @@ export function CrewModal({
     return list;
   }, [foremen.data, member]);
 
-  function set<F extends CrewFormField>(field: F, value: CrewFormValues[F]) {
-    setValues((v) => {
-      const next = { ...v, [field]: value };
-      if (field === 'role_id' && !needsForeman(next.role_id)) next.foreman = null;
-      return next;
-    });
-    setServerErrors((e) => ({ ...e, [field]: undefined }));
-    setSaveError(null);
+  const roleInput = form.getInputProps('role_id');
+  function setRole(roleId: number | null) {
+    roleInput.onChange(roleId);
+    // A role that needs no foreman has none; the foreman's message follows the role.
+    if (!needsForeman(roleId)) form.setFieldValue('foreman', null);
+    recheckShown(form, 'foreman');
   }
-  const blur = (field: CrewFormField) => () => setTouched((t) => ({ ...t, [field]: true }));
-  const errorOf = (field: CrewFormField) => (touched[field] ? errors[field] : undefined);
+  const foremanInput = form.getInputProps('foreman');
 
   function requestClose() {
-    if (save.isPending) return;
-    if (!dirty) return onClose();
-    void confirmDiscard().then((discard) => discard && onClose());
+    if (!save.isPending) void closeUnlessKept(dirty, onClose);
   }
 
   async function onSave() {
-    setTouched(Object.fromEntries(FIELDS.map((f) => [f, true])));
-    if (!valid || !dirty) return;
+    if (!dirty) return;
     setSaveError(null);
     const crew = {
       first_name: values.first_name.trim(),
@@ -144,7 +124,7 @@ export function CrewModal({
       // SPEC §7/§8: alert body.status, else 'Error saving user'.
       const status = err instanceof ApiError ? (err.body?.status as string | undefined) : undefined;
       setSaveError(status || MSG.saveUserError);
-      if (err instanceof ApiError) setServerErrors(serverFieldErrors(err));
+      form.setErrors(serverFieldErrors(err, Object.keys(values)));
     }
   }
 
@@ -167,8 +147,8 @@ export function CrewModal({
       <form
         noValidate
         onSubmit={(e) => {
-          e.preventDefault();
-          void onSave();
+          touchAll(form);
+          form.onSubmit(onSave)(e);
         }}
       >
         <Stack gap="sm">
@@ -184,7 +164,7 @@ export function CrewModal({
                 description={values.crew_status === CREW_STATUS.ACTIVE ? 'Active' : 'Inactive'}
                 checked={values.crew_status === CREW_STATUS.ACTIVE}
                 disabled={isSelf}
-                onChange={(e) => set('crew_status', e.currentTarget.checked ? CREW_STATUS.ACTIVE : CREW_STATUS.INACTIVE)}
+                onChange={(e) => form.setFieldValue('crew_status', e.currentTarget.checked ? CREW_STATUS.ACTIVE : CREW_STATUS.INACTIVE)}
               />
               <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
                 <Select
@@ -192,10 +172,9 @@ export function CrewModal({
                   withAsterisk
                   placeholder="Select..."
                   data={roleData}
+                  {...roleInput}
                   value={values.role_id == null ? null : String(values.role_id)}
-                  onChange={(v) => set('role_id', v == null ? null : Number(v))}
-                  onBlur={blur('role_id')}
-                  error={errorOf('role_id')}
+                  onChange={(v) => setRole(v == null ? null : Number(v))}
                   disabled={isSelf}
                   description={isSelf ? 'You cannot change your own role.' : undefined}
                   allowDeselect={false}
@@ -206,10 +185,9 @@ export function CrewModal({
                   withAsterisk={foremanNeeded}
                   placeholder={foremanNeeded || values.role_id == null ? 'Select...' : 'Not needed for this role'}
                   data={foremanData}
+                  {...foremanInput}
                   value={values.foreman == null ? null : String(values.foreman)}
-                  onChange={(v) => set('foreman', v == null ? null : Number(v))}
-                  onBlur={blur('foreman')}
-                  error={errorOf('foreman')}
+                  onChange={(v) => foremanInput.onChange(v == null ? null : Number(v))}
                   disabled={values.role_id != null && !foremanNeeded}
                   searchable
                   clearable={!foremanNeeded}
@@ -219,20 +197,14 @@ export function CrewModal({
                 <TextInput
                   label="First Name"
                   withAsterisk
-                  value={values.first_name}
-                  onChange={(e) => set('first_name', e.currentTarget.value)}
-                  onBlur={blur('first_name')}
-                  error={errorOf('first_name')}
+                  {...form.getInputProps('first_name')}
                   maxLength={100}
                   autoComplete="off"
                 />
                 <TextInput
                   label="Last Name"
                   withAsterisk
-                  value={values.last_name}
-                  onChange={(e) => set('last_name', e.currentTarget.value)}
-                  onBlur={blur('last_name')}
-                  error={errorOf('last_name')}
+                  {...form.getInputProps('last_name')}
                   maxLength={100}
                   autoComplete="off"
                 />
@@ -240,10 +212,7 @@ export function CrewModal({
                   label="Phone"
                   type="tel"
                   inputMode="tel"
-                  value={values.phone_number}
-                  onChange={(e) => set('phone_number', e.currentTarget.value)}
-                  onBlur={blur('phone_number')}
-                  error={errorOf('phone_number')}
+                  {...form.getInputProps('phone_number')}
                   maxLength={20}
                   autoComplete="off"
                 />
@@ -251,10 +220,7 @@ export function CrewModal({
                   label="Email"
                   withAsterisk
                   type="email"
-                  value={values.email}
-                  onChange={(e) => set('email', e.currentTarget.value)}
-                  onBlur={blur('email')}
-                  error={errorOf('email')}
+                  {...form.getInputProps('email')}
                   readOnly={editing}
                   variant={editing ? 'filled' : 'default'}
                   description={editing ? 'The email address cannot be changed.' : 'They will be emailed a link to set their password.'}
@@ -284,14 +250,7 @@ export function CrewModal({
             ) : (
               <span />
             )}
-            <Group gap="xs">
-              <Button variant="default" onClick={requestClose}>
-                Close
-              </Button>
-              <Button type="submit" disabled={locked || !valid || !dirty} loading={save.isPending}>
-                Save
-              </Button>
-            </Group>
+            <CloseSaveButtons onClose={requestClose} canSave={!locked && valid && dirty} saving={save.isPending} />
           </Group>
         </Stack>
       </form>

@@ -13,7 +13,7 @@ import { usePageTitle } from '../../components/usePageTitle';
 import { useDeleteJob } from './api/deleteJob';
 import { useJob } from '../../api/job';
 import { confirmDialog } from '../../components/confirm';
-import { EditJobModal } from './EditJobModal';
+import { JobFormModal } from './JobFormModal';
 import { ExportJobModal } from './ExportJobModal';
 
 const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
@@ -152,7 +152,7 @@ export default function JobDetailHeader({ jobId }: { jobId: number }) {
           </Group>
         )}
       </Stack>
-      {canWrite && <EditJobModal job={j} opened={editing} onClose={() => setEditing(false)} />}
+      {canWrite && <JobFormModal job={j} opened={editing} onClose={() => setEditing(false)} />}
       {canWrite && <ExportJobModal job={j} opened={exporting} onClose={() => setExporting(false)} />}
     </Paper>
   );

@@ -1,42 +1,34 @@
 import type { ReactNode } from 'react';
 import { Radio, Select, SimpleGrid, Stack, TextInput, Textarea, Group } from '@mantine/core';
 import { DatePickerInput } from '@mantine/dates';
+import type { UseFormReturnType } from '@mantine/form';
 import { IconCalendar } from '@tabler/icons-react';
 import { JOB_TYPE, LIMITS } from '../../../shared/constants';
 import { toIsoDate } from '../../../shared/dates';
-import type { JobFieldsInput } from '../../../shared/jobs.schemas';
 import { fullName } from '../../../shared/names';
 import { UploadField } from '../../components/upload/UploadField';
 import { useForemen } from './api/foremen';
 import { useUtilities } from './api/utilities';
 import type { JobForm } from './jobForm';
 
-export type FormErrors = Partial<Record<keyof JobFieldsInput, string>>;
-
 /**
  * The fields Create Job and Edit Job share (SPEC §2): job type, due date (MM/DD/YYYY calendar),
  * utility, work packet, foreman, work contact phone, hospital. Job number and overrides are
- * placed by the modals (editable only when creating).
+ * placed by JobFormModal (editable only when creating). Messages are the form's errors: the
+ * SPEC §5 rules as a field changes, and the server's `fields` after a refused save.
  */
 export function JobFormFields({
   form,
-  set,
-  errors,
-  touched,
   onBusyChange,
   jobNumberField,
 }: {
-  form: JobForm;
-  set: <K extends keyof JobForm>(key: K, value: JobForm[K]) => void;
-  /** Messages of the SPEC §5 rules, shown once the field was touched. */
-  errors: FormErrors;
-  touched: Partial<Record<keyof JobForm, boolean>>;
+  form: UseFormReturnType<JobForm>;
   onBusyChange: (busy: boolean) => void;
   jobNumberField: ReactNode;
 }) {
   const utilities = useUtilities();
   const foremen = useForemen();
-  const show = (key: keyof JobForm, err: string | undefined) => (touched[key] ? err : undefined);
+  const { values, errors, setFieldValue } = form;
 
   return (
     <Stack gap="sm">
@@ -44,8 +36,8 @@ export function JobFormFields({
         {jobNumberField}
         <Radio.Group
           label="Job Type"
-          value={form.job_type === JOB_TYPE.ESTIMATION ? 'estimation' : 'normal'}
-          onChange={(v) => set('job_type', v === 'estimation' ? JOB_TYPE.ESTIMATION : JOB_TYPE.NORMAL)}
+          value={values.job_type === JOB_TYPE.ESTIMATION ? 'estimation' : 'normal'}
+          onChange={(v) => setFieldValue('job_type', v === 'estimation' ? JOB_TYPE.ESTIMATION : JOB_TYPE.NORMAL)}
         >
           <Group gap="md" mt={8}>
             <Radio value="normal" label="Normal" />
@@ -60,9 +52,9 @@ export function JobFormFields({
           leftSection={<IconCalendar size={16} />}
           maxLevel="decade"
           minDate="0001-01-01"
-          value={form.due_date}
-          onChange={(v) => set('due_date', v ? toIsoDate(v) : null)}
-          error={show('due_date', errors.due_date)}
+          value={values.due_date}
+          onChange={(v) => setFieldValue('due_date', v ? toIsoDate(v) : null)}
+          error={errors.due_date}
           popoverProps={{ withinPortal: true }}
         />
         <Select
@@ -70,9 +62,9 @@ export function JobFormFields({
           required
           placeholder="Utility is required"
           data={(utilities.data ?? []).map((u) => ({ value: String(u.id), label: u.code }))}
-          value={form.selected_utility_id ? String(form.selected_utility_id) : null}
-          onChange={(v) => set('selected_utility_id', v ? Number(v) : null)}
-          error={show('selected_utility_id', errors.selected_utility_id) ?? (utilities.isError ? 'The utilities could not be loaded.' : undefined)}
+          value={values.selected_utility_id ? String(values.selected_utility_id) : null}
+          onChange={(v) => setFieldValue('selected_utility_id', v ? Number(v) : null)}
+          error={errors.selected_utility_id ?? (utilities.isError ? 'The utilities could not be loaded.' : undefined)}
           searchable
           nothingFoundMessage="No utility matches"
           comboboxProps={{ withinPortal: true }}
@@ -81,47 +73,40 @@ export function JobFormFields({
           label="Foreman"
           placeholder="Select..."
           data={(foremen.data ?? []).map((f) => ({ value: String(f.id), label: fullName(f.first_name, f.last_name) }))}
-          value={form.foreman_id ? String(form.foreman_id) : null}
-          onChange={(v) => set('foreman_id', v ? Number(v) : null)}
+          value={values.foreman_id ? String(values.foreman_id) : null}
+          onChange={(v) => setFieldValue('foreman_id', v ? Number(v) : null)}
           clearable
           searchable
           nothingFoundMessage="No foreman matches"
-          error={foremen.isError ? 'The foremen could not be loaded.' : undefined}
+          error={errors.foreman_id ?? (foremen.isError ? 'The foremen could not be loaded.' : undefined)}
           comboboxProps={{ withinPortal: true }}
         />
         <TextInput
           label="Work Contact Phone"
           type="tel"
           autoComplete="tel"
-          value={form.work_contact_phone}
           maxLength={LIMITS.shortTextMax}
-          onChange={(e) => set('work_contact_phone', e.currentTarget.value)}
+          {...form.getInputProps('work_contact_phone')}
         />
-        <TextInput
-          label="Hospital Name"
-          value={form.hospital_name}
-          maxLength={LIMITS.shortTextMax}
-          onChange={(e) => set('hospital_name', e.currentTarget.value)}
-        />
+        <TextInput label="Hospital Name" maxLength={LIMITS.shortTextMax} {...form.getInputProps('hospital_name')} />
         <Textarea
           label="Hospital Address"
           autosize
           minRows={1}
           maxRows={3}
-          value={form.hospital_address}
           maxLength={1000}
-          onChange={(e) => set('hospital_address', e.currentTarget.value)}
+          {...form.getInputProps('hospital_address')}
         />
       </SimpleGrid>
       <UploadField
         kind="work_packet"
         label="Work Packet PDF"
         required
-        value={form.packet}
-        onChange={(f) => set('packet', f)}
+        value={values.packet}
+        onChange={(f) => setFieldValue('packet', f)}
         onBusyChange={onBusyChange}
         dropText="Drag the packet PDF here or click to choose it"
-        error={show('packet', errors.work_packet_url)}
+        error={errors.packet}
       />
     </Stack>
   );

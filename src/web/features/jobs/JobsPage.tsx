@@ -22,7 +22,7 @@ import { usePageTitle } from '../../components/usePageTitle';
 import { useSearchDelay } from '../../components/useSearchDelay';
 import { useStoredSort } from '../../components/useStoredSort';
 import { useJobs } from './api/jobs';
-import { CreateJobModal } from './CreateJobModal';
+import { JobFormModal } from './JobFormModal';
 
 const COLUMNS: { column: JobSortColumn; label: string }[] = [
   { column: 'job_number', label: 'Job' },
@@ -207,7 +207,7 @@ export default function JobsPage() {
           </>
         )}
       </Stack>
-      {canWrite && <CreateJobModal opened={creating} onClose={() => setCreating(false)} />}
+      {canWrite && <JobFormModal opened={creating} onClose={() => setCreating(false)} />}
     </Container>
   );
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MSG } from '../../../shared/messages';
-import { emptyJobForm, isJobFormDirty, jobFieldsOf, jobFormErrors, jobFormFrom } from './jobForm';
+import { emptyJobForm, jobFieldsOf, jobFormErrors, jobFormField, jobFormFrom } from './jobForm';
 
 const packet = { url: '/files/1/work_packet/abc/packet.pdf', name: 'packet.pdf', size: 601, type: 'application/pdf' };
 
@@ -13,11 +13,12 @@ describe('job form (SPEC §4 Create/Edit Job, §5 Job save)', () => {
     expect(form.selected_utility_id).toBeNull();
   });
 
-  it('names every rule a blank draft breaks, with the shared messages', () => {
+  it('names every rule a blank draft breaks, with the shared messages, on the field that shows it', () => {
     const errors = jobFormErrors(emptyJobForm());
     expect(errors.job_number).toBe(MSG.jobNumberRequired);
     expect(errors.selected_utility_id).toBe(MSG.jobUtilityRequired);
-    expect(errors.work_packet_url).toBe(MSG.jobPacketRequired);
+    expect(errors.packet).toBe(MSG.jobPacketRequired); // the packet field stands for work_packet_url
+    expect(Object.keys(errors).sort()).toEqual(['job_number', 'packet', 'selected_utility_id']);
     expect(errors.due_date).toBeUndefined();
     expect(jobFormErrors({ ...emptyJobForm(), due_date: null }).due_date).toBe(MSG.jobDueDateRequired);
   });
@@ -32,7 +33,7 @@ describe('job form (SPEC §4 Create/Edit Job, §5 Job save)', () => {
     expect(fields.hospital_name).toBeNull(); // blank text is sent as null
   });
 
-  it('is dirty once anything differs, including removing the packet', () => {
+  it('opens an existing job as it is, and names the packet when it is removed', () => {
     const job = {
       id: 1, job_number: 'J-1', job_type: 1, status: 'In Estimation' as const, ticket_count: 0, created_name: '', created_by: null,
       foreman_id: 5, foreman_name: 'F F', due_date: '2027-01-02', date_completed: null, selected_utility_id: 3, selected_utility_name: 'NGRID',
@@ -41,11 +42,15 @@ describe('job form (SPEC §4 Create/Edit Job, §5 Job save)', () => {
       primary_voltage_override: null, secondary_voltage_override: null, version: 4, created_at: '2026-01-01T00:00:00Z',
     };
     const base = jobFormFrom(job);
-    expect(isJobFormDirty(base, jobFormFrom(job))).toBe(false);
+    expect(base).toMatchObject({ job_type: 1, due_date: '2027-01-02', foreman_id: 5, packet, hospital_name: 'Mercy', work_contact_phone: '' });
+    expect(jobFormErrors(base)).toEqual({});
     const removed = { ...base, packet: null };
-    expect(isJobFormDirty(base, removed)).toBe(true);
-    expect(jobFormErrors(removed).work_packet_url).toBe(MSG.jobPacketRequired);
+    expect(jobFormErrors(removed)).toEqual({ packet: MSG.jobPacketRequired });
     expect(jobFieldsOf(removed).work_packet_name).toBeNull();
-    expect(isJobFormDirty(base, { ...base, hospital_name: 'Mercy General' })).toBe(true);
+  });
+
+  it('shows a message about any work_packet_ field on the packet field, others on their own', () => {
+    for (const f of ['work_packet_url', 'work_packet_name', 'work_packet_size', 'work_packet_type']) expect(jobFormField(f)).toBe('packet');
+    expect(jobFormField('selected_utility_id')).toBe('selected_utility_id');
   });
 });

@@ -1,9 +1,10 @@
+import { schemaResolver, type FormErrors } from '@mantine/form';
 import { JOB_TYPE } from '../../../shared/constants';
 import { defaultDueDate } from '../../../shared/dates';
 import { jobFieldsSchema, type Job, type JobFieldsInput, type JobListItem } from '../../../shared/jobs.schemas';
 import type { StoredFile } from '../../components/upload/UploadField';
 
-/** What the Create Job and Edit Job modals edit (SPEC §3 Job and New job draft). */
+/** What the Job form (JobFormModal: Create Job and Edit Job) edits (SPEC §3 Job and New job draft). */
 export interface JobForm {
   job_number: string;
   job_type: number;
@@ -84,22 +85,17 @@ export function jobFieldsOf(form: JobForm): JobFieldsInput {
   };
 }
 
-/**
- * The SPEC §5 Job save rules, checked by the same schema the server uses: a message per field
- * that is wrong (empty when the job can be saved).
- */
-export function jobFormErrors(form: JobForm): Partial<Record<keyof JobFieldsInput, string>> {
-  const parsed = jobFieldsSchema.safeParse(jobFieldsOf(form));
-  if (parsed.success) return {};
-  const out: Partial<Record<keyof JobFieldsInput, string>> = {};
-  for (const issue of parsed.error.issues) {
-    const key = issue.path[0] as keyof JobFieldsInput;
-    if (key && !out[key]) out[key] = issue.message;
-  }
-  return out;
-}
+/** The form field that shows a message about a `job` field: the packet stands for its four fields. */
+export const jobFormField = (field: string) => (field.startsWith('work_packet_') ? 'packet' : field);
 
-/** Dirty when anything a person can see differs from what the modal opened with. */
-export function isJobFormDirty(a: JobForm, b: JobForm): boolean {
-  return JSON.stringify(a) !== JSON.stringify(b);
+const checkJobFields = schemaResolver(jobFieldsSchema, { sync: true });
+
+/**
+ * The `validate` of the Job form (SPEC §5 Job save rules, checked by the same schema the server
+ * uses): a message per form field that is wrong, empty when the job can be saved.
+ */
+export function jobFormErrors(form: JobForm): FormErrors {
+  const out: FormErrors = {};
+  for (const [field, message] of Object.entries(checkJobFields(jobFieldsOf(form)))) out[jobFormField(field)] ??= message;
+  return out;
 }

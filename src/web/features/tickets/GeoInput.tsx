@@ -14,6 +14,7 @@ export function GeoInput({
   min,
   max,
   readOnly,
+  error: refused,
 }: {
   label: string;
   value: number | null;
@@ -21,6 +22,8 @@ export function GeoInput({
   min: number;
   max: number;
   readOnly?: boolean;
+  /** A refused save's message for this field; the range message of what is typed comes first. */
+  error?: React.ReactNode;
 }) {
   const [textValue, setText] = useState(formatGeo(value));
   // The parent changed the value (another pole chosen, a reload): show it.
@@ -37,7 +40,7 @@ export function GeoInput({
       value={shown}
       inputMode="decimal"
       readOnly={readOnly}
-      error={error}
+      error={error ?? refused}
       maxLength={20}
       onChange={(e) => {
         const t = cutGeoText(e.currentTarget.value);

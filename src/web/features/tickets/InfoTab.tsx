@@ -10,7 +10,8 @@ import { UploadField } from '../../components/upload/UploadField';
 import { usePermitTypes, useWorkingForemen } from './api/reference';
 import { GeoInput } from './GeoInput';
 import { ReadField } from './ReadField';
-import { newKey, notesNewestFirst, type DraftNote, type DraftPermit, type TicketDraft } from './ticketDraft';
+import type { FormErrors } from '@mantine/form';
+import { fieldError, newKey, notesNewestFirst, type DraftNote, type DraftPermit, type TicketDraft } from './ticketDraft';
 
 const text = (v: string | null | undefined) => v ?? '';
 const orNull = (v: string) => (v.trim() === '' ? null : v);
@@ -47,11 +48,12 @@ function Section({ title, children }: { title: string; children: React.ReactNode
 /**
  * SPEC §2/§3/§4 Info tab: where and what, who and when, work orders, notes, permits, the dig-safe
  * and NRA documents (uploading one sets its flag to 1, removing it sets 0), EHASP, ambulance
- * meet-up and the Mark Complete action.
+ * meet-up and the Mark Complete action. `errors`: a refused save's messages, by path of the draft.
  */
 export function InfoTab({
   draft,
   update,
+  errors,
   canEdit,
   canAnnotate,
   authorName,
@@ -62,6 +64,7 @@ export function InfoTab({
 }: {
   draft: TicketDraft;
   update: (patch: Partial<TicketDraft>) => void;
+  errors: FormErrors;
   canEdit: boolean;
   canAnnotate: boolean;
   authorName: string;
@@ -75,6 +78,13 @@ export function InfoTab({
   const [note, setNote] = useState('');
   const ro = !canEdit;
   const complete = draft.status === TICKET_STATUS.COMPLETE;
+  const err = (path: string) => fieldError(errors, path);
+  // The ticket's free texts: '' is kept as null; a refused save's message shows under the field.
+  const textProps = (field: 'street_address' | 'description' | 'ehasp' | 'ambulance_meetup') => ({
+    value: text(draft[field]),
+    onChange: (e: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => update({ [field]: orNull(e.currentTarget.value) }),
+    error: err(field),
+  });
 
   const addNote = () => {
     const note_text = note.trim();
@@ -133,25 +143,12 @@ export function InfoTab({
           </>
         ) : (
           <>
-            <TextInput
-              label="Address"
-              value={text(draft.street_address)}
-              onChange={(e) => update({ street_address: orNull(e.currentTarget.value) })}
-              maxLength={LIMITS.shortTextMax}
-            />
+            <TextInput label="Address" {...textProps('street_address')} maxLength={LIMITS.shortTextMax} />
             <SimpleGrid cols={{ base: 2 }} spacing="xs">
-              <GeoInput label="Latitude" value={draft.geo_lat} onChange={(v) => update({ geo_lat: v })} min={-90} max={90} />
-              <GeoInput label="Longitude" value={draft.geo_lon} onChange={(v) => update({ geo_lon: v })} min={-180} max={180} />
+              <GeoInput label="Latitude" value={draft.geo_lat} onChange={(v) => update({ geo_lat: v })} min={-90} max={90} error={err('geo_lat')} />
+              <GeoInput label="Longitude" value={draft.geo_lon} onChange={(v) => update({ geo_lon: v })} min={-180} max={180} error={err('geo_lon')} />
             </SimpleGrid>
-            <Textarea
-              label="Description"
-              value={text(draft.description)}
-              onChange={(e) => update({ description: orNull(e.currentTarget.value) })}
-              autosize
-              minRows={2}
-              maxRows={8}
-              maxLength={LIMITS.textMax}
-            />
+            <Textarea label="Description" {...textProps('description')} autosize minRows={2} maxRows={8} maxLength={LIMITS.textMax} />
             <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="xs">
               <Select
                 label="WF Crew"
@@ -171,6 +168,7 @@ export function InfoTab({
                 }}
                 allowDeselect={false}
                 comboboxProps={{ withinPortal: true }}
+                error={err('assigned_to')}
               />
               <DatePickerInput
                 label="Due Date"
@@ -183,6 +181,7 @@ export function InfoTab({
                 onChange={(v) => update({ due_date: v ? toIsoDate(v) : null })}
                 clearable
                 popoverProps={{ withinPortal: true }}
+                error={err('due_date')}
               />
             </SimpleGrid>
             <TagsInput
@@ -192,6 +191,7 @@ export function InfoTab({
               onChange={(v) => update({ work_orders: v.map((w) => w.slice(0, LIMITS.shortTextMax)) })}
               clearable
               splitChars={[',']}
+              error={err('work_orders')}
             />
           </>
         )}
@@ -312,6 +312,7 @@ export function InfoTab({
                       clearable
                       style={{ flex: 1 }}
                       comboboxProps={{ withinPortal: true }}
+                      error={err(`permits.${i}.permit_type`)}
                     />
                     <Tooltip label="Remove permit">
                       <ActionIcon variant="subtle" color="red" aria-label={`Remove permit ${i + 1}`} onClick={() => update({ permits: draft.permits.filter((x) => x.key !== p.key) })} mb={4}>
@@ -370,15 +371,8 @@ export function InfoTab({
             </>
           ) : (
             <>
-              <TextInput label="EHASP" value={text(draft.ehasp)} onChange={(e) => update({ ehasp: orNull(e.currentTarget.value) })} maxLength={LIMITS.shortTextMax} />
-              <Textarea
-                label="Ambulance meet-up"
-                value={text(draft.ambulance_meetup)}
-                onChange={(e) => update({ ambulance_meetup: orNull(e.currentTarget.value) })}
-                autosize
-                minRows={1}
-                maxLength={LIMITS.textMax}
-              />
+              <TextInput label="EHASP" {...textProps('ehasp')} maxLength={LIMITS.shortTextMax} />
+              <Textarea label="Ambulance meet-up" {...textProps('ambulance_meetup')} autosize minRows={1} maxLength={LIMITS.textMax} />
             </>
           )}
         </SimpleGrid>

@@ -24,21 +24,25 @@ import { usePoleSearch } from './api/poles';
 import { useAccessTypes, useSpecs, useUtilities } from './api/reference';
 import { GeoInput } from './GeoInput';
 import { ReadField } from './ReadField';
-import type { DraftPole } from './ticketDraft';
+import type { FormErrors } from '@mantine/form';
+import { fieldError, type DraftPole } from './ticketDraft';
 
 const text = (v: string | null | undefined) => v ?? '';
 const orNull = (v: string) => (v.trim() === '' ? null : v);
+type PoleTextField = 'pole_id' | 'line_id' | 'street_address' | 'arc_rating' | 'primary_voltage' | 'secondary_voltage' | 'sub_curcuit' | 'sap_curcuit';
 
 /**
  * SPEC §2/§4 Pole tab: search the company's poles by utility, pole and line; pick one; or add
  * what was typed as a new pole. The chosen pole's own fields follow, with 'Save Pole' when they
  * changed. Typing a pole name, line, substation or circuit unselects the pole (the parent clears
- * its id), so the ticket is never silently re-pointed at a different pole.
+ * its id), so the ticket is never silently re-pointed at a different pole. `errors`: a refused
+ * save's messages, by path of the draft ('pole.geo_lat').
  */
 export function PoleTab({
   pole,
   basePole,
   canWrite,
+  errors,
   onPoleChange,
   onSelect,
   onAddPole,
@@ -54,6 +58,7 @@ export function PoleTab({
   pole: DraftPole;
   basePole: DraftPole | null;
   canWrite: boolean;
+  errors: FormErrors;
   onPoleChange: (patch: Partial<DraftPole>) => void;
   onSelect: (p: Pole) => void;
   onAddPole: () => void;
@@ -80,6 +85,23 @@ export function PoleTab({
 
   const utilityName = (id: number | null) => utilities.data?.find((u) => u.id === id)?.code ?? '';
   const canAdd = pole.pole_name.trim() !== '' && pole.line_name.trim() !== '';
+  const err = (field: keyof DraftPole) => fieldError(errors, `pole.${field}`);
+  // What the search looks for: typed as it is (the names are never null).
+  const searchInput = (label: string, field: 'pole_name' | 'line_name') => (
+    <TextInput
+      label={label}
+      value={pole[field]}
+      onChange={(e) => onPoleChange({ [field]: e.currentTarget.value })}
+      leftSection={<IconSearch size={14} />}
+      maxLength={255}
+      autoComplete="off"
+      error={err(field)}
+    />
+  );
+  // The pole's free-text details: '' is sent as null.
+  const textInput = (label: string, field: PoleTextField) => (
+    <TextInput label={label} value={text(pole[field])} onChange={(e) => onPoleChange({ [field]: orNull(e.currentTarget.value) })} maxLength={255} error={err(field)} />
+  );
 
   // Whoever may not edit poles (roles 4 to 6) reads them as text.
   if (ro) {
@@ -134,23 +156,10 @@ export function PoleTab({
               onChange={(v) => onPoleChange({ utility_id_owning_pole: v ? Number(v) : null, utility_name: v ? utilityName(Number(v)) : null })}
               clearable
               comboboxProps={{ withinPortal: true }}
+              error={err('utility_id_owning_pole')}
             />
-            <TextInput
-              label="Pole"
-              value={pole.pole_name}
-              onChange={(e) => onPoleChange({ pole_name: e.currentTarget.value })}
-              leftSection={<IconSearch size={14} />}
-              maxLength={255}
-              autoComplete="off"
-            />
-            <TextInput
-              label="Line"
-              value={pole.line_name}
-              onChange={(e) => onPoleChange({ line_name: e.currentTarget.value })}
-              leftSection={<IconSearch size={14} />}
-              maxLength={255}
-              autoComplete="off"
-            />
+            {searchInput('Pole', 'pole_name')}
+            {searchInput('Line', 'line_name')}
           </SimpleGrid>
 
           {hasText && (
@@ -240,14 +249,9 @@ export function PoleTab({
             </Text>
           )}
           <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="xs">
-            <TextInput label="Pole ID" value={text(pole.pole_id)} onChange={(e) => onPoleChange({ pole_id: orNull(e.currentTarget.value) })} maxLength={255} />
-            <TextInput label="Line ID" value={text(pole.line_id)} onChange={(e) => onPoleChange({ line_id: orNull(e.currentTarget.value) })} maxLength={255} />
-            <TextInput
-              label="Pole address"
-              value={text(pole.street_address)}
-              onChange={(e) => onPoleChange({ street_address: orNull(e.currentTarget.value) })}
-              maxLength={255}
-            />
+            {textInput('Pole ID', 'pole_id')}
+            {textInput('Line ID', 'line_id')}
+            {textInput('Pole address', 'street_address')}
             <Select
               label="Access type"
               data={(accessTypes.data ?? []).map((a) => ({ value: String(a.id), label: a.title }))}
@@ -260,9 +264,10 @@ export function PoleTab({
               }
               clearable
               comboboxProps={{ withinPortal: true }}
+              error={err('accessibility_id')}
             />
-            <GeoInput label="Latitude (True-Y)" value={pole.geo_lat} onChange={(v) => onPoleChange({ geo_lat: v })} min={-90} max={90} />
-            <GeoInput label="Longitude (True-X)" value={pole.geo_lon} onChange={(v) => onPoleChange({ geo_lon: v })} min={-180} max={180} />
+            <GeoInput label="Latitude (True-Y)" value={pole.geo_lat} onChange={(v) => onPoleChange({ geo_lat: v })} min={-90} max={90} error={err('geo_lat')} />
+            <GeoInput label="Longitude (True-X)" value={pole.geo_lon} onChange={(v) => onPoleChange({ geo_lon: v })} min={-180} max={180} error={err('geo_lon')} />
             <Autocomplete
               label="Utility spec"
               value={specText ?? text(pole.utility_spec)}
@@ -273,22 +278,13 @@ export function PoleTab({
               data={[...new Set((specs.data ?? []).map((s) => s.spec_number))]}
               maxLength={255}
               comboboxProps={{ withinPortal: true }}
+              error={err('utility_spec')}
             />
-            <TextInput label="Arc rating" value={text(pole.arc_rating)} onChange={(e) => onPoleChange({ arc_rating: orNull(e.currentTarget.value) })} maxLength={255} />
-            <TextInput
-              label="Primary voltage"
-              value={text(pole.primary_voltage)}
-              onChange={(e) => onPoleChange({ primary_voltage: orNull(e.currentTarget.value) })}
-              maxLength={255}
-            />
-            <TextInput
-              label="Secondary voltage"
-              value={text(pole.secondary_voltage)}
-              onChange={(e) => onPoleChange({ secondary_voltage: orNull(e.currentTarget.value) })}
-              maxLength={255}
-            />
-            <TextInput label="Substation" value={text(pole.sub_curcuit)} onChange={(e) => onPoleChange({ sub_curcuit: orNull(e.currentTarget.value) })} maxLength={255} />
-            <TextInput label="Circuit" value={text(pole.sap_curcuit)} onChange={(e) => onPoleChange({ sap_curcuit: orNull(e.currentTarget.value) })} maxLength={255} />
+            {textInput('Arc rating', 'arc_rating')}
+            {textInput('Primary voltage', 'primary_voltage')}
+            {textInput('Secondary voltage', 'secondary_voltage')}
+            {textInput('Substation', 'sub_curcuit')}
+            {textInput('Circuit', 'sap_curcuit')}
           </SimpleGrid>
         </Stack>
       </Paper>

@@ -4,21 +4,25 @@ import { clampAdditionalQty, MAX_TASK_QTY } from '../../../shared/tasks';
 import { ReadField } from './ReadField';
 import { formatQty, signedQty, TaskTotal } from './TaskTotal';
 import { UnitPicker } from './UnitPicker';
-import { blankTask, hasBlankTask, type DraftTask } from './ticketDraft';
+import type { FormErrors } from '@mantine/form';
+import { blankTask, fieldError, hasBlankTask, type DraftTask } from './ticketDraft';
 
 const num = (v: string | number) => (typeof v === 'number' ? v : v.trim() === '' || v === '-' ? 0 : Number(v));
 /**
  * SPEC §5 Tasks: units of the library on the ticket with their bid (init_qty), the change to the
  * bid (additional_qty, clamped so the total never goes below 0) and the total they come to. One blank new task at a time, at the
- * top; its unit (code and description) can be chosen only until the ticket is saved.
+ * top; its unit (code and description) can be chosen only until the ticket is saved. `errors`:
+ * a refused save's messages, by path of the draft ('tasks.2.init_qty').
  */
 export function TasksTab({
   tasks,
+  errors,
   utilityId,
   canEdit,
   onChange,
 }: {
   tasks: DraftTask[];
+  errors: FormErrors;
   utilityId: number | null;
   canEdit: boolean;
   onChange: (tasks: DraftTask[]) => void;
@@ -49,7 +53,7 @@ export function TasksTab({
         </Paper>
       )}
 
-      {tasks.map((t) => {
+      {tasks.map((t, i) => {
         const isNew = t.ticket_task_id == null;
         return (
           <Paper key={t.key} withBorder p="sm" data-testid="task-row" bg={isNew ? 'var(--mantine-color-blue-light)' : undefined}>
@@ -111,6 +115,7 @@ export function TasksTab({
                     min={0}
                     max={MAX_TASK_QTY}
                     decimalScale={3}
+                    error={fieldError(errors, `tasks.${i}.init_qty`)}
                     onChange={(v) => {
                       const init = Math.max(0, num(v));
                       set(t.key, { init_qty: init, additional_qty: clampAdditionalQty(init, t.additional_qty) });
@@ -123,6 +128,7 @@ export function TasksTab({
                     max={MAX_TASK_QTY}
                     decimalScale={3}
                     clampBehavior="strict"
+                    error={fieldError(errors, `tasks.${i}.additional_qty`)}
                     onChange={(v) => set(t.key, { additional_qty: clampAdditionalQty(t.init_qty, num(v)) })}
                   />
                   <TaskTotal init={t.init_qty} change={t.additional_qty} uom={t.uom} />

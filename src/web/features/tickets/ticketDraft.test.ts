@@ -1,6 +1,29 @@
 import { describe, expect, it } from 'vitest';
+import { MSG } from '../../../shared/messages';
 import type { Ticket } from '../../../shared/tickets.schemas';
-import { blankTask, canSave, cutGeoText, emptyDraft, hasBlankTask, isDirty, notesNewestFirst, toDraft, toSaveBody, tooManyImages } from './ticketDraft';
+import {
+  addPoleBody,
+  addPoleProblem,
+  blankTask,
+  canSave,
+  choosePole,
+  cutGeoText,
+  draftErrors,
+  editPole,
+  emptyDraft,
+  emptyPole,
+  errorSummary,
+  fieldError,
+  hasBlankTask,
+  isDirty,
+  notesNewestFirst,
+  poleEdited,
+  saveErrors,
+  toDraft,
+  toSaveBody,
+  tooManyImages,
+  withoutErrorsOf,
+} from './ticketDraft';
 
 const job = { id: 7, selected_utility_id: 3, selected_utility_name: 'NGRID', due_date: '2026-12-01' };
 const pole = {
@@ -107,5 +130,90 @@ describe('ticket window draft (SPEC §4)', () => {
     expect(cutGeoText('-72.9999999')).toBe('-72.999999');
     expect(cutGeoText('42.')).toBe('42.');
     expect(cutGeoText('-')).toBe('-');
+  });
+
+  it('unselects a chosen pole when its name, line, substation or circuit is typed, not for its other fields', () => {
+    const d = toDraft(ticket);
+    const empty = emptyPole(3, 'NGRID');
+    const renamed = editPole(d, { pole_name: '10A' }, empty);
+    expect(renamed.unselected).toBe(true);
+    expect(renamed.patch.pole).toMatchObject({ id: null, pole_name: '10A' });
+    expect(renamed.patch.pole_id).toBeNull();
+    expect(editPole(d, { sap_curcuit: 'C-2' }, empty).unselected).toBe(true);
+    const rated = editPole(d, { arc_rating: '8 cal' }, empty);
+    expect(rated.unselected).toBe(false);
+    expect(rated.patch).toMatchObject({ pole_id: 11, pole: { id: 11, arc_rating: '8 cal' } });
+    // The same name again changes nothing; a ticket without a pole starts from the job's empty one.
+    expect(editPole(d, { pole_name: '10' }, empty).unselected).toBe(false);
+    expect(editPole(emptyDraft(job), { line_name: '4' }, empty)).toEqual({ patch: { pole: { ...empty, line_name: '4' }, pole_id: null }, unselected: false });
+  });
+
+  it("points the ticket at a chosen pole, taking the pole's address and GPS only where the ticket has none", () => {
+    const other = { ...pole, id: 12, pole_name: '11', street_address: '2 Mill Rd', geo_lat: 41, geo_lon: -71 };
+    expect(choosePole({ ...emptyDraft(job), geo_lat: 40 }, other)).toMatchObject({ pole_id: 12, pole_name: '11', line_name: '12', street_address: '2 Mill Rd', geo_lat: 40, geo_lon: -71 });
+    const own = { ...toDraft(ticket), street_address: '9 Elm St', geo_lat: 42, geo_lon: -72 };
+    expect(choosePole(own, other)).toMatchObject({ pole_id: 12, street_address: '9 Elm St', geo_lat: 42, geo_lon: -72 });
+  });
+
+  it("tells an edit of the chosen pole's own fields from choosing another pole", () => {
+    const d = toDraft(ticket);
+    expect(poleEdited(d, pole)).toBe(false);
+    expect(poleEdited({ ...d, pole: { ...pole, arc_rating: '8 cal' } }, pole)).toBe(true);
+    expect(poleEdited({ ...d, pole: { ...pole, id: 12, arc_rating: '8 cal' } }, pole)).toBe(false);
+    expect(poleEdited({ ...d, pole: { ...pole, id: null, arc_rating: '8 cal' } }, pole)).toBe(false);
+    expect(poleEdited(d, null)).toBe(false);
+  });
+
+  it('adds a typed pole only with pole, line and utility, and not twice in a job', () => {
+    const typed = { ...emptyPole(3), pole_name: ' 20 ', line_name: 'l-9' };
+    const tickets = [{ id: 5, pole_name: '20', line_name: 'L-9' }];
+    expect(addPoleProblem({ ...typed, utility_id_owning_pole: null }, [], null)).toBe(MSG.addPoleMissing);
+    expect(addPoleProblem({ ...typed, line_name: ' ' }, [], null)).toBe(MSG.addPoleMissing);
+    expect(addPoleProblem(typed, tickets, null)).toBe(MSG.addPoleDuplicate);
+    expect(addPoleProblem(typed, tickets, 5)).toBeNull(); // the ticket's own pole
+    expect(addPoleProblem(typed, [], null)).toBeNull();
+  });
+
+  it('sends a typed pole with its utility, and the job only from Create Ticket', () => {
+    const typed = { ...pole, id: null, accessibility_label: 'Bucket' };
+    const body = addPoleBody(typed, '2026-12-01', 7);
+    expect(body).toMatchObject({ pole_name: '10', line_name: '12', utility: 3, due_date: '2026-12-01', job_id: 7, sub_curcuit: 'Sub' });
+    expect(body).not.toHaveProperty('id');
+    expect(body).not.toHaveProperty('utility_name');
+    expect(body).not.toHaveProperty('accessibility_label');
+    expect(addPoleBody(typed, null, null)).not.toHaveProperty('job_id');
+  });
+
+  it("puts a refused save's field errors on the draft's fields, past the blank new task", () => {
+    const d = toDraft(ticket);
+    d.tasks = [blankTask(), ...d.tasks];
+    expect(draftErrors({ 'ticket.geo_lat': 'Latitude must be between -90 and 90', due_date: 'not a date', 'ticket.tasks.0.init_qty': 'negative' }, d)).toEqual({
+      geo_lat: 'Latitude must be between -90 and 90',
+      due_date: 'not a date',
+      'tasks.1.init_qty': 'negative',
+    });
+    expect(draftErrors({ 'pole.arc_rating': 'too long' }, d)).toEqual({ 'pole.arc_rating': 'too long' });
+    expect(draftErrors({ utility: 'required', geo_lon: 'out of range' }, d, 'newPole')).toEqual({ 'pole.utility_id_owning_pole': 'required', 'pole.geo_lon': 'out of range' });
+  });
+
+  it("checks a save by the server's own schema, with its messages on the fields", () => {
+    const d = toDraft(ticket);
+    expect(saveErrors(d)).toEqual({});
+    d.tasks = [{ ...d.tasks[0], init_qty: -1 }];
+    const errors = saveErrors({ ...d, geo_lat: 100, description: 'x'.repeat(10_001) });
+    expect(errors['tasks.0.init_qty']).toBe('The bid quantity cannot be negative');
+    expect(errors.geo_lat).toBe('Latitude must be between -90 and 90');
+    expect(errors.description).toBeTruthy();
+  });
+
+  it("shows a field's own error or its first part's, and drops the errors of what changed", () => {
+    const errors = { 'work_orders.1': 'too long', 'pole.geo_lat': 'bad', description: 'long' };
+    expect(fieldError(errors, 'work_orders')).toBe('too long');
+    expect(fieldError(errors, 'description')).toBe('long');
+    expect(fieldError(errors, 'ehasp')).toBeUndefined();
+    expect(withoutErrorsOf(errors, ['pole', 'work_orders'])).toEqual({ description: 'long' });
+    expect(withoutErrorsOf(errors, ['ehasp'])).toBe(errors);
+    expect(errorSummary(errors)).toBe('too long (work_orders.1)');
+    expect(errorSummary({})).toBeNull();
   });
 });

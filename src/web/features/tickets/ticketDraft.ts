@@ -1,7 +1,9 @@
+import { schemaResolver, type FormErrors } from '@mantine/form';
 import { LIMITS, TICKET_STATUS } from '../../../shared/constants';
 import type { Job } from '../../../shared/jobs.schemas';
-import { addPoleMissing } from '../../../shared/poles.schemas';
-import type { Note, Permit, Pole, Ticket, TicketSave, TicketTask } from '../../../shared/tickets.schemas';
+import { MSG } from '../../../shared/messages';
+import { addPoleMissing, type AddPoleBody } from '../../../shared/poles.schemas';
+import { ticketSaveSchema, type Note, type Permit, type Pole, type Ticket, type TicketSave, type TicketTask } from '../../../shared/tickets.schemas';
 
 /**
  * The ticket window's working copy (SPEC §4 Ticket window). Rows not saved yet have a null id;
@@ -230,6 +232,118 @@ export function toSaveBody(d: TicketDraft): TicketSave & { job_id: number } {
       .map((t) => ({ ticket_task_id: t.ticket_task_id, task_id: t.task_id, init_qty: t.init_qty, additional_qty: t.additional_qty })),
   };
 }
+
+// ---------------------------------------------------------------------------------------------
+// The pole of the draft (Pole tab)
+
+// Typing one of these unselects the pole (SPEC §4): the ticket would otherwise point at a pole
+// whose name no longer matches what the person sees.
+const IDENTITY_FIELDS = ['pole_name', 'line_name', 'sub_curcuit', 'sap_curcuit'] as const;
+
+/**
+ * An edit of the pole's fields, as a patch of the draft. Editing its name, line, substation or
+ * circuit unselects a chosen pole (`unselected`: the needs-merge answer for it no longer holds).
+ */
+export function editPole(d: TicketDraft, patch: Partial<DraftPole>, empty: DraftPole): { patch: Pick<TicketDraft, 'pole' | 'pole_id'>; unselected: boolean } {
+  const pole = { ...(d.pole ?? empty), ...patch };
+  const identityChanged = IDENTITY_FIELDS.some((f) => f in patch && (patch[f] ?? null) !== (d.pole?.[f] ?? null));
+  const unselected = identityChanged && pole.id != null;
+  if (unselected) pole.id = null;
+  return { patch: { pole, pole_id: pole.id }, unselected };
+}
+
+/** A pole picked from the search (or just added), as a patch: the ticket points at it and, lacking its own, takes its address and GPS. */
+export function choosePole(d: TicketDraft, p: Pole): Partial<TicketDraft> {
+  return {
+    pole: { ...p },
+    pole_id: p.id,
+    pole_name: p.pole_name,
+    line_name: p.line_name,
+    line_id: p.line_id,
+    street_address: d.street_address ?? p.street_address,
+    geo_lat: d.geo_lat ?? p.geo_lat,
+    geo_lon: d.geo_lon ?? p.geo_lon,
+  };
+}
+
+/**
+ * The chosen pole's own fields differ from what the server has (`basePole`): they are saved with
+ * PUT /poles/ ('Save Pole', or first thing on Save), as the ticket save only re-points the ticket.
+ */
+export const poleEdited = (d: TicketDraft, basePole: DraftPole | null): boolean =>
+  d.pole != null && basePole != null && d.pole.id != null && d.pole.id === basePole.id && !samePole(d.pole, basePole);
+
+/**
+ * Why 'Add as a New Pole' cannot go ahead (SPEC §5), or null: pole, line and utility are needed,
+ * and no other ticket of the job may hold that pole and line (compared trimmed, any case).
+ */
+export function addPoleProblem(p: DraftPole, tickets: readonly { id: number; pole_name: string | null; line_name: string | null }[], ticketId: number | null): string | null {
+  if (addPoleMissing({ pole_name: p.pole_name, line_name: p.line_name, utility: p.utility_id_owning_pole })) return MSG.addPoleMissing;
+  const key = (a: string | null, b: string | null) => `${(a ?? '').trim().toLowerCase()}\u0000${(b ?? '').trim().toLowerCase()}`;
+  const taken = tickets.some((t) => t.id !== ticketId && key(t.pole_name, t.line_name) === key(p.pole_name, p.line_name));
+  return taken ? MSG.addPoleDuplicate : null;
+}
+
+/** POST /poles/ for the typed pole: with job_id (a new ticket is made with the pole) only from Create Ticket. */
+export function addPoleBody(p: DraftPole, dueDate: string | null, newTicketJobId: number | null): AddPoleBody & { utility: number } {
+  const { id: _id, utility_id_owning_pole, utility_name: _u, accessibility_label: _a, ...fields } = p;
+  return { ...fields, utility: utility_id_owning_pole!, due_date: dueDate, ...(newTicketJobId != null ? { job_id: newTicketJobId } : {}) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Field errors of a save, on the draft's own paths (the inputs show them)
+
+/**
+ * A refused save's field errors, keyed by paths of the draft. The server names a field by its
+ * body: 'ticket.geo_lat' (schema) or 'due_date' (rule) for PUT /tickets/, 'pole.geo_lat' for
+ * PUT /poles/ (the draft's path already), 'geo_lat' for POST /poles/ (`newPole`: a field of the
+ * draft's pole). The save body leaves out the blank new task, so a task's index is mapped back.
+ */
+export function draftErrors(fields: FormErrors, d: TicketDraft, body: 'ticket' | 'newPole' = 'ticket'): FormErrors {
+  const sent = d.tasks.flatMap((t, i) => (t.task_id > 0 ? [i] : []));
+  const out: FormErrors = {};
+  for (const [key, message] of Object.entries(fields)) {
+    let path = key.replace(/^ticket\./, '');
+    if (body === 'newPole') path = `pole.${path === 'utility' ? 'utility_id_owning_pole' : path}`;
+    const task = /^tasks\.(\d+)(\..*)?$/.exec(path);
+    if (task && sent[Number(task[1])] !== undefined) path = `tasks.${sent[Number(task[1])]}${task[2] ?? ''}`;
+    out[path] ??= message;
+  }
+  return out;
+}
+
+const checkSave = schemaResolver(ticketSaveSchema, { sync: true });
+
+/**
+ * The draft checked by the server's own rule for a save (shared ticketSaveSchema on
+ * toSaveBody), so a save the server would refuse is stopped with the same messages, on the fields.
+ */
+export const saveErrors = (d: TicketDraft): FormErrors => draftErrors(checkSave(toSaveBody(d)), d);
+
+/** A field's error: its own, or the first of its parts (a work order, a permit's document). */
+export function fieldError(errors: FormErrors, path: string): FormErrors[string] {
+  if (errors[path] != null) return errors[path];
+  const key = Object.keys(errors).find((k) => k.startsWith(`${path}.`));
+  return key ? errors[key] : undefined;
+}
+
+/** The errors left once these fields (and their parts) changed. */
+export function withoutErrorsOf(errors: FormErrors, paths: readonly string[]): FormErrors {
+  const cleared = Object.keys(errors).filter((k) => paths.some((p) => k === p || k.startsWith(`${p}.`)));
+  if (cleared.length === 0) return errors;
+  const out = { ...errors };
+  for (const k of cleared) delete out[k];
+  return out;
+}
+
+/** One line for the window's alert, as the server words a refused field: 'message (field)'. */
+export function errorSummary(errors: FormErrors): string | null {
+  const first = Object.entries(errors)[0];
+  return first ? `${String(first[1])} (${first[0]})` : null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Lists
 
 /** A blank new task for the top of the list (SPEC §5: only one at a time, starting at 1). */
 export function blankTask(): DraftTask {
