@@ -16,6 +16,7 @@ import {
   fieldError,
   hasBlankTask,
   isDirty,
+  offlineSaveOf,
   notesNewestFirst,
   poleEdited,
   saveErrors,
@@ -215,5 +216,38 @@ describe('ticket window draft (SPEC §4)', () => {
     expect(withoutErrorsOf(errors, ['ehasp'])).toBe(errors);
     expect(errorSummary(errors)).toBe('too long (work_orders.1)');
     expect(errorSummary({})).toBeNull();
+  });
+});
+
+describe('saving without a connection', () => {
+  const loaded = () =>
+    toDraft({
+      ...ticket,
+      tasks: [
+        { ticket_task_id: 11, task_id: 1, code: 'A', description: '', family: '', type: '', uom: 'EA', action: '', date_completed: null, init_qty: 2, additional_qty: 0 },
+        { ticket_task_id: 12, task_id: 2, code: 'B', description: '', family: '', type: '', uom: 'EA', action: '', date_completed: null, init_qty: 1, additional_qty: 1 },
+      ],
+    });
+
+  it('carries fields, status, task quantities and new notes, each with what it was', () => {
+    const original = loaded();
+    const draft = { ...loaded(), street_address: '2 Oak St', status: 'Complete' as const, description: '' };
+    draft.tasks = draft.tasks.map((t) => (t.ticket_task_id === 12 ? { ...t, additional_qty: 3 } : t));
+    draft.notes = [...draft.notes, { id: null, key: 'n', note_text: ' Leaning pole ', author: '', author_id: null, created_date: '' }];
+    const o = offlineSaveOf(draft, original);
+    expect(o.needsConnection).toEqual([]);
+    expect(o.set).toEqual({ street_address: '2 Oak St', status: 'Complete' });
+    expect(o.base).toEqual({ street_address: original.street_address, status: original.status });
+    expect(o.taskQty).toEqual({ '12': { mine: 3, base: 1 } });
+    expect(o.notes).toEqual(['Leaning pole']);
+  });
+
+  it('names what needs a connection: a new ticket, the pole, documents, work orders, permits, tasks added or re-bid', () => {
+    expect(offlineSaveOf({ ...loaded(), id: null }, loaded()).needsConnection).toEqual(['a new ticket']);
+    const d = { ...loaded(), dig_safe_required: 1 as const, work_orders: ['WO-9'] };
+    d.tasks = [...d.tasks.slice(0, 1).map((t) => ({ ...t, init_qty: 5 })), d.tasks[1]];
+    expect(offlineSaveOf(d, loaded()).needsConnection).toEqual(['Dig Safe and NRA', 'work orders', 'tasks added, removed or re-bid']);
+    const p = { ...loaded(), pole: { ...loaded().pole!, pole_name: 'Other' } };
+    expect(offlineSaveOf(p, loaded()).needsConnection).toEqual(['the pole']);
   });
 });

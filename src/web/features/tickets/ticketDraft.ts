@@ -4,6 +4,7 @@ import type { Job } from '../../../shared/jobs.schemas';
 import { MSG } from '../../../shared/messages';
 import { addPoleMissing, type AddPoleBody } from '../../../shared/poles.schemas';
 import { ticketSaveSchema, type Note, type Permit, type Pole, type Ticket, type TicketSave, type TicketTask } from '../../../shared/tickets.schemas';
+import { QUEUED_FIELDS, type FieldValues } from '../../offline/outboxLogic';
 
 /**
  * The ticket window's working copy (SPEC §4 Ticket window). Rows not saved yet have a null id;
@@ -384,4 +385,53 @@ export function cutGeoText(text: string): string {
   const m = /^(\s*-?\d*)(\.(\d*))?(.*)$/.exec(text);
   if (!m) return text;
   return m[2] === undefined ? text : `${m[1]}.${m[3].slice(0, LIMITS.geoDecimals)}${m[4]}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Saving without a connection (DESIGN §7.1 outbox)
+
+/** What of a draft can wait in the outbox, and what needs a connection. */
+export interface OfflineSave {
+  set: FieldValues;
+  base: FieldValues;
+  taskQty: Record<string, { mine: number; base: number }>;
+  notes: string[];
+  /** Changes that need the server now (a new ticket, the pole, documents, permits, tasks added or removed). */
+  needsConnection: string[];
+}
+
+/**
+ * A ticket's edits split into what the outbox can carry (its fields, status, task quantities,
+ * new notes: replayed with the version, so the office's later edits are never overwritten
+ * unseen) and what needs a connection: uploads, a pole choice or a new ticket depend on the
+ * server's answer at once.
+ */
+export function offlineSaveOf(draft: TicketDraft, original: TicketDraft): OfflineSave {
+  const out: OfflineSave = { set: {}, base: {}, taskQty: {}, notes: [], needsConnection: [] };
+  if (draft.id == null) {
+    out.needsConnection.push('a new ticket');
+    return out;
+  }
+  for (const f of QUEUED_FIELDS) {
+    if (norm(draft[f]) === norm(original[f])) continue;
+    (out.set as Record<string, unknown>)[f] = norm(draft[f]);
+    (out.base as Record<string, unknown>)[f] = norm(original[f]);
+  }
+  const others = TICKET_FIELDS.filter((f) => !(QUEUED_FIELDS as readonly string[]).includes(f) && norm(draft[f]) !== norm(original[f]));
+  if (others.some((f) => f === 'pole_id') || !samePole(draft.pole, original.pole)) out.needsConnection.push('the pole');
+  if (others.some((f) => f.startsWith('dig_safe') || f.startsWith('nra'))) out.needsConnection.push('Dig Safe and NRA');
+  if (draft.work_orders.join('\u0000') !== original.work_orders.join('\u0000')) out.needsConnection.push('work orders');
+  const permitSig = (p: DraftPermit) => `${p.id}:${p.permit_type}:${p.permit_url}:${p.permit_name}`;
+  if (draft.permits.map(permitSig).join('|') !== original.permits.map(permitSig).join('|')) out.needsConnection.push('permits');
+  const before = new Map(original.tasks.map((t) => [t.ticket_task_id, t]));
+  const kept = draft.tasks.filter((t) => t.ticket_task_id != null && before.has(t.ticket_task_id));
+  if (kept.length !== draft.tasks.length || kept.length !== original.tasks.length || kept.some((t) => t.init_qty !== before.get(t.ticket_task_id)!.init_qty)) {
+    out.needsConnection.push('tasks added, removed or re-bid');
+  }
+  for (const t of kept) {
+    const was = before.get(t.ticket_task_id)!.additional_qty;
+    if (t.additional_qty !== was) out.taskQty[String(t.ticket_task_id)] = { mine: t.additional_qty, base: was };
+  }
+  out.notes = draft.notes.filter((n) => n.id == null && n.note_text.trim() !== '').map((n) => n.note_text.trim());
+  return out;
 }

@@ -16,11 +16,13 @@ import { useMergeTickets } from './api/mergeTickets';
 import { getNeedsMerge } from './api/needsMerge';
 import { useAddPole, useSavePole } from './api/poles';
 import { useSaveTicket } from './api/saveTicket';
+import { outbox } from '../../offline/outbox';
 import { ticketQuery, useTicket } from '../../api/ticket';
 import {
   addPoleBody,
   addPoleProblem,
   canSave,
+  offlineSaveOf,
   choosePole,
   draftErrors,
   editPole,
@@ -185,7 +187,25 @@ export function useTicketEditor({
     setError(null);
   };
 
+  /**
+   * No connection (DESIGN §7.1): what the outbox can carry is queued on this device and sent
+   * when the network is back, with the version it was made on; what needs the server at once
+   * (a new ticket, the pole, documents) stays in the window with a message, nothing dropped.
+   */
+  const saveOnDevice = async (sent: TicketDraft) => {
+    const o = offlineSaveOf(sent, form.getInitialValues());
+    if (o.needsConnection.length) {
+      return setError(`No connection: ${o.needsConnection.join(', ')} can only be saved online. Your changes are still here; save again once you are back online.`);
+    }
+    const base = { userId: claims!.userId, ticketId: sent.id!, jobId: job.id, label: `Pole ${sent.pole_name ?? '--'} · Line ${sent.line_name ?? '--'}`, baseVersion: sent.version! };
+    if (Object.keys(o.set).length || Object.keys(o.taskQty).length) await outbox.add({ ...base, kind: 'ticket', set: o.set, base: o.base, taskQty: o.taskQty });
+    for (const text of o.notes) await outbox.add({ ...base, kind: 'note', text });
+    notifications.show({ color: 'blue', message: 'Saved on this device. It will sync when the connection is back.' });
+    onClose();
+  };
+
   const onSaveError = (err: Error, sent: TicketDraft) => {
+    if (err instanceof ApiError && err.status === 0 && sent.id != null) return void saveOnDevice(sent);
     if (err instanceof ApiError && err.status === 409) setStale(true);
     else setError(err.message || 'The ticket could not be saved. Try again.');
     if (err instanceof ApiError) form.setErrors(draftErrors(err.fields, sent));
@@ -197,6 +217,8 @@ export function useTicketEditor({
     // What the server would refuse is stopped here, with its messages on the fields.
     const check = form.validate();
     if (check.hasErrors) return setError(errorSummary(check.errors));
+    // Known to be offline: a request would only wait (TanStack pauses it) and spin.
+    if (!navigator.onLine) return saveOnDevice({ ...draft, ...patch });
     // The ticket save only re-points the ticket at a pole; edits of the pole's own fields go
     // through PUT /poles/ first. SPEC §7: a failing pole save is logged and the ticket save goes on.
     if (allowed.write && poleEdited(draft, basePole)) {
