@@ -97,8 +97,9 @@ export function replyToKeep(payload: unknown): Buffer | null {
 }
 
 /**
- * A reply that must not be kept: the server failed (5xx: nothing was applied, or the transaction
- * rolled back), or it said "later" (408, 429). The key is released so that a retry can run.
+ * A reply that must not be kept: the server failed (5xx), or it said "later" (408, 429). The key
+ * is released so that a retry can run. A service writes in one transaction, so a 5xx almost
+ * always means nothing was applied; keeping it would refuse every retry for 24 hours.
  */
 const releases = (status: number) => status >= 500 || status === 408 || status === 429;
 
