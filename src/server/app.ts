@@ -18,6 +18,7 @@ import { DATABASE_CANNOT_WRITE, READ_ONLY_MESSAGE, registerErrorHandler, storage
 import { AppError } from './errors';
 import { rowsOf } from './db/client';
 import { registerAuth } from './plugins/auth';
+import { registerIdempotency } from './plugins/idempotency';
 import { registerInputTextCheck } from './plugins/input-text';
 import { collectRoutes } from './plugins/route-list';
 import { registerRouteDefaults } from './plugins/routes';
@@ -49,6 +50,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     genReqId: () => crypto.randomUUID(),
   }).withTypeProvider<ZodTypeProvider>();
   registerRouteDefaults(app);
+  registerIdempotency(app, ctx.db);
   collectRoutes(app);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

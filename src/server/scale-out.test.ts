@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER } from '../shared/constants';
+import { ERROR_CODE } from '../shared/error-codes';
 import { withDatabase } from './test/global-setup';
 import { startServer, type ServerProcess } from './test/server-process';
 
@@ -12,7 +14,8 @@ import { startServer, type ServerProcess } from './test/server-process';
  * database and ONE storage folder, same JWT_SECRET, different ports, started at the same moment
  * (so both race to migrate and seed: the advisory lock must make that safe). A session made on
  * one process works on the other, a write through one is read through the other, and a stale
- * `version` from one is refused by the other. Real HTTP to 127.0.0.1, no app.inject.
+ * `version` from one is refused by the other, and one `Idempotency-Key` sent to both is applied
+ * once (DESIGN §7.1). Real HTTP to 127.0.0.1, no app.inject.
  *
  * It needs a real PostgreSQL server (TEST_DATABASE_URL) — PGlite is one process by design — and
  * runs once, in the vitest "postgres" project.
@@ -33,13 +36,14 @@ let b: ServerProcess | undefined;
 let admin: pg.Client | undefined;
 let token = '';
 
-async function call(server: ServerProcess, method: string, route: string, body?: unknown) {
+async function call(server: ServerProcess, method: string, route: string, body?: unknown, headers: Record<string, string> = {}) {
   const res = await fetch(`${server.origin}/api/v1${route}`, {
     method,
     headers: {
       authorization: `Bearer ${token}`,
       accept: 'application/json',
       ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...headers,
     },
     body: body !== undefined ? JSON.stringify(body) : undefined,
     signal: AbortSignal.timeout(15_000),
@@ -51,7 +55,7 @@ async function call(server: ServerProcess, method: string, route: string, body?:
   } catch {
     json = { raw: text };
   }
-  return { status: res.status, json };
+  return { status: res.status, json, text, headers: res.headers };
 }
 
 describe.skipIf(skipReason !== null)('scale-out: two app processes, one PostgreSQL, one storage folder', () => {
@@ -188,5 +192,42 @@ describe.skipIf(skipReason !== null)('scale-out: two app processes, one PostgreS
     expect(got.status).toBe(200);
     expect(await got.text()).toContain('scale-out');
   });
-});
 
+  it(label('one Idempotency-Key sent to both processes at once is applied once, and either replays it'), async () => {
+    const db = new pg.Client({ connectionString: withDatabase(url!, dbName) });
+    await db.connect();
+    const countCreated = async () =>
+      (await db.query(`SELECT count(*)::int AS n FROM tickets WHERE description = 'once across processes'`)).rows[0].n as number;
+    try {
+      const r = await db.query(
+        `SELECT t.job_id, t.pole_id FROM tickets t JOIN jobs j ON j.id = t.job_id WHERE j.job_number = 'J-1001' AND j.company_id = (SELECT id FROM companies WHERE name = 'Demo Line Co') LIMIT 1`,
+      );
+      const { job_id: jobId, pole_id: poleId } = r.rows[0] as { job_id: number; pole_id: number };
+      // A create on an existing pole: each time it is applied, another ticket.
+      const body = { ticket: { job_id: jobId, pole: { id: poleId }, description: 'once across processes' } };
+      const key = { [IDEMPOTENCY_KEY_HEADER]: `scale-out-${randomBytes(8).toString('hex')}` };
+      const replies = await Promise.all([a!, b!, a!, b!, a!, b!].map((server) => call(server, 'PUT', '/tickets/', body, key)));
+      const applied = replies.filter((x) => x.status === 200 && x.headers.get(IDEMPOTENT_REPLAYED_HEADER) === null);
+      expect(applied, replies.map((x) => `${x.status} ${x.text.slice(0, 100)}`).join('\n')).toHaveLength(1);
+      for (const x of replies) {
+        if (x === applied[0]) continue;
+        if (x.status === 409) expect(x.json.code).toBe(ERROR_CODE.idempotencyInProgress);
+        else expect([x.status, x.headers.get(IDEMPOTENT_REPLAYED_HEADER), x.text]).toEqual([200, 'true', applied[0].text]);
+      }
+      expect(await countCreated()).toBe(1);
+
+      // Afterwards each process answers the repeat from the stored reply, the same bytes.
+      for (const server of [a!, b!]) {
+        const again = await call(server, 'PUT', '/tickets/', body, key);
+        expect([again.status, again.headers.get(IDEMPOTENT_REPLAYED_HEADER), again.text]).toEqual([200, 'true', applied[0].text]);
+      }
+      // The same key with another request, on either process: 422, nothing applied.
+      const other = await call(b!, 'PUT', '/tickets/', { ticket: { ...body.ticket, description: 'another request' } }, key);
+      expect(other.status).toBe(422);
+      expect(other.json.code).toBe(ERROR_CODE.idempotencyKeyReused);
+      expect(await countCreated()).toBe(1);
+    } finally {
+      await db.end();
+    }
+  });
+});

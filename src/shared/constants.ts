@@ -64,6 +64,16 @@ export const SESSION_COOKIE = 'linecrew_token';
  */
 export const CSRF_HEADER = 'x-linecrew-csrf';
 export const API_PREFIX = '/api/v1';
+/**
+ * A client's name for one change (DESIGN §7.1 "replays apply once"): a state-changing call sent
+ * again with the same key is answered from the stored reply, not applied twice
+ * (server/plugins/idempotency.ts). The outbox sends one per queued change.
+ */
+export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
+/** Set to `true` on a reply that is a stored one, replayed for a repeated key. */
+export const IDEMPOTENT_REPLAYED_HEADER = 'idempotent-replayed';
+/** `Idempotency-Key`: 1–200 visible ASCII characters (DESIGN §7.1). */
+export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,200}$/;
 
 /** Upload kinds of SPEC §7 (documents) plus images. */
 export const DOC_KINDS = ['excel', 'work_packet', 'dig_file', 'nra_file', 'permit'] as const;

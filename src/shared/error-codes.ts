@@ -22,8 +22,14 @@ export const ERROR_CODE = {
   emailTaken: 'email_taken',
   /** A workbook over a limit (rows, cells, time): 422 wherever it is read, never a row problem. */
   workbookLimit: 'workbook_limit',
-  /** A repeat of a request with the same Idempotency-Key arrived while the first still runs (409). */
+  /** An `Idempotency-Key` header that is not 1–200 visible ASCII characters (400). */
+  idempotencyKeyInvalid: 'idempotency_key_invalid',
+  /** The key was already used by this user for a different request (422). */
+  idempotencyKeyReused: 'idempotency_key_reused',
+  /** The first request with this key is still running: retry later (409). */
   idempotencyInProgress: 'idempotency_request_in_progress',
+  /** The first request with this key was applied, but its reply was too large to keep (409). */
+  idempotencyReplyNotKept: 'idempotency_reply_not_kept',
 } as const;
 
 export type ErrorCode = (typeof ERROR_CODE)[keyof typeof ERROR_CODE];

@@ -7,7 +7,7 @@ import { MSG } from '../../shared/messages';
 import { users } from '../db/schema/index';
 import { forbidden, unauthorized } from '../errors';
 import { verifyToken } from '../modules/auth/token';
-import { CHECKED_IN_HANDLER } from './routes';
+import { changesState, CHECKED_IN_HANDLER } from './routes';
 import type { App, AppContext } from '../context';
 
 /** The signed-in caller, as loaded fresh from the database on every request. */
@@ -30,11 +30,6 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Open to callers without a token (sign-in, reset, health, signed storage URLs). */
     public?: boolean;
-    /**
-     * A GET that changes data (SPEC's `GET /jobs/delete/{id}`): guarded against cross-site
-     * requests like POST/PUT/DELETE are.
-     */
-    changesState?: boolean;
   }
 }
 
@@ -44,8 +39,6 @@ function tokenOf(request: FastifyRequest): { token: string | undefined; fromCook
   return { token: request.cookies?.[SESSION_COOKIE], fromCookie: true };
 }
 
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-
 /**
  * A browser attaches the cookie to any request to our host, including a form another site
  * submits or an <img src> on a page of ours; it attaches our custom header only when our own
@@ -53,7 +46,7 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * state-changing call signed in by the cookie alone must carry the header.
  */
 function needsCsrfHeader(request: FastifyRequest): boolean {
-  return !SAFE_METHODS.has(request.method) || request.routeOptions.config?.changesState === true;
+  return changesState(request.method, request.routeOptions.config);
 }
 
 /**

@@ -1,10 +1,12 @@
 import type { FastifyInstance, RouteOptions } from 'fastify';
-import type { RoutePermission } from './routes';
+import { changesState, type RoutePermission } from './routes';
 
 export interface RegisteredRoute {
   method: string;
   url: string;
   public: boolean;
+  /** Whether a call to it changes state (plugins/routes.ts `changesState`). */
+  changesState: boolean;
   /** The permission it declares (`config.allow`), if any. */
   allow: RoutePermission | undefined;
   /** The route's declared schema (zod), as the route gave it. */
@@ -23,7 +25,14 @@ export function collectRoutes(app: FastifyInstance) {
   app.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) {
       if (method === 'HEAD') continue;
-      list.push({ method, url: route.url, public: Boolean(route.config?.public), allow: route.config?.allow, schema: route.schema });
+      list.push({
+        method,
+        url: route.url,
+        public: Boolean(route.config?.public),
+        changesState: changesState(method, route.config),
+        allow: route.config?.allow,
+        schema: route.schema,
+      });
     }
   });
 }

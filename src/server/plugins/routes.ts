@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyContextConfig, FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { ERROR_CODE } from '../../shared/error-codes';
 import type { Action } from '../../shared/permissions';
@@ -42,7 +42,23 @@ declare module 'fastify' {
      * role that may not act gets 403 whatever it sent.
      */
     allow?: RoutePermission;
+    /**
+     * A GET that changes data (SPEC's `GET /jobs/delete/{id}`): guarded against cross-site
+     * requests like POST/PUT/DELETE are, and takes an `Idempotency-Key` like them.
+     */
+    changesState?: boolean;
   }
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * Whether a call to a route changes state: any method but GET/HEAD/OPTIONS, and the routes
+ * marked `changesState`. Such a call must carry the CSRF header when signed in by the cookie
+ * (plugins/auth.ts) and may carry an `Idempotency-Key` (plugins/idempotency.ts).
+ */
+export function changesState(method: string, config: FastifyContextConfig | undefined): boolean {
+  return !SAFE_METHODS.has(method) || config?.changesState === true;
 }
 
 /**

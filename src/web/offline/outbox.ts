@@ -1,4 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
+import { IDEMPOTENCY_KEY_HEADER } from '../../shared/constants';
 import { ERROR_CODE } from '../../shared/error-codes';
 import type { Ticket, TicketImage } from '../../shared/tickets.schemas';
 import { ApiError, apiFetch } from '../api/client';
@@ -28,8 +29,6 @@ import {
  * applied twice when it is sent again. The rules are in outboxLogic.ts; this file keeps the
  * entries, talks to the server and tells the page (useSyncExternalStore) what is waiting.
  */
-
-const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 
 export interface OutboxState {
   /** This user's entries, oldest first. */
@@ -188,7 +187,7 @@ class Outbox {
 
   private async deliver(e: OutboxEntry) {
     const qc = this.qc!;
-    const headers = { [IDEMPOTENCY_HEADER]: e.idempotencyKey };
+    const headers = { [IDEMPOTENCY_KEY_HEADER]: e.idempotencyKey };
     if (e.kind === 'photo') {
       let url = e.uploadedUrl;
       if (!url) {
@@ -233,6 +232,12 @@ class Outbox {
       return 'done';
     }
     if (status === 409 && code === ERROR_CODE.staleVersion) return this.stale(e);
+    // The server applied this change before but kept no copy of its (large) reply: it is done.
+    if (status === 409 && code === ERROR_CODE.idempotencyReplyNotKept) {
+      await this.discard(e.id);
+      void this.qc!.invalidateQueries({ queryKey: queryKeys.ticket(e.ticketId) });
+      return 'done';
+    }
     await this.updateAll([{ ...e, state: 'failed', error: message }]);
     return 'done';
   }

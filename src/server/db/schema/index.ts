@@ -3,3 +3,4 @@ export * from './core';
 export * from './reference';
 export * from './poles';
 export * from './jobs';
+export * from './idempotency';
