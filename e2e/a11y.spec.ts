@@ -112,6 +112,34 @@ for (const size of [
       expect(found, found.join('\n')).toEqual([]);
     });
 
+    test('My Work, its ticket view, the offline status line and the queue have no WCAG A/AA violation', async ({ page, context }) => {
+      const found: string[] = [];
+      await login(page, USERS.admin);
+      await page.goto('/work');
+      await expect(page.getByRole('heading', { name: 'My Work' })).toBeVisible();
+      await expect(page.locator('[data-ticket-id]').first()).toBeVisible();
+      await scan(page, 'my work', found);
+      await page.getByRole('textbox', { name: 'Search my tickets' }).fill('J-1001');
+      await page.locator('[data-ticket-id]').first().click();
+      await expect(page.getByRole('heading', { name: 'Tasks' })).toBeVisible();
+      await scan(page, 'my work ticket', found);
+      // Offline with a change waiting: the status line and the queue drawer.
+      await context.setOffline(true);
+      await expect(page.getByRole('status').filter({ hasText: 'Offline' })).toBeVisible();
+      await page.getByRole('textbox', { name: 'New note' }).fill('a11y check');
+      await page.getByRole('button', { name: 'Add note' }).click();
+      await expect(page.getByRole('status').filter({ hasText: '1 change waiting to sync' })).toBeVisible();
+      await scan(page, 'my work ticket, offline with a change waiting', found);
+      await page.getByRole('button', { name: 'Review' }).click();
+      await expect(page.getByRole('dialog', { name: 'Changes waiting to sync' })).toBeVisible();
+      await scan(page, 'queue drawer', found);
+      // The note is not left for the server: discarded while still offline.
+      await page.getByRole('button', { name: 'Discard' }).click();
+      await page.getByRole('dialog', { name: 'Discard this change?' }).getByRole('button', { name: 'Discard' }).click();
+      await context.setOffline(false);
+      expect(found, found.join('\n')).toEqual([]);
+    });
+
     test("a lineman's view-only ticket window has no WCAG A/AA violation", async ({ page }) => {
       const found: string[] = [];
       await login(page, USERS.lineman);

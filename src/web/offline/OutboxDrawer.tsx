@@ -72,7 +72,8 @@ export function OutboxDrawer({ opened, onClose }: { opened: boolean; onClose: ()
                   {STATE_BADGE[e.state].label}
                 </Badge>
               </Group>
-              {e.state !== 'pending' && (
+              {/* A waiting change can be taken back too (a note typed on the wrong pole). */}
+              {(e.state !== 'pending' || !syncing) && (
                 <Group gap="xs" mt="xs">
                   {e.state === 'conflict' && e.kind === 'ticket' && <Button size="compact-md" onClick={() => setResolving(e)}>Resolve</Button>}
                   {e.state === 'gone' && (e.kind === 'note' || e.kind === 'photo') && (
