@@ -175,6 +175,9 @@ const selectImages = (db: DbOrTx, companyId: number, ids: TicketIds) =>
       pole_name: imagePole.poleName,
       line_name: imagePole.lineName,
       uploaded_at: images.uploadedAt,
+      taken_at: images.takenAt,
+      geo_lat: images.geoLat,
+      geo_lon: images.geoLon,
     })
     .from(images)
     .innerJoin(imageTicket, eq(imageTicket.id, images.ticketId))
@@ -247,7 +250,7 @@ async function loadTickets(db: DbOrTx, companyId: number, scope: Scope): Promise
   const permitsBy = groupByTicket(permitRows, ({ ticketId: _t, ...r }): Permit => r);
   const imagesBy = groupByTicket(
     imageRows,
-    ({ ticketId: _t, uploaded_at, ...r }): TicketImage => ({ ...r, uploaded_at: isoRequired(uploaded_at) }),
+    ({ ticketId: _t, uploaded_at, taken_at, ...r }): TicketImage => ({ ...r, uploaded_at: isoRequired(uploaded_at), taken_at: isoInstant(taken_at) }),
   );
 
   return rows.map(({ t, p, utilityName, accessLabel, aFirst, aLast }): Ticket => {
