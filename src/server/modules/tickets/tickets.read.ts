@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/pg-core';
+import { alias, type SelectedFields } from 'drizzle-orm/pg-core';
 import { TICKET_STATUS } from '../../../shared/constants';
 import { fullName } from '../../../shared/names';
 import type { Note, Permit, Pole, Ticket, TicketImage, TicketRow, TicketRowFields, TicketTask } from '../../../shared/tickets.schemas';
@@ -285,35 +285,54 @@ export async function loadTicket(db: DbOrTx, companyId: number, ticketId: number
   return ticket ?? null;
 }
 
+// Counted in the row's own statement (each an index look-up on ticket_id), so a list of rows
+// stays one statement however many tickets it has. The job's fingerprint covers these tables too.
+const countOf = (table: typeof ticketTasks | typeof images | typeof notes) =>
+  sql<number>`(select count(*) from ${table} where ${table.ticketId} = ${tickets.id})`.mapWith(Number);
+
+/** What a ticket-table row selects: the ticket's columns, its pole's name and line, the assignee's name, the counts. */
+const rowSelection = {
+  t: rowColumns,
+  poleName: poles.poleName,
+  lineName: poles.lineName,
+  aFirst: assignee.firstName,
+  aLast: assignee.lastName,
+  taskCount: countOf(ticketTasks),
+  photoCount: countOf(images),
+  noteCount: countOf(notes),
+};
+
+/**
+ * The one query of ticket-table rows (GET /jobs/{id}, GET /work): tickets with their pole and
+ * assignee, selecting a row's columns plus `extra`. The caller adds its joins, where (always
+ * scoped by company) and order, and maps each result with `toTicketRow`.
+ */
+export function selectTicketRows<E extends SelectedFields>(db: DbOrTx, extra: E) {
+  return db
+    .select({ ...rowSelection, ...extra })
+    .from(tickets)
+    .leftJoin(poles, and(eq(poles.id, tickets.poleId), eq(poles.companyId, tickets.companyId)))
+    .leftJoin(assignee, and(eq(assignee.id, tickets.assignedTo), eq(assignee.companyId, tickets.companyId)))
+    .$dynamic();
+}
+
+type RowResult = Awaited<ReturnType<typeof selectTicketRows<Record<never, never>>>>[number];
+
+/** A result of `selectTicketRows` as the shared row shape (status and names derived in toRow). */
+export function toTicketRow(r: RowResult): TicketRow {
+  return {
+    ...toRow(r.t, r.poleName, r.lineName, r.aFirst, r.aLast),
+    task_count: r.taskCount,
+    photo_count: r.photoCount,
+    note_count: r.noteCount,
+  };
+}
+
 /**
  * The ticket-table rows of a job (GET /jobs/{id}) in ONE statement: tickets with their pole's
  * name and line and the assignee's name, ordered by id (empty for another company's job).
  */
 export async function loadTicketRows(db: DbOrTx, companyId: number, jobId: number): Promise<TicketRow[]> {
-  // Counted in the same statement (each an index look-up on ticket_id), so the page stays one
-  // statement however many tickets it has. The job's fingerprint covers these tables too.
-  const countOf = (table: typeof ticketTasks | typeof images | typeof notes) =>
-    sql<number>`(select count(*) from ${table} where ${table.ticketId} = ${tickets.id})`.mapWith(Number);
-  const rows = await db
-    .select({
-      t: rowColumns,
-      poleName: poles.poleName,
-      lineName: poles.lineName,
-      aFirst: assignee.firstName,
-      aLast: assignee.lastName,
-      taskCount: countOf(ticketTasks),
-      photoCount: countOf(images),
-      noteCount: countOf(notes),
-    })
-    .from(tickets)
-    .leftJoin(poles, and(eq(poles.id, tickets.poleId), eq(poles.companyId, tickets.companyId)))
-    .leftJoin(assignee, and(eq(assignee.id, tickets.assignedTo), eq(assignee.companyId, tickets.companyId)))
-    .where(ticketWhere(companyId, { jobId }))
-    .orderBy(asc(tickets.id));
-  return rows.map((r) => ({
-    ...toRow(r.t, r.poleName, r.lineName, r.aFirst, r.aLast),
-    task_count: r.taskCount,
-    photo_count: r.photoCount,
-    note_count: r.noteCount,
-  }));
+  const rows = await selectTicketRows(db, {}).where(ticketWhere(companyId, { jobId })).orderBy(asc(tickets.id));
+  return rows.map(toTicketRow);
 }
