@@ -72,7 +72,8 @@ async function captureOf(ctx: AppContext, companyId: number, input: ImageComplet
  * becomes an image of the ticket. The url must be this company's media upload and exist; the
  * server makes the thumbnail itself (the client's thumbUrl is not trusted) and keeps it beside
  * the original. At most 10 images per ticket, counted under a lock of the ticket row, so parallel
- * uploads cannot pass the limit together.
+ * uploads cannot pass the limit together. The image records when and where the photo was taken
+ * (`captureOf`, DESIGN §7.1 photos).
  */
 export async function completeImageUpload(
   ctx: AppContext,

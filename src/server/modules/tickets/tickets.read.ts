@@ -11,7 +11,8 @@ import { accessTypes, images, notes, permits, permitTypes, poles, tickets, ticke
  * number of tickets: one for tickets + pole + assignee, then one each for tasks, notes, work
  * orders, permits and images, filtered by a sub-select of the same tickets (no N+1, no id list
  * sent back to the server). Every statement is scoped by the caller's company.
- * Used by the jobs routes (GET /jobs/{id}, GET /jobs/tickets/{id}) and the tickets routes.
+ * Used by the jobs routes (GET /jobs/{id}, GET /jobs/tickets/{id}), the tickets routes and My
+ * Work (GET /work, through `selectTicketRows`).
  */
 
 /** An instant from either driver (Date or text) as an ISO string. */
