@@ -33,6 +33,7 @@ import { poleRoutes } from './modules/poles/poles.routes';
 import { referenceRoutes } from './modules/reference/reference.routes';
 import { ticketRoutes } from './modules/tickets/tickets.routes';
 import { jobsRoutes } from './modules/jobs/jobs.routes';
+import { workRoutes } from './modules/work/work.routes';
 
 export interface BuildOptions extends AppContext {
   /** Built web app to serve (dist/web); omitted in API tests. */
@@ -104,6 +105,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
       await referenceRoutes(api, ctx);
       await ticketRoutes(api, ctx);
       await jobsRoutes(api, ctx);
+      await workRoutes(api, ctx);
     },
     { prefix: API_PREFIX },
   );

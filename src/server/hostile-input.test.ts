@@ -29,20 +29,24 @@ type JsonSchema = {
   allOf?: JsonSchema[];
 };
 
-/** A value of the schema's shape whose every string (and unknown) is the hostile text. */
-function sample(schema: JsonSchema | undefined, text: string): unknown {
+/**
+ * A value of the schema's shape whose every string (and unknown) is the hostile text. `number`
+ * is what a number field gets: a query string is text on the wire, so there it is the text too
+ * (a route whose only input is a numeric query parameter must refuse it like any other).
+ */
+function sample(schema: JsonSchema | undefined, text: string, number: unknown = 999_999): unknown {
   if (!schema) return text;
   const alt = schema.anyOf ?? schema.oneOf ?? schema.allOf;
-  if (alt) return sample(alt.find((s) => s.type !== 'null') ?? alt[0], text);
+  if (alt) return sample(alt.find((s) => s.type !== 'null') ?? alt[0], text, number);
   const type = [schema.type ?? 'string'].flat().find((x) => x !== 'null');
   switch (type) {
     case 'object':
-      return Object.fromEntries(Object.entries(schema.properties ?? { note: {} }).map(([k, s]) => [k, sample(s, text)]));
+      return Object.fromEntries(Object.entries(schema.properties ?? { note: {} }).map(([k, s]) => [k, sample(s, text, number)]));
     case 'array':
-      return [sample(schema.items, text)];
+      return [sample(schema.items, text, number)];
     case 'number':
     case 'integer':
-      return 999_999;
+      return number;
     case 'boolean':
       return true;
     default:
@@ -74,7 +78,7 @@ const takesInput = (route: RegisteredRoute) => {
 async function hit(route: RegisteredRoute, kind: Kind, signedIn: boolean) {
   const text = HOSTILE[kind];
   const schema = route.schema as Record<string, unknown> | undefined;
-  const querySample = sample(jsonSchemaOf(schema?.querystring) ?? { type: 'object', properties: { q: {} } }, text) as Record<string, unknown>;
+  const querySample = sample(jsonSchemaOf(schema?.querystring) ?? { type: 'object', properties: { q: {} } }, text, text) as Record<string, unknown>;
   const hasBody = !['GET', 'DELETE'].includes(route.method);
   const token = signedIn ? await t.login('admin@example.com') : undefined;
   return t.request({

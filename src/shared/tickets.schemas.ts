@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { LIMITS, TICKET_STATUS } from './constants';
 import { latitudeSchema, longitudeSchema } from './geo';
+import { checkPositionPair, photoCaptureFields } from './photo-capture';
 import { poleFieldsSchema } from './poles.schemas';
 import { MAX_TASK_QTY } from './tasks';
 
@@ -93,6 +94,11 @@ export const imageSchema = z.object({
   pole_name: z.string().nullable(),
   line_name: z.string().nullable(),
   uploaded_at: ts,
+  /** When the photo was taken (from the client or the file's EXIF), null when unknown (DESIGN §7.1). */
+  taken_at: ts.nullable(),
+  /** Where it was taken, in degrees; both null when unknown. */
+  geo_lat: z.number().nullable(),
+  geo_lon: z.number().nullable(),
 });
 export type TicketImage = z.infer<typeof imageSchema>;
 
@@ -280,14 +286,22 @@ export const mergeBody = z.object({
   secondary_ticket: z.union([rowId, z.object({ id: rowId }).loose()]).transform((v) => (typeof v === 'number' ? v : v.id)),
 });
 
-/** POST /media_upload/s3-upload-complete form body (urlencoded or multipart: every value is text). */
-export const imageCompleteBody = z.object({
-  ticketId: z.coerce.number().int().positive().max(2_147_483_647),
-  url: z.string().min(1).max(2048),
-  /** Ignored: the server makes the thumbnail itself. */
-  thumbUrl: z.string().max(2048).optional(),
-  isVideo: z.union([z.string().max(10), z.boolean()]).optional(),
-});
+/**
+ * POST /media_upload/s3-upload-complete form body (urlencoded or multipart: every value is text).
+ * takenAt / lat / lon are optional (DESIGN §7.1 photos); what is absent the server reads from
+ * the stored file's EXIF.
+ */
+export const imageCompleteBody = z
+  .object({
+    ticketId: z.coerce.number().int().positive().max(2_147_483_647),
+    url: z.string().min(1).max(2048),
+    /** Ignored: the server makes the thumbnail itself. */
+    thumbUrl: z.string().max(2048).optional(),
+    isVideo: z.union([z.string().max(10), z.boolean()]).optional(),
+    ...photoCaptureFields,
+  })
+  .superRefine(checkPositionPair);
+export type ImageComplete = z.infer<typeof imageCompleteBody>;
 export const imageCompleteReply = z.object({ id: z.number().int(), image: imageSchema });
 
 /** GET /poles/byUtility and /poles/polesByPoleOrLine reply; /poles/specificPole answers the bare list. */

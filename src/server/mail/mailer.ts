@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import nodemailer, { type TransportOptions } from 'nodemailer';
@@ -38,7 +38,10 @@ export function createMailer(opts: { smtpUrl?: string; outboxDir: string; from: 
       const info = await transport.sendMail({ from: opts.from, ...message });
       await mkdir(opts.outboxDir, { recursive: true });
       const file = path.join(opts.outboxDir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID().slice(0, 8)}.eml`);
-      await writeFile(file, info.message as Buffer);
+      // Written under another name, then renamed: whoever watches the folder (a developer, the
+      // tests) never reads a mail half written.
+      await writeFile(`${file}.part`, info.message as Buffer);
+      await rename(`${file}.part`, file);
       opts.log?.(`mail to ${message.to} "${message.subject}" written to ${file}`);
     },
   };

@@ -134,6 +134,7 @@ export async function createTestApp(overrides: { mail?: Mailer; storage?: Storag
     outbox() {
       try {
         return readdirSync(outboxDir)
+          .filter((f) => f.endsWith('.eml'))
           .sort()
           .map((f) => readFileSync(path.join(outboxDir, f), 'utf8'));
       } catch {

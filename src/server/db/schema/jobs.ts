@@ -136,6 +136,10 @@ export const images = pgTable(
     thumbnailUrl: text('thumbnail_url').notNull(),
     uploadedBy: integer('uploaded_by').references(() => users.id, { onDelete: 'set null' }),
     uploadedAt: stamp('uploaded_at').notNull().defaultNow(),
+    /** When and where the photo was taken (DESIGN §7.1 photos): sent by the client or read from EXIF; null when unknown. */
+    takenAt: stamp('taken_at'),
+    geoLat: doublePrecision('geo_lat'),
+    geoLon: doublePrecision('geo_lon'),
   },
   (t) => [index('images_ticket_idx').on(t.ticketId)],
 );

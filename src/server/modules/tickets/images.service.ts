@@ -1,12 +1,15 @@
 import sharp from 'sharp';
 import { LIMITS } from '../../../shared/constants';
 import { MSG } from '../../../shared/messages';
-import type { TicketImage } from '../../../shared/tickets.schemas';
+import type { ImageComplete, TicketImage } from '../../../shared/tickets.schemas';
 import type { AppContext } from '../../context';
+import type { images } from '../../db/schema/index';
 import { badRequest, notFound } from '../../errors';
 import type { CurrentUser } from '../../plugins/auth';
 import { parseStorageKey, siblingStorageKey, storageKeyOwnedBy } from '../../storage/keys';
 import { deleteUnreferencedFiles, holdFileUrls } from '../uploads/stored-files';
+import { companyTimeZone } from '../jobs/jobs.repository';
+import { readPhotoCapture, type PhotoCapture } from './photo-exif';
 import { isoInstant } from './tickets.read';
 import * as repo from './tickets.repository';
 
@@ -36,8 +39,32 @@ async function makeThumbnail(original: Buffer): Promise<Buffer | null> {
   }
 }
 
-function toImage(row: { id: number; url: string; thumbnailUrl: string; uploadedAt: Date | string }, pl: { pole_name: string | null; line_name: string | null }): TicketImage {
-  return { id: row.id, url: row.url, thumbnailurl: row.thumbnailUrl, ...pl, uploaded_at: isoInstant(row.uploadedAt) ?? '' };
+function toImage(row: typeof images.$inferSelect, pl: { pole_name: string | null; line_name: string | null }): TicketImage {
+  return {
+    id: row.id,
+    url: row.url,
+    thumbnailurl: row.thumbnailUrl,
+    ...pl,
+    uploaded_at: isoInstant(row.uploadedAt) ?? '',
+    taken_at: isoInstant(row.takenAt),
+    geo_lat: row.geoLat,
+    geo_lon: row.geoLon,
+  };
+}
+
+/**
+ * When and where the photo was taken: what the client sent (it read the EXIF before resizing),
+ * else what the stored file's EXIF says, field by field (time and position are separate: a
+ * photo may have a time and no GPS fix).
+ */
+async function captureOf(ctx: AppContext, companyId: number, input: ImageComplete, original: Buffer): Promise<PhotoCapture> {
+  const sent: PhotoCapture = { takenAt: input.takenAt ? new Date(input.takenAt) : null, lat: input.lat ?? null, lon: input.lon ?? null };
+  if (sent.takenAt && sent.lat !== null) return sent;
+  const exif = await readPhotoCapture(original, () => companyTimeZone(ctx.db, companyId));
+  return {
+    takenAt: sent.takenAt ?? exif.takenAt,
+    ...(sent.lat !== null ? { lat: sent.lat, lon: sent.lon } : { lat: exif.lat, lon: exif.lon }),
+  };
 }
 
 /**
@@ -45,12 +72,13 @@ function toImage(row: { id: number; url: string; thumbnailUrl: string; uploadedA
  * becomes an image of the ticket. The url must be this company's media upload and exist; the
  * server makes the thumbnail itself (the client's thumbUrl is not trusted) and keeps it beside
  * the original. At most 10 images per ticket, counted under a lock of the ticket row, so parallel
- * uploads cannot pass the limit together.
+ * uploads cannot pass the limit together. The image records when and where the photo was taken
+ * (`captureOf`, DESIGN §7.1 photos).
  */
 export async function completeImageUpload(
   ctx: AppContext,
   user: CurrentUser,
-  input: { ticketId: number; url: string; isVideo?: string | boolean },
+  input: ImageComplete,
   log?: (err: unknown) => void,
 ): Promise<{ id: number; image: TicketImage }> {
   if (input.isVideo === true || input.isVideo === 'true') throw badRequest(MSG.imageVideo);
@@ -81,6 +109,7 @@ export async function completeImageUpload(
     await deleteUnreferencedFiles(ctx, user.companyId, [url], log);
     throw badRequest(MSG.imageNotAnImage);
   }
+  const capture = await captureOf(ctx, user.companyId, input, original);
   const name = parseStorageKey(key)!.name.replace(/\.[A-Za-z0-9]+$/, '');
   const thumbKey = siblingStorageKey(key, 'thumbnail', `${name}.jpg`);
   await storage.put(thumbKey, thumb, 'image/jpeg');
@@ -96,7 +125,16 @@ export async function completeImageUpload(
       // just wrote went with it).
       await holdFileUrls(tx, storage, [url, thumbnailUrl]);
       if (!(await storage.head(key))) throw badRequest(MSG.imageNotUploaded);
-      return repo.insertImage(tx, { companyId: user.companyId, ticketId: ticket.id, url, thumbnailUrl, uploadedBy: user.id });
+      return repo.insertImage(tx, {
+        companyId: user.companyId,
+        ticketId: ticket.id,
+        url,
+        thumbnailUrl,
+        uploadedBy: user.id,
+        takenAt: capture.takenAt,
+        geoLat: capture.lat,
+        geoLon: capture.lon,
+      });
     });
     return { id: row.id, image: toImage(row, await repo.poleLineOfTicket(db, ticket.id)) };
   } catch (err) {

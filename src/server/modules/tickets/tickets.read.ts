@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/pg-core';
+import { alias, type SelectedFields } from 'drizzle-orm/pg-core';
 import { TICKET_STATUS } from '../../../shared/constants';
 import { fullName } from '../../../shared/names';
 import type { Note, Permit, Pole, Ticket, TicketImage, TicketRow, TicketRowFields, TicketTask } from '../../../shared/tickets.schemas';
@@ -11,7 +11,8 @@ import { accessTypes, images, notes, permits, permitTypes, poles, tickets, ticke
  * number of tickets: one for tickets + pole + assignee, then one each for tasks, notes, work
  * orders, permits and images, filtered by a sub-select of the same tickets (no N+1, no id list
  * sent back to the server). Every statement is scoped by the caller's company.
- * Used by the jobs routes (GET /jobs/{id}, GET /jobs/tickets/{id}) and the tickets routes.
+ * Used by the jobs routes (GET /jobs/{id}, GET /jobs/tickets/{id}), the tickets routes and My
+ * Work (GET /work, through `selectTicketRows`).
  */
 
 /** An instant from either driver (Date or text) as an ISO string. */
@@ -175,6 +176,9 @@ const selectImages = (db: DbOrTx, companyId: number, ids: TicketIds) =>
       pole_name: imagePole.poleName,
       line_name: imagePole.lineName,
       uploaded_at: images.uploadedAt,
+      taken_at: images.takenAt,
+      geo_lat: images.geoLat,
+      geo_lon: images.geoLon,
     })
     .from(images)
     .innerJoin(imageTicket, eq(imageTicket.id, images.ticketId))
@@ -247,7 +251,7 @@ async function loadTickets(db: DbOrTx, companyId: number, scope: Scope): Promise
   const permitsBy = groupByTicket(permitRows, ({ ticketId: _t, ...r }): Permit => r);
   const imagesBy = groupByTicket(
     imageRows,
-    ({ ticketId: _t, uploaded_at, ...r }): TicketImage => ({ ...r, uploaded_at: isoRequired(uploaded_at) }),
+    ({ ticketId: _t, uploaded_at, taken_at, ...r }): TicketImage => ({ ...r, uploaded_at: isoRequired(uploaded_at), taken_at: isoInstant(taken_at) }),
   );
 
   return rows.map(({ t, p, utilityName, accessLabel, aFirst, aLast }): Ticket => {
@@ -282,35 +286,54 @@ export async function loadTicket(db: DbOrTx, companyId: number, ticketId: number
   return ticket ?? null;
 }
 
+// Counted in the row's own statement (each an index look-up on ticket_id), so a list of rows
+// stays one statement however many tickets it has. The job's fingerprint covers these tables too.
+const countOf = (table: typeof ticketTasks | typeof images | typeof notes) =>
+  sql<number>`(select count(*) from ${table} where ${table.ticketId} = ${tickets.id})`.mapWith(Number);
+
+/** What a ticket-table row selects: the ticket's columns, its pole's name and line, the assignee's name, the counts. */
+const rowSelection = {
+  t: rowColumns,
+  poleName: poles.poleName,
+  lineName: poles.lineName,
+  aFirst: assignee.firstName,
+  aLast: assignee.lastName,
+  taskCount: countOf(ticketTasks),
+  photoCount: countOf(images),
+  noteCount: countOf(notes),
+};
+
+/**
+ * The one query of ticket-table rows (GET /jobs/{id}, GET /work): tickets with their pole and
+ * assignee, selecting a row's columns plus `extra`. The caller adds its joins, where (always
+ * scoped by company) and order, and maps each result with `toTicketRow`.
+ */
+export function selectTicketRows<E extends SelectedFields>(db: DbOrTx, extra: E) {
+  return db
+    .select({ ...rowSelection, ...extra })
+    .from(tickets)
+    .leftJoin(poles, and(eq(poles.id, tickets.poleId), eq(poles.companyId, tickets.companyId)))
+    .leftJoin(assignee, and(eq(assignee.id, tickets.assignedTo), eq(assignee.companyId, tickets.companyId)))
+    .$dynamic();
+}
+
+type RowResult = Awaited<ReturnType<typeof selectTicketRows<Record<never, never>>>>[number];
+
+/** A result of `selectTicketRows` as the shared row shape (status and names derived in toRow). */
+export function toTicketRow(r: RowResult): TicketRow {
+  return {
+    ...toRow(r.t, r.poleName, r.lineName, r.aFirst, r.aLast),
+    task_count: r.taskCount,
+    photo_count: r.photoCount,
+    note_count: r.noteCount,
+  };
+}
+
 /**
  * The ticket-table rows of a job (GET /jobs/{id}) in ONE statement: tickets with their pole's
  * name and line and the assignee's name, ordered by id (empty for another company's job).
  */
 export async function loadTicketRows(db: DbOrTx, companyId: number, jobId: number): Promise<TicketRow[]> {
-  // Counted in the same statement (each an index look-up on ticket_id), so the page stays one
-  // statement however many tickets it has. The job's fingerprint covers these tables too.
-  const countOf = (table: typeof ticketTasks | typeof images | typeof notes) =>
-    sql<number>`(select count(*) from ${table} where ${table.ticketId} = ${tickets.id})`.mapWith(Number);
-  const rows = await db
-    .select({
-      t: rowColumns,
-      poleName: poles.poleName,
-      lineName: poles.lineName,
-      aFirst: assignee.firstName,
-      aLast: assignee.lastName,
-      taskCount: countOf(ticketTasks),
-      photoCount: countOf(images),
-      noteCount: countOf(notes),
-    })
-    .from(tickets)
-    .leftJoin(poles, and(eq(poles.id, tickets.poleId), eq(poles.companyId, tickets.companyId)))
-    .leftJoin(assignee, and(eq(assignee.id, tickets.assignedTo), eq(assignee.companyId, tickets.companyId)))
-    .where(ticketWhere(companyId, { jobId }))
-    .orderBy(asc(tickets.id));
-  return rows.map((r) => ({
-    ...toRow(r.t, r.poleName, r.lineName, r.aFirst, r.aLast),
-    task_count: r.taskCount,
-    photo_count: r.photoCount,
-    note_count: r.noteCount,
-  }));
+  const rows = await selectTicketRows(db, {}).where(ticketWhere(companyId, { jobId })).orderBy(asc(tickets.id));
+  return rows.map(toTicketRow);
 }

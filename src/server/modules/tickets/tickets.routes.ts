@@ -92,7 +92,7 @@ export async function ticketRoutes(app: App, ctx: AppContext) {
         config: { allow: 'tickets.annotate' },
         schema: {
           tags: ['uploads'],
-          summary: 'Record an uploaded photo on a ticket (form body: ticketId, url, thumbUrl, isVideo)',
+          summary: 'Record an uploaded photo on a ticket (form body: ticketId, url, thumbUrl, isVideo; optional takenAt, lat, lon, else read from EXIF)',
           body: imageCompleteBody,
           response: { 200: imageCompleteReply },
         },

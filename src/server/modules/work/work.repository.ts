@@ -1,0 +1,45 @@
+import { and, eq, isNull, or, sql, type SQL } from 'drizzle-orm';
+import type { WorkTicket } from '../../../shared/work.schemas';
+import type { DbOrTx } from '../../db/client';
+import { jobs, tickets, users } from '../../db/schema/index';
+import { selectTicketRows, toTicketRow } from '../tickets/tickets.read';
+
+/** My Work's SQL (DESIGN §7.1). Every statement is scoped by the caller's company. */
+
+/** Whose tickets: the rule of which tickets concern a role is the service's (work.service.ts). */
+export type WorkScope =
+  /** Every open ticket of the company (office roles). */
+  | { kind: 'company' }
+  /** The tickets of the jobs this foreman runs. */
+  | { kind: 'foreman'; foremanId: number }
+  /** The tickets of the jobs of this member's crew foreman (users.foreman_id), and with `assigned`, the tickets assigned to the member. */
+  | { kind: 'crew'; userId: number; assigned: boolean };
+
+function scopeWhere(companyId: number, scope: WorkScope): SQL | undefined {
+  if (scope.kind === 'company') return undefined;
+  if (scope.kind === 'foreman') return eq(jobs.foremanId, scope.foremanId);
+  // Read in the same statement (an InitPlan, evaluated once); a member without a crew foreman
+  // compares with null and matches no job.
+  const crewForeman = sql`(select ${users.foremanId} from ${users} where ${users.id} = ${scope.userId} and ${users.companyId} = ${companyId})`;
+  const ofCrewJobs = eq(jobs.foremanId, crewForeman);
+  return scope.assigned ? or(eq(tickets.assignedTo, scope.userId), ofCrewJobs) : ofCrewJobs;
+}
+
+/**
+ * The open (Pending: no completion date) tickets in scope as ticket-table rows with their job's
+ * number, in ONE statement, unordered (the service orders them with the shared rule).
+ * `foremanId` narrows to the jobs of that foreman.
+ */
+export async function openTicketRows(db: DbOrTx, companyId: number, scope: WorkScope, foremanId?: number): Promise<WorkTicket[]> {
+  const rows = await selectTicketRows(db, { jobNumber: jobs.jobNumber })
+    .innerJoin(jobs, and(eq(jobs.id, tickets.jobId), eq(jobs.companyId, tickets.companyId)))
+    .where(
+      and(
+        eq(tickets.companyId, companyId),
+        isNull(tickets.actualCompletionDate),
+        scopeWhere(companyId, scope),
+        foremanId === undefined ? undefined : eq(jobs.foremanId, foremanId),
+      ),
+    );
+  return rows.map((r) => ({ ...toTicketRow(r), job_number: r.jobNumber }));
+}

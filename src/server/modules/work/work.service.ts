@@ -1,0 +1,40 @@
+import { ROLE } from '../../../shared/constants';
+import { sortWorkTickets } from '../../../shared/work.list';
+import type { WorkQuery, WorkReply } from '../../../shared/work.schemas';
+import type { AppContext } from '../../context';
+import { forbidden } from '../../errors';
+import type { CurrentUser } from '../../plugins/auth';
+import * as repo from './work.repository';
+
+/**
+ * Which open tickets concern a member (DESIGN §7.1 My Work): a foreman, those of the jobs he
+ * runs; a working foreman, those assigned to him and those of his crew foreman's jobs; linemen
+ * and apprentices, those of their crew foreman's jobs; the office, all of them.
+ */
+function scopeOf(me: CurrentUser): repo.WorkScope {
+  switch (me.roleId) {
+    case ROLE.ADMIN:
+    case ROLE.OFFICE_MANAGER:
+      return { kind: 'company' };
+    case ROLE.FOREMAN:
+      return { kind: 'foreman', foremanId: me.id };
+    case ROLE.WORKING_FOREMAN:
+      return { kind: 'crew', userId: me.id, assigned: true };
+    case ROLE.LINEMAN:
+    case ROLE.APPRENTICE:
+      return { kind: 'crew', userId: me.id, assigned: false };
+    default:
+      throw forbidden();
+  }
+}
+
+/**
+ * GET /work: the caller's open tickets in work order (src/shared/work.list.ts). `foreman_id`
+ * narrows any role's list to that foreman's jobs; a foreman of another company (or no foreman)
+ * narrows it to nothing: the same empty list as a foreman with no open work, so it tells
+ * nothing about other companies and costs no extra statement.
+ */
+export async function myWork(ctx: AppContext, me: CurrentUser, query: WorkQuery): Promise<WorkReply> {
+  const rows = await repo.openTicketRows(ctx.db, me.companyId, scopeOf(me), query.foreman_id);
+  return { tickets: sortWorkTickets(rows) };
+}

@@ -1,0 +1,23 @@
+import { z } from 'zod';
+import { ticketRowSchema } from './tickets.schemas';
+
+/**
+ * My Work (DESIGN §7.1): GET /api/v1/work. Used by the server's work module
+ * (src/server/modules/work/) and the web's My Work page. Types are z.infer: never re-declare them.
+ */
+
+/** ?foreman_id= narrows the list to the jobs of that foreman (an office role's filter). */
+export const workQuery = z.object({
+  foreman_id: z.coerce.number().int().positive().max(2_147_483_647).optional(),
+});
+export type WorkQuery = z.infer<typeof workQuery>;
+
+/** One open ticket: the job page's ticket row (GET /jobs/{id}) plus the number of its job. */
+export const workTicketSchema = ticketRowSchema.extend({
+  job_number: z.string(),
+});
+export type WorkTicket = z.infer<typeof workTicketSchema>;
+
+/** The open tickets that concern the caller, in work order (work.list.ts `sortWorkTickets`). */
+export const workReply = z.object({ tickets: z.array(workTicketSchema) });
+export type WorkReply = z.infer<typeof workReply>;
