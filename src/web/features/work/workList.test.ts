@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { WorkItem } from './api/work';
+import { sortWorkTickets } from '../../../shared/work.list';
 import { groupWork, isOverdue, localIsoDay } from './workList';
 
 const item = (id: number, job: number, due: string | null, over: Partial<WorkItem> = {}): WorkItem =>
@@ -8,8 +9,8 @@ const item = (id: number, job: number, due: string | null, over: Partial<WorkIte
 describe('My Work list', () => {
   const items = [item(1, 10, '2026-12-05'), item(2, 20, '2026-11-20'), item(3, 10, null), item(4, 10, '2026-11-30'), item(5, 20, '2026-12-01')];
 
-  it('groups by job, the job due soonest first, each job soonest due first and undated last', () => {
-    const groups = groupWork(items, '', '2026-11-23');
+  it("groups the server's work order by job: the job due soonest first, each job soonest due first and undated last", () => {
+    const groups = groupWork(sortWorkTickets(items), '', '2026-11-23');
     expect(groups.map((g) => [g.jobNumber, g.tickets.map((t) => t.id), g.overdue])).toEqual([
       ['J-20', [2, 5], 1],
       ['J-10', [4, 1, 3], 0],

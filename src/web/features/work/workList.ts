@@ -20,24 +20,20 @@ export const isOverdue = (t: Pick<WorkItem, 'due_date' | 'status'>, today: strin
 const norm = (s: string | null | undefined) => (s ?? '').toLowerCase();
 
 /**
- * My Work's list (DESIGN §7.1): tickets matching the search (pole, line, street or job number,
- * every word somewhere), grouped by job; the job whose next ticket is due soonest first, and
- * within a job soonest due first (no due date last), in the server's order otherwise.
+ * My Work's list (DESIGN §7.1): the tickets matching the search (pole, line, street or job
+ * number, every word somewhere), grouped by job, in the server's work order (soonest due first:
+ * src/shared/work.list.ts sortWorkTickets, the one place of that rule).
  */
 export function groupWork(items: readonly WorkItem[], search: string, today: string): WorkGroup[] {
   const words = norm(search).split(/\s+/).filter(Boolean);
-  const due = (t: WorkItem) => t.due_date?.slice(0, 10) ?? '9999-12-31';
   const groups = new Map<number, WorkGroup>();
-  items.forEach((t) => {
+  for (const t of items) {
     const text = [t.pole_name, t.line_name, t.street_address, t.job_number].map(norm).join(' ');
-    if (!words.every((w) => text.includes(w))) return;
+    if (!words.every((w) => text.includes(w))) continue;
     const g = groups.get(t.job_id) ?? { jobId: t.job_id, jobNumber: t.job_number, tickets: [], overdue: 0 };
     g.tickets.push(t);
     if (isOverdue(t, today)) g.overdue += 1;
     groups.set(t.job_id, g);
-  });
-  const list = [...groups.values()];
-  // Array.prototype.sort is stable: equal due dates keep the server's order.
-  for (const g of list) g.tickets.sort((a, b) => due(a).localeCompare(due(b)));
-  return list.sort((a, b) => due(a.tickets[0]).localeCompare(due(b.tickets[0])) || a.jobNumber.localeCompare(b.jobNumber));
+  }
+  return [...groups.values()];
 }

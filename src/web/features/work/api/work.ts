@@ -1,12 +1,10 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { TicketRow } from '../../../../shared/tickets.schemas';
+import type { WorkReply, WorkTicket } from '../../../../shared/work.schemas';
 import { apiFetch } from '../../../api/client';
 import { queryKeys } from '../../../api/queryKeys';
 
-/** One of My Work's tickets: a job-page ticket row plus its job (DESIGN §7.1). */
-export type WorkItem = TicketRow & { job_id: number; job_number: string };
+export type WorkItem = WorkTicket;
 
-/** GET /work: the open tickets that concern me. */
-export const workQuery = () =>
-  queryOptions({ queryKey: queryKeys.work, queryFn: ({ signal }) => apiFetch<{ tickets: WorkItem[] }>('/work', { signal }) });
+/** GET /work: the open tickets that concern me, in work order (DESIGN §7.1). */
+export const workQuery = () => queryOptions({ queryKey: queryKeys.work, queryFn: ({ signal }) => apiFetch<WorkReply>('/work', { signal }) });
 export const useWork = () => useQuery(workQuery());
