@@ -6,7 +6,7 @@ import { IconAdjustmentsHorizontal, IconArrowLeft, IconFileSpreadsheet, IconList
 import { TICKET_STATUS } from '../../../shared/constants';
 import { can } from '../../../shared/permissions';
 import { sortTickets, TICKET_SORT_COLUMNS, warmTicketSortKeys, type TicketSortColumn } from '../../../shared/sorting';
-import type { TicketRow } from '../../../shared/tickets.schemas';
+import type { TicketRow, XlsRejectedReply } from '../../../shared/tickets.schemas';
 import { acceptFor } from '../../../shared/uploads';
 import { ApiError } from '../../api/client';
 import { useSession } from '../../api/session';
@@ -14,9 +14,9 @@ import { nextSort, type SortState } from '../../../shared/sort';
 import { useJob } from '../../api/job';
 import { LIMITS } from '../../../shared/constants';
 import type { WorkbookColumns } from '../../../shared/excel';
-import type { ApplyMode, ReimportPreview } from '../../../shared/reimport';
+import type { ApplyMode, ReimportPreview, XlsImportReply } from '../../../shared/reimport';
 import { ExcelMappingModal, type LibraryMap, type TicketMap } from '../../components/ExcelMappingModal';
-import { previewSheet, readSheetColumns, useImportSheet, type SheetMapping, type XlsUploadReply } from './api/xlsUpload';
+import { previewSheet, readSheetColumns, useImportSheet, type SheetMapping } from './api/xlsUpload';
 import { ReimportPreviewModal } from './ReimportPreviewModal';
 import { CreateTaskModal } from './CreateTaskModal';
 import { DocLegend } from './DocCircle';
@@ -73,10 +73,11 @@ const FilterSelect = memo(function FilterSelect({
   );
 });
 
+type UploadOutcome = { ok: boolean; reply: XlsImportReply | XlsRejectedReply | null; message: string };
+
 /** What the spreadsheet upload did, in words: counts, or the rows it refused. */
-function UploadResult({ result, onClose }: { result: { ok: boolean; reply: XlsUploadReply | null; message: string }; onClose: () => void }) {
-  const r = result.reply as (XlsUploadReply & { rejectedRows?: { row: number; message: string }[] }) | null;
-  const rejected = r?.rejectedRows ?? [];
+function UploadResult({ result, onClose }: { result: UploadOutcome; onClose: () => void }) {
+  const rejected = result.reply?.rejectedRows ?? [];
   return (
     <Alert color={result.ok ? 'green' : 'red'} withCloseButton onClose={onClose} title={result.ok ? 'Spreadsheet added' : 'Spreadsheet not added'} role="status">
       <Text size="sm">{result.message}</Text>
@@ -116,7 +117,7 @@ export default function TicketsSection({ jobId }: { jobId: number }) {
   const [sort, setSort] = useState<SortState<TicketSortColumn>>({ column: 'pole_name', direction: 'asc' });
   const [selected, setSelected] = useState<Set<number>>(() => new Set());
   const [taskOpen, setTaskOpen] = useState(false);
-  const [uploadResult, setUploadResult] = useState<{ ok: boolean; reply: XlsUploadReply | null; message: string } | null>(null);
+  const [uploadResult, setUploadResult] = useState<UploadOutcome | null>(null);
   // Upload Spreadsheet (decision 018): read the columns → Excel Column Mapping → preview → import.
   const [sheet, setSheet] = useState<{
     file: File;
@@ -259,7 +260,7 @@ export default function TicketsSection({ jobId }: { jobId: number }) {
 
   /** A refused step ends the flow with the reason (and the rows it names) above the table. */
   const failed = useCallback((err: unknown) => {
-    const body = err instanceof ApiError ? (err.body as (XlsUploadReply & { error?: string }) | null) : null;
+    const body = err instanceof ApiError ? (err.body as XlsRejectedReply | null) : null;
     const message = err instanceof Error ? err.message : String(err);
     // The rows are listed one per line below; the message's own copy of them is left out.
     setUploadResult({ ok: false, reply: body, message: body?.rejectedRows?.length ? message.split(' Row ')[0] : message });

@@ -6,7 +6,7 @@ import { TIMING } from '../../../shared/constants';
 import { formatLongDate } from '../../../shared/dates';
 import { MSG } from '../../../shared/messages';
 import { signOut } from '../../api/session';
-import { ForgotPasswordModal } from '../../components/ForgotPasswordModal';
+import { ForgotPasswordModal } from './ForgotPasswordModal';
 import { useMyData } from './api/myData';
 import { useSaveProfile } from './api/saveProfile';
 import { usePageTitle } from '../../components/usePageTitle';
