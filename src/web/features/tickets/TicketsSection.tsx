@@ -1,8 +1,8 @@
 import { memo, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
-import { ActionIcon, Alert, Badge, Button, Center, Drawer, FileButton, Group, List, Loader, Paper, Select, SegmentedControl, Stack, Text, Title, Tooltip } from '@mantine/core';
+import { Alert, Badge, Button, Drawer, FileButton, Group, List, Paper, Select, SegmentedControl, Stack, Text, Title, Tooltip } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import { IconAdjustmentsHorizontal, IconArrowLeft, IconFileSpreadsheet, IconListCheck, IconPlus, IconSortAscending, IconSortDescending } from '@tabler/icons-react';
+import { IconAdjustmentsHorizontal, IconArrowLeft, IconFileSpreadsheet, IconListCheck, IconPlus } from '@tabler/icons-react';
 import { TICKET_STATUS } from '../../../shared/constants';
 import { can } from '../../../shared/permissions';
 import { sortTickets, TICKET_SORT_COLUMNS, warmTicketSortKeys, type TicketSortColumn } from '../../../shared/sorting';
@@ -16,6 +16,8 @@ import { LIMITS } from '../../../shared/constants';
 import type { WorkbookColumns } from '../../../shared/excel';
 import type { ApplyMode, ReimportPreview, XlsImportReply } from '../../../shared/reimport';
 import { ExcelMappingModal, type LibraryMap, type TicketMap } from '../../components/ExcelMappingModal';
+import { LoadState } from '../../components/LoadState';
+import { PhoneSortPicker } from '../../components/PhoneSortPicker';
 import { previewSheet, readSheetColumns, useImportSheet, type SheetMapping } from './api/xlsUpload';
 import { ReimportPreviewModal } from './ReimportPreviewModal';
 import { CreateTaskModal } from './CreateTaskModal';
@@ -26,6 +28,7 @@ import { TicketWindow, type WindowTarget } from './TicketWindow';
 import { ticketHref, ticketParam, type TicketLocationState } from './ticketUrl';
 
 const ALL = 'All';
+const SORT_OPTIONS = COLUMNS.map((c) => ({ value: c.key, label: c.label }));
 type StatusFilter = 'All' | 'Pending' | 'Complete';
 
 /** Distinct non-empty values, in natural order, for the Pole and Line filters. */
@@ -109,7 +112,8 @@ export default function TicketsSection({ jobId }: { jobId: number }) {
   const roleId = claims?.roleId;
   const canWrite = can(roleId, 'tickets.write');
   const canEdit = can(roleId, 'tickets.edit');
-  const { data: job, isLoading, error } = useJob(jobId);
+  const jobQuery = useJob(jobId);
+  const job = jobQuery.data;
 
   const [poleFilter, setPoleFilter] = useState<string>(ALL);
   const [lineFilter, setLineFilter] = useState<string>(ALL);
@@ -396,20 +400,7 @@ export default function TicketsSection({ jobId }: { jobId: number }) {
   );
   const active = (pole !== ALL ? 1 : 0) + (line !== ALL ? 1 : 0) + (statusFilter !== 'All' ? 1 : 0);
 
-  if (isLoading) {
-    return (
-      <Center py="xl">
-        <Loader aria-label="Loading tickets" />
-      </Center>
-    );
-  }
-  if (error || !job) {
-    return (
-      <Alert color="red" role="alert" title="Could not load the tickets">
-        {error?.message ?? 'This job could not be found.'}
-      </Alert>
-    );
-  }
+  if (!job) return <LoadState query={jobQuery} loading="Loading tickets" failed="Could not load the tickets" />;
 
   return (
     <Paper withBorder p={{ base: 'xs', sm: 'md' }} radius="md">
@@ -440,25 +431,7 @@ export default function TicketsSection({ jobId }: { jobId: number }) {
             <Drawer opened={filtersOpen} onClose={() => setFiltersOpen(false)} position="bottom" title="Filter and sort tickets" size="auto" closeButtonProps={{ 'aria-label': 'Close filters' }}>
               <Stack gap="md" pb="md">
                 {filterControls}
-                <Group gap="xs" wrap="nowrap" align="flex-end">
-                  <Select
-                    label="Sort by"
-                    data={COLUMNS.map((c) => ({ value: c.key, label: c.label }))}
-                    value={sort.column}
-                    onChange={(v) => v && v !== sort.column && onSort(v as TicketSortColumn)}
-                    allowDeselect={false}
-                    style={{ flex: 1 }}
-                    comboboxProps={{ withinPortal: true }}
-                  />
-                  <ActionIcon
-                    variant="default"
-                    size={44}
-                    aria-label={sort.direction === 'asc' ? 'Sorted ascending; sort descending' : 'Sorted descending; sort ascending'}
-                    onClick={() => onSort(sort.column)}
-                  >
-                    {sort.direction === 'asc' ? <IconSortAscending size={20} /> : <IconSortDescending size={20} />}
-                  </ActionIcon>
-                </Group>
+                <PhoneSortPicker options={SORT_OPTIONS} sort={sort} onSort={onSort} />
                 <Button onClick={() => setFiltersOpen(false)}>Show {shown} ticket{shown === 1 ? '' : 's'}</Button>
               </Stack>
             </Drawer>
