@@ -53,20 +53,6 @@ export const resetBody = z.object({
 });
 export type ResetBody = z.infer<typeof resetBody>;
 
-export const sessionUser = z.object({
-  id: z.number(),
-  first_name: z.string(),
-  last_name: z.string(),
-  email: z.string(),
-  role_id: z.number(),
-  company_id: z.number(),
-});
-export type SessionUser = z.infer<typeof sessionUser>;
-
-/** POST /crew/login and /crew/reset-password. */
-export const sessionReply = z.object({ user: sessionUser, token: z.string() });
-export type SessionReply = z.infer<typeof sessionReply>;
-
 export const profile = z.object({
   /** id, company_id and role_id: the web app learns who is signed in from this (the cookie is HttpOnly). */
   id: z.number(),
@@ -81,6 +67,14 @@ export const profile = z.object({
   display_role_name: z.string(),
 });
 export type Profile = z.infer<typeof profile>;
+
+/** Who signed in: the part of the profile the sign-in reply carries. */
+export const sessionUser = profile.pick({ id: true, first_name: true, last_name: true, email: true, role_id: true, company_id: true });
+export type SessionUser = z.infer<typeof sessionUser>;
+
+/** POST /crew/login and /crew/reset-password. */
+export const sessionReply = z.object({ user: sessionUser, token: z.string() });
+export type SessionReply = z.infer<typeof sessionReply>;
 
 /**
  * A phone number as people write it: 6175550123, 617-555-0123,
