@@ -29,6 +29,11 @@ export default tseslint.config(
       'react-hooks/rules-of-hooks': 'error',
       'react-hooks/exhaustive-deps': 'warn',
       ...rule([noServer]),
+      // One place for query keys, so that what one feature changes another refreshes.
+      'no-restricted-syntax': [
+        'error',
+        { selector: 'Property[key.name="queryKey"] > ArrayExpression', message: 'Build query keys in src/web/api/queryKeys.ts.' },
+      ],
     },
   },
   {
