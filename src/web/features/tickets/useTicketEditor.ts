@@ -14,7 +14,8 @@ import { useSession } from '../../api/session';
 import { useDeleteTicket } from './api/deleteTicket';
 import { useMergeTickets } from './api/mergeTickets';
 import { getNeedsMerge } from './api/needsMerge';
-import { useAddPole, useSavePole } from './api/poles';
+import { useAddPole } from './api/addPole';
+import { useSavePole } from './api/savePole';
 import { useSaveTicket } from './api/saveTicket';
 import { ticketQuery, useTicket } from './api/ticket';
 import {
