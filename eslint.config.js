@@ -6,7 +6,7 @@ import globals from 'globals';
 // DESIGN §3 layering, with ESLint's own no-restricted-imports (a resolver plugin's native
 // bindings break `npm ci` on npm 11): app -> features -> components/api/shared; features never
 // import each other; the web never reaches into the server; shared imports neither side.
-const features = ['auth', 'account', 'jobs', 'tickets', 'crew', 'work'];
+const features = ['auth', 'jobs', 'tickets', 'crew', 'work'];
 const up = '^(\\.\\./)+';
 const rule = (patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
 const noServer = { regex: `${up}server(/|$)`, message: 'The web app never imports server code; share it through src/shared.' };
@@ -29,6 +29,11 @@ export default tseslint.config(
       'react-hooks/rules-of-hooks': 'error',
       'react-hooks/exhaustive-deps': 'warn',
       ...rule([noServer]),
+      // One place for query keys, so that what one feature changes another refreshes.
+      'no-restricted-syntax': [
+        'error',
+        { selector: 'Property[key.name="queryKey"] > ArrayExpression', message: 'Build query keys in src/web/api/queryKeys.ts.' },
+      ],
     },
   },
   {

@@ -20,6 +20,11 @@ export const signUpBody = z.object({
 });
 
 export const forgotBody = z.object({ email: email.min(LIMITS.emailMin, 'Enter your email address.') });
+export type ForgotBody = z.infer<typeof forgotBody>;
+
+/** The reply of the routes that only report what they did: sign-up, forgot password, the crew's reset and invitation mails. */
+export const messageReply = z.object({ success: z.boolean(), message: z.string() });
+export type MessageReply = z.infer<typeof messageReply>;
 
 /**
  * The two parameters of a mailed link (DESIGN §5 reset link): the token (random bytes in
@@ -46,18 +51,7 @@ export const resetBody = z.object({
   /** Its minimum is checked by the service after the link, so the reply is MSG.resetMismatch as it stands. */
   password: z.string(MSG.resetMismatch).max(200, 'A password can be at most 200 characters.'),
 });
-
-export const sessionUser = z.object({
-  id: z.number(),
-  first_name: z.string(),
-  last_name: z.string(),
-  email: z.string(),
-  role_id: z.number(),
-  company_id: z.number(),
-});
-export type SessionUser = z.infer<typeof sessionUser>;
-
-export const sessionReply = z.object({ user: sessionUser, token: z.string() });
+export type ResetBody = z.infer<typeof resetBody>;
 
 export const profile = z.object({
   /** id, company_id and role_id: the web app learns who is signed in from this (the cookie is HttpOnly). */
@@ -73,6 +67,14 @@ export const profile = z.object({
   display_role_name: z.string(),
 });
 export type Profile = z.infer<typeof profile>;
+
+/** Who signed in: the part of the profile the sign-in reply carries. */
+export const sessionUser = profile.pick({ id: true, first_name: true, last_name: true, email: true, role_id: true, company_id: true });
+export type SessionUser = z.infer<typeof sessionUser>;
+
+/** POST /crew/login and /crew/reset-password. */
+export const sessionReply = z.object({ user: sessionUser, token: z.string() });
+export type SessionReply = z.infer<typeof sessionReply>;
 
 /**
  * A phone number as people write it: 6175550123, 617-555-0123,
@@ -102,6 +104,10 @@ export const profileUpdate = z.object({
   phone_number: phoneRule.nullable().optional(),
 });
 export type ProfileUpdate = z.infer<typeof profileUpdate>;
+
+/** PUT /crew/myProfileData {user}: the profile as saved. */
+export const profileSaveReply = z.object({ success: z.boolean(), user: profile });
+export type ProfileSaveReply = z.infer<typeof profileSaveReply>;
 
 export const roleOption = z.object({ id: z.number(), display_role_name: z.string() });
 export type RoleOption = z.infer<typeof roleOption>;

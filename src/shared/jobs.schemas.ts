@@ -80,6 +80,7 @@ export type Utility = z.infer<typeof utilitySchema>;
 /** GET /jobs/job_exists/{number}: a non-empty list means the number is taken (SPEC §7). */
 export const jobExistsItemSchema = z.object({ id: z.number().int(), job_number: z.string() });
 export const jobExistsReply = z.array(jobExistsItemSchema);
+export type JobExistsReply = z.infer<typeof jobExistsReply>;
 
 // ---------------------------------------------------------------------------------------------
 // Ticket drafts sent with a new job (`job.newTickets`, DESIGN §5)
@@ -216,3 +217,4 @@ export type JobSaveReply = z.infer<typeof jobSaveReply>;
 
 /** Reply of both delete routes. */
 export const jobDeleteReply = z.object({ success: z.boolean(), id: z.number().int() });
+export type JobDeleteReply = z.infer<typeof jobDeleteReply>;

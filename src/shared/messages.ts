@@ -57,7 +57,6 @@ export const MSG = {
   completeUploadFailed: (statusText: string) => `Failed to complete upload: ${statusText}`,
   imageSaveFailed: 'Failed to save image to server',
   imageUploadError: (detail: string) => `Error uploading images: ${detail}`,
-  imageDeleteFailed: 'Failed to delete image. Please try again.',
   imageDeleteError: 'Error deleting image. Please try again.',
   tooManyImages: 'You can only upload up to 10 images total. Please select fewer files.',
 

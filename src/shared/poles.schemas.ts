@@ -94,3 +94,17 @@ export const specsQuery = z.object({ partial: searchText });
 export const SPEC_SEARCH_LIMIT = 50;
 export type AccessType = z.infer<typeof accessTypeSchema>;
 export type PermitType = z.infer<typeof permitTypeSchema>;
+export type Spec = z.infer<typeof specSchema>;
+
+/** GET /units?search=&utility_id=: a unit of the company's library (DESIGN §4), as the task pickers list it. */
+export const unitOptionSchema = z.object({
+  id: z.number().int(),
+  code: z.string(),
+  description: z.string(),
+  family: z.string(),
+  type: z.string(),
+  action: z.string(),
+  uom: z.string(),
+  utility_id: z.number().int(),
+});
+export type UnitOption = z.infer<typeof unitOptionSchema>;

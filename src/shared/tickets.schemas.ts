@@ -272,7 +272,13 @@ export const ticketSaveReply = z.object({
   notifyMergeRequired: z.boolean().optional(),
   ticketIdToMerge: z.number().int().optional(),
 });
+export type TicketSaveReply = z.infer<typeof ticketSaveReply>;
+/** PUT /tickets/merge/{id} reply: the ticket that stayed, with what it received. */
 export const ticketReply = z.object({ ticket: ticketSchema });
+export type TicketReply = z.infer<typeof ticketReply>;
+/** DELETE /tickets/{id} reply. */
+export const ticketDeleteReply = z.object({ success: z.literal(true) });
+export type TicketDeleteReply = z.infer<typeof ticketDeleteReply>;
 
 /** GET /tickets/needsMerge/{jobId}?pole_id=[&ticket_id= to leave that ticket out] → {ticket_ids}. */
 export const needsMergeQuery = z.object({
@@ -280,6 +286,7 @@ export const needsMergeQuery = z.object({
   ticket_id: z.coerce.number().int().positive().max(2_147_483_647).optional(),
 });
 export const needsMergeReply = z.object({ ticket_ids: z.array(z.number().int()) });
+export type NeedsMergeReply = z.infer<typeof needsMergeReply>;
 
 /** PUT /tickets/merge/{id} `{secondary_ticket}`: the ticket object (its id is used) or its id. */
 export const mergeBody = z.object({
@@ -302,13 +309,24 @@ export const imageCompleteBody = z
   })
   .superRefine(checkPositionPair);
 export type ImageComplete = z.infer<typeof imageCompleteBody>;
+export type ImageCompleteBody = z.input<typeof imageCompleteBody>;
 export const imageCompleteReply = z.object({ id: z.number().int(), image: imageSchema });
+export type ImageCompleteReply = z.infer<typeof imageCompleteReply>;
+/** DELETE /tickets/images/{id} reply. */
+export const imageDeleteReply = z.object({ success: z.literal(true), id: z.number().int() });
+export type ImageDeleteReply = z.infer<typeof imageDeleteReply>;
 
 /** GET /poles/byUtility and /poles/polesByPoleOrLine reply; /poles/specificPole answers the bare list. */
 export const polesReply = z.object({ poles: z.array(poleSchema) });
+export type PolesReply = z.infer<typeof polesReply>;
+
+/** PUT /poles/ reply: the pole as saved. */
+export const poleReply = z.object({ pole: poleSchema });
+export type PoleReply = z.infer<typeof poleReply>;
 
 /** POST /poles/ reply: the new pole and, when job_id was sent, its new ticket (SPEC §4). */
 export const addPoleReply = z.object({ ok: z.literal(true), pole: poleSchema, ticket: ticketSchema.optional() });
+export type AddPoleReply = z.infer<typeof addPoleReply>;
 
 /** POST /tickets/xls-upload reply: how much was added. A file with any bad row adds nothing (422). */
 export const xlsUploadReply = z.object({
@@ -317,3 +335,4 @@ export const xlsUploadReply = z.object({
   rejectedRows: z.array(z.object({ row: z.number().int(), message: z.string() })),
 });
 export const xlsRejectedReply = xlsUploadReply.extend({ error: z.string(), status: z.string().optional() });
+export type XlsRejectedReply = z.infer<typeof xlsRejectedReply>;

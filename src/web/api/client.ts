@@ -24,6 +24,7 @@ export class ApiError extends Error {
 
 export interface ApiOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  /** JSON, or a form: FormData (multipart) or URLSearchParams (urlencoded). */
   body?: unknown;
   signal?: AbortSignal;
   /** Sign-in calls must not clear the session on 401. */
@@ -33,19 +34,21 @@ export interface ApiOptions {
 }
 
 /**
- * The one fetch wrapper (SPEC §7): the HttpOnly session cookie plus our CSRF header, JSON in and
- * out. A 401 on an authenticated call ends the session, which sends the user to /login with the
+ * The one fetch wrapper (SPEC §7): the HttpOnly session cookie plus our CSRF header, JSON (or a
+ * form) in and JSON out. A 401 on an authenticated call ends the session, which sends the user to /login with the
  * page remembered.
  */
 export async function apiFetch<T>(path: string, opts: ApiOptions = {}): Promise<T> {
   const headers: Record<string, string> = { Accept: 'application/json', ...csrfHeaders, ...opts.headers };
-  if (opts.body !== undefined && !(opts.body instanceof FormData)) headers['Content-Type'] = 'application/json';
+  // A form body (multipart or urlencoded) goes as it is, with the content type fetch gives it.
+  const form = opts.body instanceof FormData || opts.body instanceof URLSearchParams;
+  if (opts.body !== undefined && !form) headers['Content-Type'] = 'application/json';
   let res: Response;
   try {
     res = await fetch(`${API_PREFIX}${path}`, {
       method: opts.method ?? 'GET',
       headers,
-      body: opts.body === undefined ? undefined : opts.body instanceof FormData ? opts.body : JSON.stringify(opts.body),
+      body: opts.body === undefined ? undefined : form ? (opts.body as FormData | URLSearchParams) : JSON.stringify(opts.body),
       signal: opts.signal,
       credentials: 'same-origin',
     });

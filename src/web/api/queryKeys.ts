@@ -1,7 +1,11 @@
 /**
- * Query keys shared by features that read the same server data (the job page is composed of the
- * jobs and tickets features): one place, so a mutation in one invalidates what the other shows.
+ * Every query key of the web app, in one place: a mutation in one feature invalidates what
+ * another shows (the job page is composed of the jobs and tickets features), and a key that
+ * nests under another is refreshed with it.
  */
+const crew = ['crew'] as const;
+const poles = ['poles'] as const;
+
 export const queryKeys = {
   jobs: ['jobs'] as const,
   job: (id: number) => ['jobs', id] as const,
@@ -11,7 +15,23 @@ export const queryKeys = {
   /** GET /work: My Work's open tickets. */
   work: ['work'] as const,
   utilities: ['utilities'] as const,
-  foremen: ['crew', 'foremen'] as const,
-  workingForemen: ['crew', 'working_foremen'] as const,
-  crew: ['crew', 'all'] as const,
+
+  /** Every crew query (roster, foremen, working foremen, roles, one's own profile) starts with 'crew', so one invalidation refreshes them all. */
+  crewLists: crew,
+  crew: [...crew, 'all'] as const,
+  foremen: [...crew, 'foremen'] as const,
+  workingForemen: [...crew, 'working_foremen'] as const,
+  configurableRoles: [...crew, 'configurableRoles'] as const,
+  myData: [...crew, 'myData'] as const,
+
+  /** Every pole query starts with 'poles': adding or saving a pole refreshes the searches. */
+  poles,
+  poleSearch: <S extends object>(search: S) => [...poles, 'byUtility', search] as const,
+  accessTypes: [...poles, 'accessTypes'] as const,
+  permitTypes: ['permits', 'types'] as const,
+  specs: (partial: string) => ['specs', 'partial', partial] as const,
+  units: (utilityId: number | null, search: string) => ['units', utilityId, search] as const,
 };
+
+/** How long a reference list (utilities, roles, working foremen, access and permit types, specs) stays fresh: they change rarely. */
+export const REFERENCE_STALE_TIME = 5 * 60_000;

@@ -13,7 +13,7 @@ import { NotFound } from './NotFound';
 // Each page is its own chunk, so the login page stays small.
 const LoginPage = lazy(() => import('../features/auth/LoginPage'));
 const ResetPasswordPage = lazy(() => import('../features/auth/ResetPasswordPage'));
-const UserPage = lazy(() => import('../features/account/UserPage'));
+const UserPage = lazy(() => import('../features/auth/UserPage'));
 const JobsPage = lazy(() => import('../features/jobs/JobsPage'));
 const JobPage = lazy(() => import('./JobRoute'));
 const CrewPage = lazy(() => import('../features/crew/CrewPage'));

@@ -1,10 +1,10 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { IDEMPOTENCY_KEY_HEADER } from '../../shared/constants';
 import { ERROR_CODE } from '../../shared/error-codes';
-import type { Ticket, TicketImage } from '../../shared/tickets.schemas';
+import type { ImageCompleteReply, Ticket, TicketSaveReply } from '../../shared/tickets.schemas';
 import { ApiError, apiFetch } from '../api/client';
 import { queryKeys } from '../api/queryKeys';
-import { getTicket, unwrapTicket } from '../api/ticket';
+import { getTicket } from '../api/ticket';
 import { uploadFile, UploadError } from '../api/upload';
 import { offlineDb } from './db';
 import {
@@ -196,7 +196,7 @@ class Outbox {
         // The bytes are stored: a retry only records them, it does not upload them again.
         await this.updateAll([{ ...e, uploadedUrl: url }]);
       }
-      await apiFetch<{ id: number; image: TicketImage }>('/media_upload/s3-upload-complete', {
+      await apiFetch<ImageCompleteReply>('/media_upload/s3-upload-complete', {
         method: 'POST',
         headers,
         body: { ticketId: e.ticketId, url, thumbUrl: url, isVideo: 'false', ...(e.takenAt ? { takenAt: e.takenAt } : {}), ...(e.lat != null && e.lon != null ? { lat: e.lat, lon: e.lon } : {}) },
@@ -205,7 +205,7 @@ class Outbox {
     } else {
       const current = qc.getQueryData<Ticket>(queryKeys.ticket(e.ticketId)) ?? (e.kind === 'ticket' && Object.keys(e.taskQty).length ? await getTicket(e.ticketId) : null);
       const body = ticketSaveOf(e, current);
-      const ticket = unwrapTicket(await apiFetch<Ticket | { ticket: Ticket }>('/tickets/', { method: 'PUT', headers, body: { ticket: body } }));
+      const { ticket } = await apiFetch<TicketSaveReply>('/tickets/', { method: 'PUT', headers, body: { ticket: body } });
       qc.setQueryData(queryKeys.ticket(ticket.id), ticket);
       // My later changes to this ticket were made on the copy I just changed: they follow it.
       await this.updateAll(rebase(this.state.entries, e, body.version ?? e.baseVersion, ticket.version));

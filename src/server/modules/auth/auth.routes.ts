@@ -3,7 +3,9 @@ import { z } from 'zod';
 import {
   forgotBody,
   loginBody,
+  messageReply,
   profile,
+  profileSaveReply,
   profileUpdate,
   resetBody,
   roleOption,
@@ -14,7 +16,6 @@ import type { App, AppContext } from '../../context';
 import * as service from './auth.service';
 import { clearSessionCookie, setSessionCookie } from './session-cookie';
 
-const messageReply = z.object({ success: z.boolean(), message: z.string() });
 const publicRoute = { public: true } as const;
 const ownAccount = { allow: 'profile' } as const;
 
@@ -81,7 +82,7 @@ export async function authRoutes(app: App, ctx: AppContext) {
 
   app.put(
     '/crew/myProfileData',
-    { config: ownAccount, schema: { tags: ['account'], body: z.object({ user: profileUpdate }), response: { 200: z.object({ success: z.boolean(), user: profile }) } } },
+    { config: ownAccount, schema: { tags: ['account'], body: z.object({ user: profileUpdate }), response: { 200: profileSaveReply } } },
     (request) => service.updateProfile(ctx, request.user, request.body.user),
   );
 

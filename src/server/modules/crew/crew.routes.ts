@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { messageReply } from '../../../shared/auth.schemas';
 import { crewCreate, crewMember, crewSaveReply, crewUpdate, foremanCrewMember, foremanOption } from '../../../shared/crew.schemas';
 import type { App, AppContext } from '../../context';
 import { idParams, rowId } from '../../plugins/routes';
@@ -50,7 +51,7 @@ export async function crewRoutes(app: App, ctx: AppContext) {
     '/crew/:id/reset-password',
     {
       config: { allow: 'crew.write' },
-      schema: { tags, params: idParams, response: { 200: z.object({ success: z.boolean(), message: z.string() }) } },
+      schema: { tags, params: idParams, response: { 200: messageReply } },
     },
     (request) => service.sendResetLink(ctx, request.user, request.params.id, (err) => request.log.error({ err }, 'crew reset mail failed')),
   );
@@ -63,7 +64,7 @@ export async function crewRoutes(app: App, ctx: AppContext) {
         tags,
         summary: 'Mail a new 7-day invitation to a member who has not set a password yet (409 once they have)',
         params: idParams,
-        response: { 200: z.object({ success: z.boolean(), message: z.string() }) },
+        response: { 200: messageReply },
       },
     },
     (request) => service.resendInvitation(ctx, request.user, request.params.id, (err) => request.log.error({ err }, 'crew invitation mail failed')),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { addPoleBody, byPoleOrLineQuery, byUtilityQuery, poleUpdateBody, specificPoleQuery } from '../../../shared/poles.schemas';
-import { addPoleReply, poleSchema, polesReply } from '../../../shared/tickets.schemas';
+import { addPoleReply, poleReply, poleSchema, polesReply } from '../../../shared/tickets.schemas';
 import type { App, AppContext } from '../../context';
 import * as service from './poles.service';
 
@@ -28,7 +28,7 @@ export async function poleRoutes(app: App, ctx: AppContext) {
 
   app.put(
     '/poles/',
-    { config: { allow: 'tickets.write' }, schema: { tags, summary: 'Save the fields of a pole', body: poleUpdateBody, response: { 200: z.object({ pole: poleSchema }) } } },
+    { config: { allow: 'tickets.write' }, schema: { tags, summary: 'Save the fields of a pole', body: poleUpdateBody, response: { 200: poleReply } } },
     (request) => service.updatePole(ctx, request.user, request.body.pole),
   );
 

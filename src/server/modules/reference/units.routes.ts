@@ -1,18 +1,8 @@
 import { z } from 'zod';
+import { unitOptionSchema } from '../../../shared/poles.schemas';
 import type { App, AppContext } from '../../context';
 import { rowId } from '../../plugins/routes';
 import { UNIT_SEARCH_LIMIT, searchUnits } from './units.repository';
-
-const unitOption = z.object({
-  id: z.number().int(),
-  code: z.string(),
-  description: z.string(),
-  family: z.string(),
-  type: z.string(),
-  action: z.string(),
-  uom: z.string(),
-  utility_id: z.number().int(),
-});
 
 /**
  * GET /units?search=&utility_id=: the unit library (DESIGN §4) for the ticket window's task
@@ -30,7 +20,7 @@ export async function unitRoutes(app: App, { db }: AppContext) {
           search: z.string().max(100).optional(),
           utility_id: rowId.optional(),
         }),
-        response: { 200: z.array(unitOption) },
+        response: { 200: z.array(unitOptionSchema) },
       },
     },
     (request) => searchUnits(db, request.user.companyId, request.query.search ?? '', request.query.utility_id ?? null),

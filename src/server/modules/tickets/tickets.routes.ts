@@ -4,9 +4,11 @@ import { z } from 'zod';
 import {
   imageCompleteBody,
   imageCompleteReply,
+  imageDeleteReply,
   mergeBody,
   needsMergeQuery,
   needsMergeReply,
+  ticketDeleteReply,
   ticketReply,
   ticketSchema,
   ticketSaveBody,
@@ -68,14 +70,14 @@ export async function ticketRoutes(app: App, ctx: AppContext) {
     '/tickets/images/:id',
     {
       config: { allow: 'tickets.annotate' },
-      schema: { tags, summary: 'Delete an image and its files', params: idParams, response: { 200: z.object({ success: z.literal(true), id: z.number().int() }) } },
+      schema: { tags, summary: 'Delete an image and its files', params: idParams, response: { 200: imageDeleteReply } },
     },
     (request) => images.deleteImage(ctx, request.user, request.params.id, logFor(request)),
   );
 
   app.delete(
     '/tickets/:id',
-    { config: { allow: 'tickets.write' }, schema: { tags, summary: 'Delete a ticket and its files', params: idParams, response: { 200: z.object({ success: z.literal(true) }) } } },
+    { config: { allow: 'tickets.write' }, schema: { tags, summary: 'Delete a ticket and its files', params: idParams, response: { 200: ticketDeleteReply } } },
     (request) => service.deleteTicket(ctx, request.user, request.params.id, logFor(request)),
   );
 

@@ -6,7 +6,7 @@ import { ERROR_CODE } from '../../../shared/error-codes';
 import { MSG } from '../../../shared/messages';
 import { ApiError } from '../../api/client';
 import { setSession, useSession } from '../../api/session';
-import { ForgotPasswordModal } from '../../components/ForgotPasswordModal';
+import { ForgotPasswordModal } from './ForgotPasswordModal';
 import { usePageTitle } from '../../components/usePageTitle';
 import { login } from './api/login';
 

@@ -9,7 +9,8 @@ import { MSG } from '../../../shared/messages';
 import { ApiError } from '../../api/client';
 import { clearSession } from '../../api/session';
 import { usePageTitle } from '../../components/usePageTitle';
-import { requestNewLink, resetPassword } from './api/resetPassword';
+import { requestNewLink } from './api/forgotPassword';
+import { resetPassword } from './api/resetPassword';
 
 /**
  * /resetPassword?resetToken=…&userId=… : choose a new password, then back to /login. A link that

@@ -10,7 +10,7 @@ import { fullName } from '../../../shared/names';
 import { MSG } from '../../../shared/messages';
 import { ApiError } from '../../api/client';
 import { useConfigurableRoles } from './api/configurableRoles';
-import { useForemen } from './api/foremen';
+import { useForemen } from '../../api/foremen';
 import { useResetCrewPassword } from './api/resetCrewPassword';
 import { useSaveCrew } from './api/saveCrew';
 

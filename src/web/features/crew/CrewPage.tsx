@@ -1,9 +1,8 @@
-import { useMemo, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { useMemo, useState, type KeyboardEvent } from 'react';
 import { Link } from 'react-router';
-import { ActionIcon, Alert, Badge, Button, Center, Container, Group, Loader, Paper, SegmentedControl, Select, Stack, Table, Text, TextInput, Title, UnstyledButton } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
+import { Alert, Badge, Button, Container, Group, Paper, Stack, Table, Text, UnstyledButton } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconSortAscending, IconSortDescending, IconSearch, IconUserPlus } from '@tabler/icons-react';
+import { IconUserPlus } from '@tabler/icons-react';
 import { CREW_STATUS } from '../../../shared/constants';
 import { MSG } from '../../../shared/messages';
 import {
@@ -22,7 +21,9 @@ import { fullName } from '../../../shared/names';
 import { formatLongDate2Day } from '../../../shared/dates';
 import { can } from '../../../shared/permissions';
 import { useSession } from '../../api/session';
-import { SortableTh } from '../../components/SortableTh';
+import { ListPage } from '../../components/ListPage';
+import { LoadState } from '../../components/LoadState';
+import { SortableList } from '../../components/SortableList';
 import { usePageTitle } from '../../components/usePageTitle';
 import { useSearchDelay } from '../../components/useSearchDelay';
 import { useStoredSort } from '../../components/useStoredSort';
@@ -80,8 +81,6 @@ function CrewRoster({ canWrite, currentUserId, currentRoleId }: { canWrite: bool
   const [sort, toggleSort] = useStoredSort(CREW_SORT_STORAGE, CREW_SORT_DEFAULT, CREW_SORT_COLUMNS);
   const [modal, setModal] = useState<ModalState>({ mode: 'closed' });
   const resend = useResendInvitation();
-  // On a phone the seven columns become one card per member, with the sort as a picker.
-  const phone = useMediaQuery('(max-width: 48em)');
 
   const rows = useMemo(
     () => visibleCrew(crew.data ?? [], { status, search, column: sort.column, direction: sort.direction }),
@@ -125,99 +124,95 @@ function CrewRoster({ canWrite, currentUserId, currentRoleId }: { canWrite: bool
     }
   }
 
+  const statusBadge = (m: CrewMember) => (
+    <Badge variant="light" color={m.crew_status === CREW_STATUS.ACTIVE ? 'green' : 'gray'}>
+      {m.status_name}
+    </Badge>
+  );
+
   return (
-    <Container size="xl" py="md">
-      <Stack gap="md">
-        <Group justify="space-between" align="center">
-          <Title order={2}>Crew</Title>
-          {canWrite && (
+    <>
+      <ListPage
+        title="Crew"
+        action={
+          canWrite && (
             <Button leftSection={<IconUserPlus size={18} />} onClick={() => setModal({ mode: 'add' })}>
               Add User
             </Button>
-          )}
-        </Group>
-
-        <Group gap="sm" align="flex-end" wrap="wrap">
-          <SegmentedControl
-            aria-label="Status filter"
-            data={CREW_STATUS_FILTERS.map((s) => ({ value: s, label: s }))}
-            value={status}
-            onChange={(v) => setStatus(v as CrewStatusFilter)}
+          )
+        }
+        statuses={CREW_STATUS_FILTERS}
+        status={status}
+        onStatus={setStatus}
+        searchLabel="Search crew"
+        search={searchText}
+        onSearch={setSearchText}
+      >
+        <LoadState query={crew} loading="Loading crew" failed="The crew could not be loaded">
+          <SortableList
+            label="Crew"
+            minWidth={860}
+            columns={COLUMNS}
+            sort={sort}
+            onSort={toggleSort}
+            rows={rows}
+            empty={emptyText}
+            highlightOnHover={canWrite}
+            row={(m) => (
+              <Table.Tr
+                onClick={() => open(m)}
+                onKeyDown={(e) => onRowKey(e, m)}
+                tabIndex={canWrite ? 0 : undefined}
+                style={canWrite ? { cursor: 'pointer' } : undefined}
+                aria-label={canWrite ? `Edit ${fullName(m.first_name, m.last_name)}` : undefined}
+              >
+                <Table.Td>{fullName(m.first_name, m.last_name)}</Table.Td>
+                <Table.Td>{m.display_role_name}</Table.Td>
+                <Table.Td>{foremanName(m) || '--'}</Table.Td>
+                <Table.Td style={{ whiteSpace: 'nowrap' }}>{m.phone_number || '--'}</Table.Td>
+                <Table.Td>{m.email}</Table.Td>
+                <Table.Td>
+                  <Group gap={6} wrap="nowrap">
+                    {statusBadge(m)}
+                    {invite(m)}
+                  </Group>
+                </Table.Td>
+                <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatLongDate2Day(m.date_created)}</Table.Td>
+              </Table.Tr>
+            )}
+            card={(m) => {
+              const body = (
+                <Paper withBorder p="sm" radius="md">
+                  <Group justify="space-between" wrap="nowrap" gap="xs">
+                    <Text fw={600}>{fullName(m.first_name, m.last_name)}</Text>
+                    {statusBadge(m)}
+                  </Group>
+                  <Text size="sm">
+                    {m.display_role_name}
+                    {foremanName(m) ? ` · Crew: ${foremanName(m)}` : ''}
+                  </Text>
+                  <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+                    {[m.phone_number, m.email].filter(Boolean).join(' · ')}
+                  </Text>
+                  <Text size="xs" c="dimmed">
+                    Added {formatLongDate2Day(m.date_created)}
+                  </Text>
+                </Paper>
+              );
+              return canWrite ? (
+                <Stack gap={4}>
+                  {/* Named by its visible text (WCAG 2.5.3 Label in Name), which starts with the person's name. */}
+                  <UnstyledButton onClick={() => open(m)}>{body}</UnstyledButton>
+                  {/* Beside the card, not in it: a button inside a button is neither valid nor reachable. */}
+                  {invite(m)}
+                </Stack>
+              ) : (
+                body
+              );
+            }}
           />
-          <TextInput
-            aria-label="Search crew"
-            placeholder="Search"
-            leftSection={<IconSearch size={16} />}
-            value={searchText}
-            onChange={(e) => setSearchText(e.currentTarget.value)}
-            maxLength={100}
-            style={{ flex: '1 1 220px', maxWidth: 360 }}
-          />
-        </Group>
-
-        {crew.isLoading ? (
-          <Center py="xl">
-            <Loader aria-label="Loading crew" />
-          </Center>
-        ) : crew.isError ? (
-          <Alert color="red" role="alert" title="The crew could not be loaded">
-            {crew.error.message}
-          </Alert>
-        ) : phone ? (
-          <CrewCards rows={rows} canWrite={canWrite} onOpen={open} sort={sort} onSort={toggleSort} emptyText={emptyText} invite={invite} />
-        ) : (
-          <Table.ScrollContainer minWidth={860}>
-            <Table striped highlightOnHover={canWrite} verticalSpacing="sm" aria-label="Crew">
-              <Table.Thead>
-                <Table.Tr>
-                  {COLUMNS.map((c) => (
-                    <SortableTh key={c.column} active={sort.column === c.column} direction={sort.direction} onSort={() => toggleSort(c.column)}>
-                      {c.label}
-                    </SortableTh>
-                  ))}
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {rows.length === 0 ? (
-                  <Table.Tr>
-                    <Table.Td colSpan={COLUMNS.length}>
-                      <Text c="dimmed" ta="center" py="md">
-                        {emptyText}
-                      </Text>
-                    </Table.Td>
-                  </Table.Tr>
-                ) : (
-                  rows.map((m) => (
-                    <Table.Tr
-                      key={m.id}
-                      onClick={() => open(m)}
-                      onKeyDown={(e) => onRowKey(e, m)}
-                      tabIndex={canWrite ? 0 : undefined}
-                      style={canWrite ? { cursor: 'pointer' } : undefined}
-                      aria-label={canWrite ? `Edit ${fullName(m.first_name, m.last_name)}` : undefined}
-                    >
-                      <Table.Td>{fullName(m.first_name, m.last_name)}</Table.Td>
-                      <Table.Td>{m.display_role_name}</Table.Td>
-                      <Table.Td>{foremanName(m) || '--'}</Table.Td>
-                      <Table.Td style={{ whiteSpace: 'nowrap' }}>{m.phone_number || '--'}</Table.Td>
-                      <Table.Td>{m.email}</Table.Td>
-                      <Table.Td>
-                        <Group gap={6} wrap="nowrap">
-                          <Badge variant="light" color={m.crew_status === CREW_STATUS.ACTIVE ? 'green' : 'gray'}>
-                            {m.status_name}
-                          </Badge>
-                          {invite(m)}
-                        </Group>
-                      </Table.Td>
-                      <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatLongDate2Day(m.date_created)}</Table.Td>
-                    </Table.Tr>
-                  ))
-                )}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-        )}
-      </Stack>
+        </LoadState>
+      </ListPage>
 
       {modal.mode !== 'closed' && (
         <CrewModal
@@ -229,86 +224,7 @@ function CrewRoster({ canWrite, currentUserId, currentRoleId }: { canWrite: bool
           onSaved={onSaved}
         />
       )}
-    </Container>
-  );
-}
-
-function CrewCards({
-  rows,
-  canWrite,
-  onOpen,
-  sort,
-  onSort,
-  emptyText,
-  invite,
-}: {
-  rows: CrewMember[];
-  canWrite: boolean;
-  onOpen: (m: CrewMember) => void;
-  sort: { column: CrewSortColumn; direction: 'asc' | 'desc' };
-  onSort: (column: CrewSortColumn) => void;
-  emptyText: string;
-  invite: (m: CrewMember) => ReactNode;
-}) {
-  return (
-    <Stack gap="xs">
-      <Group gap="xs" align="flex-end" wrap="nowrap">
-        <Select
-          label="Sort by"
-          data={COLUMNS.map((c) => ({ value: c.column, label: c.label }))}
-          value={sort.column}
-          onChange={(v) => v && v !== sort.column && onSort(v as CrewSortColumn)}
-          allowDeselect={false}
-          style={{ flex: 1 }}
-        />
-        <ActionIcon
-          variant="default"
-          size="input-sm"
-          onClick={() => onSort(sort.column)}
-          aria-label={sort.direction === 'asc' ? 'Sorted ascending; sort descending' : 'Sorted descending; sort ascending'}
-        >
-          {sort.direction === 'asc' ? <IconSortAscending size={18} /> : <IconSortDescending size={18} />}
-        </ActionIcon>
-      </Group>
-      {rows.length === 0 && (
-        <Text c="dimmed" ta="center" py="md">
-          {emptyText}
-        </Text>
-      )}
-      {rows.map((m) => {
-        const name = fullName(m.first_name, m.last_name);
-        const body = (
-          <Paper withBorder p="sm" radius="md">
-            <Group justify="space-between" wrap="nowrap" gap="xs">
-              <Text fw={600}>{name}</Text>
-              <Badge variant="light" color={m.crew_status === CREW_STATUS.ACTIVE ? 'green' : 'gray'}>
-                {m.status_name}
-              </Badge>
-            </Group>
-            <Text size="sm">
-              {m.display_role_name}
-              {foremanName(m) ? ` · Crew: ${foremanName(m)}` : ''}
-            </Text>
-            <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
-              {[m.phone_number, m.email].filter(Boolean).join(' · ')}
-            </Text>
-            <Text size="xs" c="dimmed">
-              Added {formatLongDate2Day(m.date_created)}
-            </Text>
-          </Paper>
-        );
-        return canWrite ? (
-          <Stack key={m.id} gap={4}>
-            {/* Named by its visible text (WCAG 2.5.3 Label in Name), which starts with the person's name. */}
-            <UnstyledButton onClick={() => onOpen(m)}>{body}</UnstyledButton>
-            {/* Beside the card, not in it: a button inside a button is neither valid nor reachable. */}
-            {invite(m)}
-          </Stack>
-        ) : (
-          <div key={m.id}>{body}</div>
-        );
-      })}
-    </Stack>
+    </>
   );
 }
 

@@ -7,8 +7,8 @@ import { JOB_TYPE, LIMITS } from '../../../shared/constants';
 import { toIsoDate } from '../../../shared/dates';
 import { fullName } from '../../../shared/names';
 import { UploadField } from '../../components/upload/UploadField';
-import { useForemen } from './api/foremen';
-import { useUtilities } from './api/utilities';
+import { useForemen } from '../../api/foremen';
+import { useUtilities } from '../../api/utilities';
 import type { JobForm } from './jobForm';
 
 /**

@@ -3,9 +3,9 @@ import { Alert, Badge, Button, Group, Modal, NumberInput, Paper, Progress, Stack
 import { useQueryClient } from '@tanstack/react-query';
 import { notifications } from '@mantine/notifications';
 import type { Job } from '../../../shared/jobs.schemas';
+import type { UnitOption } from '../../../shared/poles.schemas';
 import { clampAdditionalQty, MAX_TASK_QTY, NEW_TASK_ADDITIONAL_QTY } from '../../../shared/tasks';
 import { queryKeys } from '../../api/queryKeys';
-import type { UnitOption } from './api/reference';
 import { saveTicket } from './api/saveTicket';
 import { getTicket } from '../../api/ticket';
 import { TaskTotal } from './TaskTotal';

@@ -12,7 +12,8 @@ import type { TicketImage } from '../../../shared/tickets.schemas';
 import { IMAGE_TYPES } from '../../../shared/uploads';
 import { queryKeys } from '../../api/queryKeys';
 import { UploadError, uploadWithProgress } from '../../components/upload/signedUpload';
-import { completeImageUpload, useDeleteImage } from './api/images';
+import { completeImageUpload } from './api/completeImageUpload';
+import { useDeleteImage } from './api/deleteImage';
 import { PhotoViewer } from './PhotoViewer';
 import { tooManyImages } from './ticketDraft';
 
@@ -96,10 +97,7 @@ export function ImagesPanel({
         del.mutate(
           { id: img.id, ticketId },
           {
-            onSuccess: (r) => {
-              if (r && r.success === false) setAlert(MSG.imageDeleteFailed);
-              else setViewing(null);
-            },
+            onSuccess: () => setViewing(null),
             onError: () => setAlert(MSG.imageDeleteError),
           },
         ),

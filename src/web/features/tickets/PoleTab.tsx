@@ -20,8 +20,10 @@ import { IconCheck, IconGitMerge, IconPlus, IconSearch } from '@tabler/icons-rea
 import { MSG } from '../../../shared/messages';
 import { formatGeo } from '../../../shared/geo';
 import type { Pole } from '../../../shared/tickets.schemas';
-import { usePoleSearch } from './api/poles';
-import { useAccessTypes, useSpecs, useUtilities } from './api/reference';
+import { useUtilities } from '../../api/utilities';
+import { useAccessTypes } from './api/accessTypes';
+import { usePoleSearch } from './api/poleSearch';
+import { useSpecs } from './api/specs';
 import { GeoInput } from './GeoInput';
 import { ReadField } from './ReadField';
 import type { FormErrors } from '@mantine/form';

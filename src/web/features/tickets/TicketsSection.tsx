@@ -1,12 +1,12 @@
 import { memo, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
-import { ActionIcon, Alert, Badge, Button, Center, Drawer, FileButton, Group, List, Loader, Paper, Select, SegmentedControl, Stack, Text, Title, Tooltip } from '@mantine/core';
+import { Alert, Badge, Button, Drawer, FileButton, Group, List, Paper, Select, SegmentedControl, Stack, Text, Title, Tooltip } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import { IconAdjustmentsHorizontal, IconArrowLeft, IconFileSpreadsheet, IconListCheck, IconPlus, IconSortAscending, IconSortDescending } from '@tabler/icons-react';
+import { IconAdjustmentsHorizontal, IconArrowLeft, IconFileSpreadsheet, IconListCheck, IconPlus } from '@tabler/icons-react';
 import { TICKET_STATUS } from '../../../shared/constants';
 import { can } from '../../../shared/permissions';
 import { sortTickets, TICKET_SORT_COLUMNS, warmTicketSortKeys, type TicketSortColumn } from '../../../shared/sorting';
-import type { TicketRow } from '../../../shared/tickets.schemas';
+import type { TicketRow, XlsRejectedReply } from '../../../shared/tickets.schemas';
 import { acceptFor } from '../../../shared/uploads';
 import { ApiError } from '../../api/client';
 import { useSession } from '../../api/session';
@@ -14,9 +14,11 @@ import { nextSort, type SortState } from '../../../shared/sort';
 import { useJob } from '../../api/job';
 import { LIMITS } from '../../../shared/constants';
 import type { WorkbookColumns } from '../../../shared/excel';
-import type { ApplyMode, ReimportPreview } from '../../../shared/reimport';
+import type { ApplyMode, ReimportPreview, XlsImportReply } from '../../../shared/reimport';
 import { ExcelMappingModal, type LibraryMap, type TicketMap } from '../../components/ExcelMappingModal';
-import { previewSheet, readSheetColumns, useImportSheet, type SheetMapping, type XlsUploadReply } from './api/xlsUpload';
+import { LoadState } from '../../components/LoadState';
+import { PhoneSortPicker } from '../../components/PhoneSortPicker';
+import { previewSheet, readSheetColumns, useImportSheet, type SheetMapping } from './api/xlsUpload';
 import { ReimportPreviewModal } from './ReimportPreviewModal';
 import { CreateTaskModal } from './CreateTaskModal';
 import { DocLegend } from './DocCircle';
@@ -26,6 +28,7 @@ import { TicketWindow, type WindowTarget } from './TicketWindow';
 import { ticketHref, ticketParam, type TicketLocationState } from './ticketUrl';
 
 const ALL = 'All';
+const SORT_OPTIONS = COLUMNS.map((c) => ({ value: c.key, label: c.label }));
 type StatusFilter = 'All' | 'Pending' | 'Complete';
 
 /** Distinct non-empty values, in natural order, for the Pole and Line filters. */
@@ -73,10 +76,11 @@ const FilterSelect = memo(function FilterSelect({
   );
 });
 
+type UploadOutcome = { ok: boolean; reply: XlsImportReply | XlsRejectedReply | null; message: string };
+
 /** What the spreadsheet upload did, in words: counts, or the rows it refused. */
-function UploadResult({ result, onClose }: { result: { ok: boolean; reply: XlsUploadReply | null; message: string }; onClose: () => void }) {
-  const r = result.reply as (XlsUploadReply & { rejectedRows?: { row: number; message: string }[] }) | null;
-  const rejected = r?.rejectedRows ?? [];
+function UploadResult({ result, onClose }: { result: UploadOutcome; onClose: () => void }) {
+  const rejected = result.reply?.rejectedRows ?? [];
   return (
     <Alert color={result.ok ? 'green' : 'red'} withCloseButton onClose={onClose} title={result.ok ? 'Spreadsheet added' : 'Spreadsheet not added'} role="status">
       <Text size="sm">{result.message}</Text>
@@ -108,7 +112,8 @@ export default function TicketsSection({ jobId }: { jobId: number }) {
   const roleId = claims?.roleId;
   const canWrite = can(roleId, 'tickets.write');
   const canEdit = can(roleId, 'tickets.edit');
-  const { data: job, isLoading, error } = useJob(jobId);
+  const jobQuery = useJob(jobId);
+  const job = jobQuery.data;
 
   const [poleFilter, setPoleFilter] = useState<string>(ALL);
   const [lineFilter, setLineFilter] = useState<string>(ALL);
@@ -116,7 +121,7 @@ export default function TicketsSection({ jobId }: { jobId: number }) {
   const [sort, setSort] = useState<SortState<TicketSortColumn>>({ column: 'pole_name', direction: 'asc' });
   const [selected, setSelected] = useState<Set<number>>(() => new Set());
   const [taskOpen, setTaskOpen] = useState(false);
-  const [uploadResult, setUploadResult] = useState<{ ok: boolean; reply: XlsUploadReply | null; message: string } | null>(null);
+  const [uploadResult, setUploadResult] = useState<UploadOutcome | null>(null);
   // Upload Spreadsheet (decision 018): read the columns → Excel Column Mapping → preview → import.
   const [sheet, setSheet] = useState<{
     file: File;
@@ -259,7 +264,7 @@ export default function TicketsSection({ jobId }: { jobId: number }) {
 
   /** A refused step ends the flow with the reason (and the rows it names) above the table. */
   const failed = useCallback((err: unknown) => {
-    const body = err instanceof ApiError ? (err.body as (XlsUploadReply & { error?: string }) | null) : null;
+    const body = err instanceof ApiError ? (err.body as XlsRejectedReply | null) : null;
     const message = err instanceof Error ? err.message : String(err);
     // The rows are listed one per line below; the message's own copy of them is left out.
     setUploadResult({ ok: false, reply: body, message: body?.rejectedRows?.length ? message.split(' Row ')[0] : message });
@@ -395,20 +400,7 @@ export default function TicketsSection({ jobId }: { jobId: number }) {
   );
   const active = (pole !== ALL ? 1 : 0) + (line !== ALL ? 1 : 0) + (statusFilter !== 'All' ? 1 : 0);
 
-  if (isLoading) {
-    return (
-      <Center py="xl">
-        <Loader aria-label="Loading tickets" />
-      </Center>
-    );
-  }
-  if (error || !job) {
-    return (
-      <Alert color="red" role="alert" title="Could not load the tickets">
-        {error?.message ?? 'This job could not be found.'}
-      </Alert>
-    );
-  }
+  if (!job) return <LoadState query={jobQuery} loading="Loading tickets" failed="Could not load the tickets" />;
 
   return (
     <Paper withBorder p={{ base: 'xs', sm: 'md' }} radius="md">
@@ -439,25 +431,7 @@ export default function TicketsSection({ jobId }: { jobId: number }) {
             <Drawer opened={filtersOpen} onClose={() => setFiltersOpen(false)} position="bottom" title="Filter and sort tickets" size="auto" closeButtonProps={{ 'aria-label': 'Close filters' }}>
               <Stack gap="md" pb="md">
                 {filterControls}
-                <Group gap="xs" wrap="nowrap" align="flex-end">
-                  <Select
-                    label="Sort by"
-                    data={COLUMNS.map((c) => ({ value: c.key, label: c.label }))}
-                    value={sort.column}
-                    onChange={(v) => v && v !== sort.column && onSort(v as TicketSortColumn)}
-                    allowDeselect={false}
-                    style={{ flex: 1 }}
-                    comboboxProps={{ withinPortal: true }}
-                  />
-                  <ActionIcon
-                    variant="default"
-                    size={44}
-                    aria-label={sort.direction === 'asc' ? 'Sorted ascending; sort descending' : 'Sorted descending; sort ascending'}
-                    onClick={() => onSort(sort.column)}
-                  >
-                    {sort.direction === 'asc' ? <IconSortAscending size={20} /> : <IconSortDescending size={20} />}
-                  </ActionIcon>
-                </Group>
+                <PhoneSortPicker options={SORT_OPTIONS} sort={sort} onSort={onSort} />
                 <Button onClick={() => setFiltersOpen(false)}>Show {shown} ticket{shown === 1 ? '' : 's'}</Button>
               </Stack>
             </Drawer>

@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { Select } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { useUnitSearch, type UnitOption } from './api/reference';
+import type { UnitOption } from '../../../shared/poles.schemas';
+import { useUnitSearch } from './api/units';
 
 /** Searches the company's unit library by code or description (GET /units) and picks one unit. */
 export function UnitPicker({

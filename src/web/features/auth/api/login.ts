@@ -1,7 +1,5 @@
-import type { z } from 'zod';
-import type { LoginBody, sessionReply } from '../../../../shared/auth.schemas';
+import type { LoginBody, SessionReply } from '../../../../shared/auth.schemas';
 import { apiFetch } from '../../../api/client';
 
-export type SessionReply = z.infer<typeof sessionReply>;
-
+/** POST /crew/login: the server sets the session cookie; the reply says who signed in. */
 export const login = (body: LoginBody) => apiFetch<SessionReply>('/crew/login', { method: 'POST', body, public: true });

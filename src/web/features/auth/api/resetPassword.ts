@@ -1,9 +1,5 @@
+import type { ResetBody, SessionReply } from '../../../../shared/auth.schemas';
 import { apiFetch } from '../../../api/client';
-import type { SessionReply } from './login';
 
-export const resetPassword = (body: { resetToken: string; userId: number; password: string }) =>
-  apiFetch<SessionReply>('/crew/reset-password', { method: 'POST', body, public: true });
-
-/** POST /crew/forgot-password: a new link (an invitation again for an account with no password yet). */
-export const requestNewLink = (email: string) =>
-  apiFetch<{ success: boolean; message: string }>('/crew/forgot-password', { method: 'POST', body: { email }, public: true });
+/** POST /crew/reset-password: the mailed link's token and user id, and the new password. */
+export const resetPassword = (body: ResetBody) => apiFetch<SessionReply>('/crew/reset-password', { method: 'POST', body, public: true });

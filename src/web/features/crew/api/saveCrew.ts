@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { CrewCreate, CrewSaveReply, CrewUpdate } from '../../../../shared/crew.schemas';
 import { apiFetch } from '../../../api/client';
-import { crewKey } from './allCrew';
+import { queryKeys } from '../../../api/queryKeys';
 
 export type SaveCrewInput = { id: null; crew: CrewCreate } | { id: number; crew: CrewUpdate };
 
@@ -16,6 +16,6 @@ export function useSaveCrew() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: saveCrew,
-    onSuccess: () => qc.invalidateQueries({ queryKey: crewKey }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: queryKeys.crewLists }),
   });
 }

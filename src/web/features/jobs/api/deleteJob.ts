@@ -1,9 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { JobDeleteReply } from '../../../../shared/jobs.schemas';
 import { apiFetch } from '../../../api/client';
 import { queryKeys } from '../../../api/queryKeys';
 
 /** DELETE /jobs/{id}: the job with its tickets, tasks, notes, images and documents. */
-export const deleteJob = (id: number) => apiFetch<{ success: boolean; id: number }>(`/jobs/${id}`, { method: 'DELETE' });
+export const deleteJob = (id: number) => apiFetch<JobDeleteReply>(`/jobs/${id}`, { method: 'DELETE' });
 
 export function useDeleteJob() {
   const qc = useQueryClient();

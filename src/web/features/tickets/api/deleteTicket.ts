@@ -1,10 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { TicketDeleteReply } from '../../../../shared/tickets.schemas';
 import { apiFetch } from '../../../api/client';
 import { queryKeys } from '../../../api/queryKeys';
 
-/** DELETE /tickets/{id}: answers {success}. */
+/** DELETE /tickets/{id}: the ticket with its tasks, notes, permits, images and files. */
 export const deleteTicket = ({ id }: { id: number; jobId: number }) =>
-  apiFetch<{ success: boolean }>(`/tickets/${id}`, { method: 'DELETE' });
+  apiFetch<TicketDeleteReply>(`/tickets/${id}`, { method: 'DELETE' });
 
 export function useDeleteTicket() {
   const qc = useQueryClient();

@@ -1,15 +1,14 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { Ticket } from '../../../../shared/tickets.schemas';
+import type { TicketReply } from '../../../../shared/tickets.schemas';
 import { apiFetch } from '../../../api/client';
 import { queryKeys } from '../../../api/queryKeys';
-import { unwrapTicket } from '../../../api/ticket';
 
 /**
  * PUT /tickets/merge/{id} {secondary_ticket}: ticket {id} stays and receives the secondary's
  * tasks, notes, work orders, permits, documents and images; the secondary is deleted.
  */
 export const mergeTickets = ({ primaryId, secondaryId }: { primaryId: number; secondaryId: number; jobId: number }) =>
-  apiFetch<{ ticket: Ticket }>(`/tickets/merge/${primaryId}`, { method: 'PUT', body: { secondary_ticket: { id: secondaryId } } }).then(unwrapTicket);
+  apiFetch<TicketReply>(`/tickets/merge/${primaryId}`, { method: 'PUT', body: { secondary_ticket: { id: secondaryId } } }).then((b) => b.ticket);
 
 export function useMergeTickets() {
   const qc = useQueryClient();

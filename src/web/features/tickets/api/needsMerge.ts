@@ -1,5 +1,6 @@
+import type { NeedsMergeReply } from '../../../../shared/tickets.schemas';
 import { apiFetch } from '../../../api/client';
 
 /** GET /tickets/needsMerge/{jobId}?pole_id=: the tickets of this job that already hold the pole. */
 export const getNeedsMerge = (jobId: number, poleId: number) =>
-  apiFetch<{ ticket_ids: number[] }>(`/tickets/needsMerge/${jobId}?pole_id=${poleId}`).then((b) => b?.ticket_ids ?? []);
+  apiFetch<NeedsMergeReply>(`/tickets/needsMerge/${jobId}?pole_id=${poleId}`).then((b) => b.ticket_ids);

@@ -1,15 +1,14 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { Ticket, TicketSave } from '../../../../shared/tickets.schemas';
+import type { TicketSave, TicketSaveReply } from '../../../../shared/tickets.schemas';
 import { apiFetch } from '../../../api/client';
 import { queryKeys } from '../../../api/queryKeys';
-import { unwrapTicket } from '../../../api/ticket';
 
 /** What the window sends (src/shared/tickets.schemas.ts ticketSaveSchema); job_id names the job to refresh. */
 export type TicketSaveInput = TicketSave & { job_id: number };
 
 /** PUT /tickets/ {ticket}: no id creates, an update carries the `version` it read (409 when stale). */
 export const saveTicket = (ticket: TicketSaveInput) =>
-  apiFetch<{ ticket: Ticket }>('/tickets/', { method: 'PUT', body: { ticket } }).then(unwrapTicket);
+  apiFetch<TicketSaveReply>('/tickets/', { method: 'PUT', body: { ticket } }).then((b) => b.ticket);
 
 /** Saves, then refreshes the job (its status and the table follow the ticket). */
 export function useSaveTicket() {

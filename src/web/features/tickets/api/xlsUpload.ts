@@ -4,9 +4,6 @@ import type { ApplyMode, ReimportPreview, XlsImportReply } from '../../../../sha
 import { apiFetch } from '../../../api/client';
 import { queryKeys } from '../../../api/queryKeys';
 
-/** What an import reports; a refused file (422) carries `error` and `rejectedRows` instead. */
-export type XlsUploadReply = XlsImportReply;
-
 /** The chosen mapping; `libraryMappings` is absent for a workbook without a Unit Library sheet. */
 export interface SheetMapping {
   ticketsMappings: TicketsMappings;
@@ -44,9 +41,10 @@ export interface SheetImport {
 }
 
 export function importSheet({ jobId, file, mapping, mode, previewToken }: SheetImport) {
-  return post<XlsUploadReply>(jobId, file, { mode, preview_token: previewToken, ...mappingFields(mapping) });
+  return post<XlsImportReply>(jobId, file, { mode, preview_token: previewToken, ...mappingFields(mapping) });
 }
 
+/** An import reports XlsImportReply; a refused file answers 422 with XlsRejectedReply (src/shared/tickets.schemas.ts). */
 export function useImportSheet() {
   const qc = useQueryClient();
   return useMutation({

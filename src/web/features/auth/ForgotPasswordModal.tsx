@@ -1,10 +1,11 @@
 import { useEffect, useState } from 'react';
 import { Button, Group, Modal, Text, TextInput } from '@mantine/core';
-import { LIMITS } from '../../shared/constants';
-import { MSG } from '../../shared/messages';
-import { apiFetch, ApiError } from '../api/client';
+import { LIMITS } from '../../../shared/constants';
+import { MSG } from '../../../shared/messages';
+import { ApiError } from '../../api/client';
+import { requestNewLink } from './api/forgotPassword';
 
-/** 'What's My Password?' (SPEC §2): asks for an email and mails a reset link. */
+/** 'What's My Password?' (SPEC §2), on the login page and in one's account: asks for an email and mails a reset link. */
 export function ForgotPasswordModal({
   opened,
   onClose,
@@ -34,7 +35,7 @@ export function ForgotPasswordModal({
     }
     setSending(true);
     try {
-      await apiFetch('/crew/forgot-password', { method: 'POST', body: { email: email.trim() }, public: true });
+      await requestNewLink(email.trim());
       onSent(MSG.forgotSent);
       onClose();
     } catch (err) {

@@ -1,8 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { Profile } from '../../../../shared/auth.schemas';
 import { apiFetch } from '../../../api/client';
-
-export const myDataKey = ['crew', 'myData'] as const;
+import { queryKeys } from '../../../api/queryKeys';
 
 /** GET /crew/myData returns a list whose first item is the profile (SPEC §7). */
 export const getMyData = async () => {
@@ -11,5 +10,5 @@ export const getMyData = async () => {
   return list[0];
 };
 
-export const myDataQuery = () => queryOptions({ queryKey: myDataKey, queryFn: getMyData });
+export const myDataQuery = () => queryOptions({ queryKey: queryKeys.myData, queryFn: getMyData });
 export const useMyData = () => useQuery(myDataQuery());

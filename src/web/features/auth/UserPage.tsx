@@ -1,12 +1,13 @@
 import { useEffect, useRef, useState } from 'react';
-import { Alert, Button, Center, Container, Group, Loader, Paper, SimpleGrid, Stack, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Container, Group, Paper, SimpleGrid, Stack, TextInput, Title } from '@mantine/core';
 import { useNavigate } from 'react-router';
 import { profileUpdate, type ProfileUpdate } from '../../../shared/auth.schemas';
 import { TIMING } from '../../../shared/constants';
 import { formatLongDate } from '../../../shared/dates';
 import { MSG } from '../../../shared/messages';
 import { signOut } from '../../api/session';
-import { ForgotPasswordModal } from '../../components/ForgotPasswordModal';
+import { LoadState } from '../../components/LoadState';
+import { ForgotPasswordModal } from './ForgotPasswordModal';
 import { useMyData } from './api/myData';
 import { useSaveProfile } from './api/saveProfile';
 import { usePageTitle } from '../../components/usePageTitle';
@@ -16,7 +17,8 @@ type Banner = { kind: 'success' | 'error'; text: string } | null;
 /** SPEC §2 User Account: own profile, read-only join date and company, reset, logout, save. */
 export default function UserPage() {
   const navigate = useNavigate();
-  const { data, isLoading, isError, error } = useMyData();
+  const myData = useMyData();
+  const data = myData.data;
   usePageTitle('My Account');
   const save = useSaveProfile();
   const [form, setForm] = useState<ProfileUpdate>({ first_name: '', last_name: '', email: '', phone_number: '' });
@@ -62,18 +64,10 @@ export default function UserPage() {
     navigate('/login', { replace: true });
   }
 
-  if (isLoading)
-    return (
-      <Center py="xl">
-        <Loader aria-label="Loading your account" />
-      </Center>
-    );
-  if (isError || !data)
+  if (!data)
     return (
       <Container size="sm" py="md">
-        <Alert color="red" role="alert" title="Your account could not be loaded">
-          {error instanceof Error ? error.message : MSG.generic}
-        </Alert>
+        <LoadState query={myData} loading="Loading your account" failed="Your account could not be loaded" />
       </Container>
     );
 
