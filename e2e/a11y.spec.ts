@@ -119,7 +119,7 @@ for (const size of [
       await expect(page.getByRole('heading', { name: 'My Work' })).toBeVisible();
       await expect(page.locator('[data-ticket-id]').first()).toBeVisible();
       await scan(page, 'my work', found);
-      await page.getByRole('textbox', { name: 'Search my tickets' }).fill('J-1001');
+      await page.getByRole('searchbox', { name: 'Search my tickets' }).fill('J-1001');
       await page.locator('[data-ticket-id]').first().click();
       await expect(page.getByRole('heading', { name: 'Tasks' })).toBeVisible();
       await scan(page, 'my work ticket', found);

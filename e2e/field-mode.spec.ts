@@ -77,7 +77,7 @@ test('a crew works a ticket offline; every change reaches the server exactly onc
   await page.getByRole('button', { name: 'Log In' }).click();
   await page.waitForURL((u) => u.pathname !== '/login');
   await page.goto('/work');
-  await page.getByRole('textbox', { name: 'Search my tickets' }).fill(job.number);
+  await page.getByRole('searchbox', { name: 'Search my tickets' }).fill(job.number);
   await expect(page.getByRole('region', { name: `Job ${job.number}` })).toBeVisible();
   await page.getByRole('button', { name: new RegExp(`Pole ${pole} · Line L7`) }).click();
   await expect(page.getByRole('heading', { name: `Pole ${pole} · Line L7` })).toBeVisible();
