@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { Alert, Badge, Button, Center, Group, Loader, Paper, Stack, Text, TextInput, Title, UnstyledButton } from '@mantine/core';
+import { Alert, Badge, Button, Center, Container, Group, Loader, Paper, Stack, Text, TextInput, Title, UnstyledButton } from '@mantine/core';
 import { IconSearch } from '@tabler/icons-react';
 import { useNavigate } from 'react-router';
 import { isoToUs } from '../../../shared/dates';
@@ -92,7 +92,8 @@ export default function WorkPage() {
 
   let budget = shown;
   return (
-    <Stack gap="md" maw={720} mx="auto">
+    <Container size="sm" py="md" px="sm">
+      <Stack gap="md">
       <Group justify="space-between" align="baseline">
         <Title order={1} size="h2">
           My Work
@@ -145,5 +146,6 @@ export default function WorkPage() {
         </Button>
       )}
     </Stack>
+    </Container>
   );
 }

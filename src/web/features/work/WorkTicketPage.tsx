@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import {
   ActionIcon,
+  Container,
   Alert,
   Anchor,
   Badge,
@@ -81,7 +82,8 @@ export default function WorkTicketPage() {
       );
     }
     return (
-      <Stack maw={720} mx="auto">
+      <Container size="sm" py="md" px="sm">
+      <Stack>
         <Anchor component={Link} to="/work">
           <IconArrowLeft size={16} aria-hidden style={{ verticalAlign: -3 }} /> My Work
         </Anchor>
@@ -89,6 +91,7 @@ export default function WorkTicketPage() {
           {query.isPaused ? 'Open it once with a connection; after that it opens without one.' : (query.error?.message ?? 'It may have been deleted.')}
         </Alert>
       </Stack>
+      </Container>
     );
   }
 
@@ -129,7 +132,8 @@ export default function WorkTicketPage() {
   const located = shown.geo_lat != null && shown.geo_lon != null;
   const overdue = isOverdue(shown, localIsoDay());
   return (
-    <Stack gap="md" maw={720} mx="auto">
+    <Container size="sm" py="md" px="sm">
+      <Stack gap="md">
       <Anchor component={Link} to="/work" py={8}>
         <IconArrowLeft size={16} aria-hidden style={{ verticalAlign: -3 }} /> My Work
       </Anchor>
@@ -267,5 +271,6 @@ export default function WorkTicketPage() {
         )}
       </Stack>
     </Stack>
+    </Container>
   );
 }
