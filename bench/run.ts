@@ -7,6 +7,7 @@
  *   npm run bench -- --quick            smaller data, shorter runs (a minute or two)
  *   options: --runs N (load-test repeats, default 3) --duration S (seconds per load run, 5)
  *            --skip-browser --no-build --regen (make the data again) --no-write (no docs/benchmarks.md)
+ *            --port P (port of the servers the bench starts, one at a time; default: a free one)
  *
  * Data comes from `npm run bench:data` (made here when missing); each run works on a fresh copy.
  * Phases per database:
@@ -16,7 +17,9 @@
  *  2. the real server as a child process (node --import tsx src/server/main.ts), peak RSS from
  *     /proc: autocannon with 10 connections, then the workbook import through PUT /jobs/ with
  *     ticketsFile while GET /api/v1/health is sampled;
- *  3. headless Chromium against that server (bench/lib/browser.ts).
+ *  3. headless Chromium against that server: the job page (bench/lib/browser.ts), then field mode
+ *     signed in as a foreman: My Work on slow 3G and offline, a photo's resize, 50 notes synced
+ *     (bench/lib/field.ts).
  * Every loop is bounded in count and time; all traffic goes to 127.0.0.1.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -31,8 +34,9 @@ import { buildApp } from '../src/server/app';
 import { loadConfig } from '../src/server/config';
 import type { AppContext } from '../src/server/context';
 import { openDatabase, queryStats } from '../src/server/db/client';
-import { tickets } from '../src/server/db/schema/index';
+import { tickets, users } from '../src/server/db/schema/index';
 import { createMailer } from '../src/server/mail/mailer';
+import { hashPassword } from '../src/server/modules/auth/passwords';
 import { createStorage } from '../src/server/storage/create';
 import { ROOT, memoryOf, rssSampler, startServer, type ServerProcess } from '../src/server/test/server-process';
 import { defaultMappings } from '../src/shared/excel';
@@ -41,7 +45,9 @@ import type { Job } from '../src/shared/jobs.schemas';
 import type { Ticket } from '../src/shared/tickets.schemas';
 import { generateData } from './data';
 import { measureBrowser, type BrowserFigures } from './lib/browser';
+import { measureField, type FieldFigures } from './lib/field';
 import {
+  BENCH_FOREMAN,
   BENCH_PASSWORD,
   JWT_SECRET,
   benchTarget,
@@ -65,6 +71,11 @@ const args = parseArgs(process.argv.slice(2));
 const QUICK = Boolean(args.quick);
 const RUNS = Math.min(10, Math.max(1, Number(args.runs ?? (QUICK ? 2 : 3))));
 const DURATION = Math.min(60, Math.max(1, Number(args.duration ?? (QUICK ? 3 : 5))));
+const PORT = args.port === undefined ? undefined : Number(args.port);
+if (PORT !== undefined && !(Number.isInteger(PORT) && PORT > 0 && PORT < 65536)) throw new Error('--port must be a TCP port number');
+/** Field mode: repeat visits and offline reloads of My Work; syncs of 50 queued notes. */
+const FIELD_VISITS = QUICK ? 2 : 5;
+const FIELD_SYNCS = QUICK ? 1 : 3;
 const log = (m: string) => console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${m}`);
 
 // ---------------------------------------------------------------------------------------------
@@ -110,6 +121,7 @@ interface DbResults {
   exportMs: Record<string, number> | null;
   rss: { loadMB: number; importMB: number; hwmMB: number } | null;
   browser: BrowserFigures | null;
+  field: FieldFigures | null;
   notes: string[];
   seconds: number;
 }
@@ -262,6 +274,12 @@ async function phase1(t: Target, m: Manifest): Promise<Phase1> {
   try {
     const login = await app.inject({ method: 'POST', url: '/api/v1/crew/login', payload: { email: m.adminEmail, password: BENCH_PASSWORD } });
     if (login.statusCode !== 200) throw new Error(`bench sign-in failed: ${login.statusCode} ${login.body}`);
+    // Crew members are created without a password (they get an invitation): the foreman whose
+    // My Work the field figures measure gets the bench's, on this run's copy of the data.
+    await ctx.db
+      .update(users)
+      .set({ passwordHash: await hashPassword(BENCH_PASSWORD) })
+      .where(and(eq(users.companyId, m.companyId), eq(users.email, BENCH_FOREMAN)));
     const token = login.json().token as string;
     const injectInto = (target: typeof app) => (method: 'GET' | 'PUT', url: string, payload?: unknown) =>
       target.inject({ method, url, headers: { authorization: `Bearer ${token}` }, ...(payload ? { payload: payload as object } : {}) });
@@ -398,7 +416,7 @@ function serverEnv(t: Target, extra: Record<string, string> = {}) {
 
 /** The big job's page on a server without the reply cache (PGlite: one process may hold the data folder at a time). */
 async function coldLoad(t: Target, m: Manifest, p1: Phase1, res: DbResults) {
-  const server = await startServer({ env: serverEnv(t, { JOB_CACHE_MB: '0' }), timeoutMs: 120_000 });
+  const server = await startServer({ env: serverEnv(t, { JOB_CACHE_MB: '0' }), port: PORT, timeoutMs: 120_000 });
   try {
     await server.ready;
     const login = await http(server.origin, 'POST', '/api/v1/crew/login', undefined, { email: m.adminEmail, password: BENCH_PASSWORD });
@@ -415,7 +433,7 @@ async function coldLoad(t: Target, m: Manifest, p1: Phase1, res: DbResults) {
 
 async function phase2(t: Target, m: Manifest, p1: Phase1, res: DbResults) {
   await coldLoad(t, m, p1, res);
-  const server: ServerProcess = await startServer({ env: serverEnv(t), timeoutMs: 120_000 });
+  const server: ServerProcess = await startServer({ env: serverEnv(t), port: PORT, timeoutMs: 120_000 });
   const rss = rssSampler(server.pid, 100);
   try {
     await server.ready;
@@ -504,6 +522,25 @@ async function phase2(t: Target, m: Manifest, p1: Phase1, res: DbResults) {
       log('browser: headless Chromium');
       res.browser = await measureBrowser({ origin, token, bigJobId: m.bigJobId, runs: QUICK ? 2 : 5, timeBudgetMs: 180_000, log });
       res.notes.push(...res.browser.notes);
+      const foreman = await http(origin, 'POST', '/api/v1/crew/login', undefined, { email: BENCH_FOREMAN, password: BENCH_PASSWORD });
+      if (foreman.status === 200) {
+        log(`browser: field mode as ${BENCH_FOREMAN}`);
+        try {
+          res.field = await measureField({
+            origin,
+            relayPort: PORT === undefined ? undefined : PORT + 1,
+            token: foreman.json.token as string,
+            checkToken: token,
+            visits: FIELD_VISITS,
+            syncRuns: FIELD_SYNCS,
+            timeBudgetMs: QUICK ? 240_000 : 600_000,
+            log,
+          });
+          res.notes.push(...res.field.notes);
+        } catch (e) {
+          res.notes.push(`field mode: ${(e as Error).message.split('\n')[0]}`);
+        }
+      } else res.notes.push(`field mode: sign-in as ${BENCH_FOREMAN} failed (${foreman.status}): not measured`);
     }
   } finally {
     rss.stop();
@@ -604,7 +641,7 @@ async function benchDatabase(kind: Kind): Promise<DbResults> {
     log(`${kind}: no bench data yet — making it (npm run bench:data${QUICK ? ' -- --quick' : ''})`);
     m = await generateData(t, QUICK ? { jobs: 500, bigJobTickets: 1000, workbookRows: 2000, log } : { jobs: 5000, bigJobTickets: 5000, workbookRows: 10_000, log });
   }
-  const res: DbResults = { kind, manifest: m, statements: {}, load: {}, importFig: null, exportMs: null, rss: null, browser: null, notes: [], seconds: 0 };
+  const res: DbResults = { kind, manifest: m, statements: {}, load: {}, importFig: null, exportMs: null, rss: null, browser: null, field: null, notes: [], seconds: 0 };
   await prepareRun(t);
   try {
     log(`${kind}: phase 1 (in process)`);
@@ -703,6 +740,42 @@ function buildRows(all: DbResults[]): Row[] {
       };
     });
   }
+  const kb = (bytes: number) => `${round(bytes / 1024, 1)} KB`;
+  row("Field: repeat visit of /work on slow 3G (400 kbit/s, 400 ms RTT): navigation → My Work usable", '< 2 s', (r) => {
+    const f = r.field;
+    if (f?.repeatVisitMs == null) return { text: 'not measured' };
+    return { text: `${ms(f.repeatVisitMs, 0)} (mark 'work-list-visible'; ${f.workTickets} open tickets; ${f.repeatRuns} visits)`, status: status(f.repeatVisitMs < 2000) };
+  });
+  row('  bytes over the network on that repeat visit: on the wire (DevTools encodedDataLength)', '< 50 KB', (r) => {
+    const f = r.field;
+    if (f?.repeatWireBytes == null || f.repeatBytes == null) return { text: 'not measured' };
+    const bytes = Math.max(f.repeatWireBytes, f.repeatBytes);
+    return {
+      text: `${kb(f.repeatWireBytes)} (${kb(f.repeatBytes)}; API replies ${kb(f.repeatApiBytes ?? 0)}, gzipped as nginx would send them ${kb(f.repeatApiGzipBytes ?? 0)})`,
+      status: status(bytes < 50 * 1024),
+    };
+  });
+  row('Field: reload of /work offline: navigation → My Work usable', '< 1 s', (r) =>
+    r.field?.offlineReloadMs != null ? { text: `${ms(r.field.offlineReloadMs, 0)} (${r.field.offlineRuns} reloads)`, status: status(r.field.offlineReloadMs < 1000) } : { text: 'not measured' },
+  );
+  row('Field: 12-megapixel photo (4000×3000 JPEG, quality 92) through the app\'s resize: original → queued for upload', '≤ 1/4', (r) => {
+    const p = r.field?.photo;
+    if (!p) return { text: 'not measured' };
+    const ratio = p.uploadedBytes / p.originalBytes;
+    return {
+      text: `${kb(p.originalBytes)} → ${kb(p.uploadedBytes)} (${p.width}×${p.height} ${p.type}): 1/${round(1 / ratio, 1)}`,
+      status: status(ratio <= 0.25),
+    };
+  });
+  row('Field: 50 notes queued offline, synced (online → "All changes synced")', '< 5 s (PGlite)', (r) => {
+    const f = r.field;
+    if (f?.syncMs == null) return { text: 'not measured' };
+    const allArrived = f.syncArrived.every((n) => n === 50);
+    return {
+      text: `${ms(f.syncMs, 0)} (${f.syncRuns} run${f.syncRuns === 1 ? '' : 's'}; notes on the server: ${f.syncArrived.join(', ')} of 50)`,
+      status: r.kind === 'pglite' ? status(f.syncMs < 5000 && allArrived) : allArrived ? 'n/a' : 'not met',
+    };
+  });
   row('Server peak RSS: load test / import (VmHWM at the end)', '', (r) =>
     r.rss ? { text: `${round(r.rss.loadMB, 0)} MB / ${round(r.rss.importMB, 0)} MB (${round(r.rss.hwmMB, 0)} MB)` } : { text: 'not measured' },
   );
@@ -745,7 +818,8 @@ function render(all: DbResults[], rows: Row[], mach: ReturnType<typeof machine>,
     '',
     'Written by `npm run bench` (bench/run.ts); data from `npm run bench:data` (bench/data.ts). Medians over',
     `repeated runs: ${RUNS} load-test runs of ${DURATION} s with ${CONNECTIONS} connections (autocannon, after a 1 s warm-up),`,
-    `${QUICK ? 1 : RUNS} imports, ${QUICK ? 2 : 5} browser loads.${QUICK ? ' **Quick mode: smaller data, fewer runs.**' : ''}`,
+    `${QUICK ? 1 : RUNS} imports, ${QUICK ? 2 : 5} browser loads; field mode: ${FIELD_VISITS} repeat visits and offline reloads of My Work,`,
+    `${FIELD_SYNCS} sync${FIELD_SYNCS === 1 ? '' : 's'} of 50 notes.${QUICK ? ' **Quick mode: smaller data, fewer runs.**' : ''}`,
     '',
     `- date: ${mach.date}`,
     `- machine: ${mach.cpus}, ${mach.memory} memory, ${mach.os}; load average at start ${mach.load}, at end ${loadAfter}`,
@@ -779,6 +853,24 @@ function render(all: DbResults[], rows: Row[], mach: ReturnType<typeof machine>,
     '  signed-upload flow); "exceljs alone" is `new ExcelJS.Workbook().xlsx.load(buffer)` on the same file.',
     '- Browser figures come from the marks the tickets page sets (`tickets-table-visible`, measure `tickets-sort`);',
     '  initial JavaScript is every script a fresh load of the page fetches, each gzipped with zlib.',
+    `- Field figures (bench/lib/field.ts) are those of ${BENCH_FOREMAN}, the bench foreman with the fewest open tickets`,
+    '  (the count is in the row), in Chromium at 390 × 844 px. A first visit of /work installs the service worker',
+    '  (navigator.serviceWorker.ready, the page controlled) and keeps My Work and its first 200 tickets on the device;',
+    '  only the visits after it are measured. Slow 3G is CDP `Network.emulateNetworkConditions` (400 kbit/s each',
+    '  way, 400 ms latency) on the page; offline is Playwright\'s offline emulation (page and service worker).',
+    '  "Usable" is the `work-list-visible` mark My Work sets when its list first paints with data (the copy on the',
+    '  device, before the server\'s fresh answer). Each measured visit comes 16 s after the last one, when that copy',
+    '  is older than the app\'s 15 s freshness, so it pays for My Work\'s refresh as a visit later in the day does.',
+    '  Bytes are counted until the network is quiet, two ways: every byte the server sent, on a TCP relay the browser',
+    '  goes through (bench/lib/wire.ts; it also sees the browser\'s update check of /sw.js, which DevTools reports',
+    '  for no page), and CDP `Network.loadingFinished` `encodedDataLength` (headers included) of the page\'s requests',
+    '  not answered by the service worker or a cache, plus the worker\'s own. The node server does not compress',
+    '  API replies (nginx does in production): their gzipped size is given beside.',
+    '- The photo is made with sharp (fine gaussian grain, so it weighs what a phone\'s does) and set on the "Take photo"',
+    '  input of the phone\'s ticket view offline; its size is the queued blob\'s in IndexedDB (`linecrew-offline`,',
+    '  store `outbox`). The 50 notes are typed into 5 tickets through the same view offline (10 each, a fresh',
+    '  browser context per run); the time runs in the page from the `online` event to the status line reading',
+    '  "All changes synced", and the API must then hold exactly those 50 notes.',
     '',
     ...(all.some((r) => r.notes.length)
       ? ['## Notes from this run', '', ...all.flatMap((r) => r.notes.map((n) => `- ${r.kind}: ${n}`)), '']

@@ -14,6 +14,11 @@ import { ROOT } from '../../src/server/test/server-process';
 export const BENCH_DIR = path.join(ROOT, '.tmp/bench');
 export const BENCH_PASSWORD = 'linecrew';
 export const BENCH_ADMIN = 'bench-admin@example.com';
+/**
+ * The foreman whose My Work the field-mode figures measure (bench/data.ts makes bench-foreman1…6,
+ * jobs dealt round-robin): the one with the fewest open tickets, still more than most foremen have.
+ */
+export const BENCH_FOREMAN = 'bench-foreman1@example.com';
 export const JWT_SECRET = 'bench-secret-bench-secret-bench-secret-0123456789';
 const TEMPLATE_DB = 'linecrew_bench_template';
 const RUN_DB = 'linecrew_bench_run';

@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { Alert, Badge, Button, Center, Container, Group, Loader, Paper, Stack, Text, TextInput, Title, UnstyledButton } from '@mantine/core';
 import { IconSearch } from '@tabler/icons-react';
 import { useNavigate } from 'react-router';
@@ -59,6 +59,14 @@ export default function WorkPage() {
     for (const e of entries) m.set(e.ticketId, (m.get(e.ticketId) ?? 0) + 1);
     return m;
   }, [entries]);
+  // Benchmark mark (bench/lib/field.ts reads it): the list first painted with data, from the
+  // server or from the copy on the device.
+  const listShown = useRef(false);
+  useEffect(() => {
+    if (!work.data || listShown.current) return;
+    listShown.current = true;
+    requestAnimationFrame(() => performance.mark('work-list-visible'));
+  }, [work.data]);
   const total = groups.reduce((n, g) => n + g.tickets.length, 0);
   const overdue = groups.reduce((n, g) => n + g.overdue, 0);
   const open = (id: number) => navigate(`/work/${id}`);
