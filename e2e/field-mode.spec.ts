@@ -176,3 +176,61 @@ test('the office changes a ticket while the crew is offline: the crew keeps thei
   const stored = await readTicket(request, admin, ticketId);
   expect(Object.fromEntries(stored.tasks.map((x) => [x.code, x.init_qty + x.additional_qty]))).toEqual({ 'P40-2': 4, XA8: 2 });
 });
+
+test('a ticket deleted while the crew was offline: its queued note is kept and can be saved to the phone; the rest syncs', async ({ page, context, request, seededJob }) => {
+  test.setTimeout(120_000);
+  const foreman = await signIn(request, USERS.foreman);
+  const pole = unique('GD');
+  const job = await seededJob(
+    [
+      { pole: { pole_name: pole, line_name: 'L3' }, street_address: '1 Gone St' },
+      { pole: { pole_name: `${pole}-2`, line_name: 'L3' }, street_address: '2 Kept St' },
+    ],
+    { foreman_id: foreman.id },
+  );
+  const admin = { Authorization: `Bearer ${job.token}` };
+  const rows = ((await (await request.get(`${API}/jobs/${job.id}`, { headers: admin })).json()) as { tickets: { id: number; pole_name: string }[] }).tickets;
+  const gone = rows.find((t) => t.pole_name === pole)!.id;
+  const kept = rows.find((t) => t.pole_name === `${pole}-2`)!.id;
+
+  await page.goto('/login');
+  await page.getByRole('textbox', { name: 'Email' }).fill(USERS.foreman);
+  await page.getByRole('textbox', { name: 'Password' }).fill(DEMO_PASSWORD);
+  await page.getByRole('button', { name: 'Log In' }).click();
+  await page.waitForURL((u) => u.pathname !== '/login');
+  for (const id of [gone, kept]) {
+    await page.goto(`/work/${id}`);
+    await expect(page.getByRole('heading', { name: 'Tasks' })).toBeVisible();
+    await page.waitForTimeout(300);
+  }
+  await appInstalled(page);
+  await page.waitForTimeout(800);
+
+  await context.setOffline(true);
+  for (const [id, text] of [
+    [gone, 'Crossarm cracked'],
+    [kept, 'Meter moved'],
+  ] as const) {
+    await page.goto(`/work/${id}`);
+    await page.getByRole('textbox', { name: 'New note' }).fill(text);
+    await page.getByRole('button', { name: 'Add note' }).click();
+  }
+  await expect(status(page)).toHaveText('Offline · 2 changes waiting to sync');
+
+  // Meanwhile the office deletes the first ticket.
+  expect((await request.delete(`${API}/tickets/${gone}`, { headers: admin })).ok()).toBeTruthy();
+
+  await context.setOffline(false);
+  await expect(page.getByRole('status')).toHaveText('1 change waiting to sync · 1 needs you', { timeout: 30_000 });
+  expect((await readTicket(request, admin, kept)).notes.map((n) => n.note_text)).toEqual(['Meter moved']);
+
+  await page.getByRole('button', { name: 'Review' }).click();
+  const card = page.getByRole('dialog', { name: 'Changes waiting to sync' }).locator('.mantine-Card-root', { hasText: 'Crossarm cracked' });
+  await expect(card.getByText('Ticket deleted')).toBeVisible();
+  const download = page.waitForEvent('download');
+  await card.getByRole('button', { name: 'Save to this device' }).click();
+  const file = await download;
+  expect(file.suggestedFilename()).toBe(`linecrew-notes-${gone}.txt`);
+  const { readFileSync } = await import('node:fs');
+  expect(readFileSync((await file.path())!, 'utf8')).toContain('Crossarm cracked');
+});
