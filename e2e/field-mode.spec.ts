@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import type { APIRequestContext, Page } from '@playwright/test';
-import { API, DEMO_PASSWORD, USERS, expect, test, unique } from './fixtures';
+import { API, DEMO_PASSWORD, USERS, expect, login, test, unique } from './fixtures';
 
 /**
  * Field mode (DESIGN §7.1): a foreman opens My Work once with signal, then works a ticket with
@@ -71,11 +71,7 @@ test('a crew works a ticket offline; every change reaches the server exactly onc
   const ticketId = jobBody.tickets.find((t) => t.pole_name === pole)!.id;
 
   await page.setViewportSize({ width: 390, height: 844 });
-  await page.goto('/login');
-  await page.getByRole('textbox', { name: 'Email' }).fill(USERS.foreman);
-  await page.getByRole('textbox', { name: 'Password' }).fill(DEMO_PASSWORD);
-  await page.getByRole('button', { name: 'Log In' }).click();
-  await page.waitForURL((u) => u.pathname !== '/login');
+  await login(page, USERS.foreman);
   await page.goto('/work');
   await page.getByRole('searchbox', { name: 'Search my tickets' }).fill(job.number);
   await expect(page.getByRole('region', { name: `Job ${job.number}` })).toBeVisible();
@@ -137,11 +133,7 @@ test('the office changes a ticket while the crew is offline: the crew keeps thei
   const ticketId = jobBody.tickets[0].id;
 
   await page.setViewportSize({ width: 390, height: 844 });
-  await page.goto('/login');
-  await page.getByRole('textbox', { name: 'Email' }).fill(USERS.foreman);
-  await page.getByRole('textbox', { name: 'Password' }).fill(DEMO_PASSWORD);
-  await page.getByRole('button', { name: 'Log In' }).click();
-  await page.waitForURL((u) => u.pathname !== '/login');
+  await login(page, USERS.foreman);
   await page.goto(`/work/${ticketId}`);
   await expect(page.getByRole('heading', { name: `Pole ${pole} · Line L9` })).toBeVisible();
   await appInstalled(page);
@@ -193,11 +185,7 @@ test('a ticket deleted while the crew was offline: its queued note is kept and c
   const gone = rows.find((t) => t.pole_name === pole)!.id;
   const kept = rows.find((t) => t.pole_name === `${pole}-2`)!.id;
 
-  await page.goto('/login');
-  await page.getByRole('textbox', { name: 'Email' }).fill(USERS.foreman);
-  await page.getByRole('textbox', { name: 'Password' }).fill(DEMO_PASSWORD);
-  await page.getByRole('button', { name: 'Log In' }).click();
-  await page.waitForURL((u) => u.pathname !== '/login');
+  await login(page, USERS.foreman);
   for (const id of [gone, kept]) {
     await page.goto(`/work/${id}`);
     await expect(page.getByRole('heading', { name: 'Tasks' })).toBeVisible();
