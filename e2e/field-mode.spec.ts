@@ -222,3 +222,20 @@ test('a ticket deleted while the crew was offline: its queued note is kept and c
   const { readFileSync } = await import('node:fs');
   expect(readFileSync((await file.path())!, 'utf8')).toContain('Crossarm cracked');
 });
+
+test('the app is installable: a manifest starting at My Work, standalone, with 192, 512 and maskable PNG icons, and a service worker at /sw.js for the whole site', async ({ page, request }) => {
+  const manifest = (await (await request.get('/manifest.webmanifest')).json()) as { name: string; start_url: string; display: string; scope: string; icons: { src: string; sizes: string; purpose?: string }[] };
+  expect(manifest).toMatchObject({ name: 'Linecrew', start_url: '/work', display: 'standalone', scope: '/' });
+  expect(manifest.icons.map((i) => `${i.sizes} ${i.purpose ?? 'any'}`).sort()).toEqual(['192x192 any', '512x512 any', '512x512 maskable']);
+  for (const icon of manifest.icons) {
+    const res = await request.get(icon.src);
+    expect(res.headers()['content-type']).toBe('image/png');
+    const size = Number(icon.sizes.split('x')[0]);
+    const png = await res.body();
+    expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([size, size]);
+  }
+  await page.goto('/login');
+  const scope = await page.evaluate(async () => (await navigator.serviceWorker.ready).scope);
+  expect(new URL(scope).pathname).toBe('/');
+  expect(await page.evaluate(async () => (await navigator.serviceWorker.ready).active?.scriptURL)).toMatch(/\/sw\.js$/);
+});
