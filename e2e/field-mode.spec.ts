@@ -239,3 +239,33 @@ test('the app is installable: a manifest starting at My Work, standalone, with 1
   expect(new URL(scope).pathname).toBe('/');
   expect(await page.evaluate(async () => (await navigator.serviceWorker.ready).active?.scriptURL)).toMatch(/\/sw\.js$/);
 });
+
+test("the office's ticket window without a connection: the ticket's fields and notes wait on the device and sync once", async ({ page, context, request, seededJob }) => {
+  test.setTimeout(120_000);
+  const pole = unique('TW');
+  const job = await seededJob([{ pole: { pole_name: pole, line_name: 'L5' }, street_address: '5 Old Rd' }]);
+  const admin = { Authorization: `Bearer ${job.token}` };
+  const id = ((await (await request.get(`${API}/jobs/${job.id}`, { headers: admin })).json()) as { tickets: { id: number }[] }).tickets[0].id;
+
+  await login(page, USERS.office);
+  await page.goto(`/job?id=${job.id}&ticket=${id}`);
+  const win = page.getByRole('dialog');
+  await win.getByRole('tab', { name: /Info/ }).click();
+  await expect(win.getByRole('textbox', { name: 'Address' })).toHaveValue('5 Old Rd');
+  await appInstalled(page);
+
+  await context.setOffline(true);
+  await win.getByRole('textbox', { name: 'Address' }).fill('7 New Rd');
+  await win.getByLabel('New note').fill('Customer asked to call ahead');
+  await win.getByRole('button', { name: 'Add Note' }).click();
+  await win.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(page.getByText('Saved on this device. It will sync when the connection is back.')).toBeVisible();
+  await expect(win).toBeHidden();
+  await expect(status(page)).toHaveText('Offline · 2 changes waiting to sync');
+
+  await context.setOffline(false);
+  await expect(page.getByRole('status').filter({ hasText: 'All changes synced' })).toBeVisible({ timeout: 30_000 });
+  const stored = (await (await request.get(`${API}/tickets/${id}`, { headers: admin })).json()) as { street_address: string; notes: { note_text: string }[] };
+  expect(stored.street_address).toBe('7 New Rd');
+  expect(stored.notes.map((n) => n.note_text)).toEqual(['Customer asked to call ahead']);
+});
