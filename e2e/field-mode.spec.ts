@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import type { APIRequestContext, Page } from '@playwright/test';
-import { API, DEMO_PASSWORD, USERS, expect, test, unique } from './fixtures';
+import { API, DEMO_PASSWORD, USERS, expect, login, test, unique } from './fixtures';
 
 /**
  * Field mode (DESIGN §7.1): a foreman opens My Work once with signal, then works a ticket with
@@ -71,11 +71,7 @@ test('a crew works a ticket offline; every change reaches the server exactly onc
   const ticketId = jobBody.tickets.find((t) => t.pole_name === pole)!.id;
 
   await page.setViewportSize({ width: 390, height: 844 });
-  await page.goto('/login');
-  await page.getByRole('textbox', { name: 'Email' }).fill(USERS.foreman);
-  await page.getByRole('textbox', { name: 'Password' }).fill(DEMO_PASSWORD);
-  await page.getByRole('button', { name: 'Log In' }).click();
-  await page.waitForURL((u) => u.pathname !== '/login');
+  await login(page, USERS.foreman);
   await page.goto('/work');
   await page.getByRole('searchbox', { name: 'Search my tickets' }).fill(job.number);
   await expect(page.getByRole('region', { name: `Job ${job.number}` })).toBeVisible();
@@ -137,11 +133,7 @@ test('the office changes a ticket while the crew is offline: the crew keeps thei
   const ticketId = jobBody.tickets[0].id;
 
   await page.setViewportSize({ width: 390, height: 844 });
-  await page.goto('/login');
-  await page.getByRole('textbox', { name: 'Email' }).fill(USERS.foreman);
-  await page.getByRole('textbox', { name: 'Password' }).fill(DEMO_PASSWORD);
-  await page.getByRole('button', { name: 'Log In' }).click();
-  await page.waitForURL((u) => u.pathname !== '/login');
+  await login(page, USERS.foreman);
   await page.goto(`/work/${ticketId}`);
   await expect(page.getByRole('heading', { name: `Pole ${pole} · Line L9` })).toBeVisible();
   await appInstalled(page);
@@ -175,4 +167,105 @@ test('the office changes a ticket while the crew is offline: the crew keeps thei
 
   const stored = await readTicket(request, admin, ticketId);
   expect(Object.fromEntries(stored.tasks.map((x) => [x.code, x.init_qty + x.additional_qty]))).toEqual({ 'P40-2': 4, XA8: 2 });
+});
+
+test('a ticket deleted while the crew was offline: its queued note is kept and can be saved to the phone; the rest syncs', async ({ page, context, request, seededJob }) => {
+  test.setTimeout(120_000);
+  const foreman = await signIn(request, USERS.foreman);
+  const pole = unique('GD');
+  const job = await seededJob(
+    [
+      { pole: { pole_name: pole, line_name: 'L3' }, street_address: '1 Gone St' },
+      { pole: { pole_name: `${pole}-2`, line_name: 'L3' }, street_address: '2 Kept St' },
+    ],
+    { foreman_id: foreman.id },
+  );
+  const admin = { Authorization: `Bearer ${job.token}` };
+  const rows = ((await (await request.get(`${API}/jobs/${job.id}`, { headers: admin })).json()) as { tickets: { id: number; pole_name: string }[] }).tickets;
+  const gone = rows.find((t) => t.pole_name === pole)!.id;
+  const kept = rows.find((t) => t.pole_name === `${pole}-2`)!.id;
+
+  await login(page, USERS.foreman);
+  for (const id of [gone, kept]) {
+    await page.goto(`/work/${id}`);
+    await expect(page.getByRole('heading', { name: 'Tasks' })).toBeVisible();
+    await page.waitForTimeout(300);
+  }
+  await appInstalled(page);
+  await page.waitForTimeout(800);
+
+  await context.setOffline(true);
+  for (const [id, text] of [
+    [gone, 'Crossarm cracked'],
+    [kept, 'Meter moved'],
+  ] as const) {
+    await page.goto(`/work/${id}`);
+    await page.getByRole('textbox', { name: 'New note' }).fill(text);
+    await page.getByRole('button', { name: 'Add note' }).click();
+  }
+  await expect(status(page)).toHaveText('Offline · 2 changes waiting to sync');
+
+  // Meanwhile the office deletes the first ticket.
+  expect((await request.delete(`${API}/tickets/${gone}`, { headers: admin })).ok()).toBeTruthy();
+
+  await context.setOffline(false);
+  await expect(page.getByRole('status')).toHaveText('1 change waiting to sync · 1 needs you', { timeout: 30_000 });
+  expect((await readTicket(request, admin, kept)).notes.map((n) => n.note_text)).toEqual(['Meter moved']);
+
+  await page.getByRole('button', { name: 'Review' }).click();
+  const card = page.getByRole('dialog', { name: 'Changes waiting to sync' }).locator('.mantine-Card-root', { hasText: 'Crossarm cracked' });
+  await expect(card.getByText('Ticket deleted')).toBeVisible();
+  const download = page.waitForEvent('download');
+  await card.getByRole('button', { name: 'Save to this device' }).click();
+  const file = await download;
+  expect(file.suggestedFilename()).toBe(`linecrew-notes-${gone}.txt`);
+  const { readFileSync } = await import('node:fs');
+  expect(readFileSync((await file.path())!, 'utf8')).toContain('Crossarm cracked');
+});
+
+test('the app is installable: a manifest starting at My Work, standalone, with 192, 512 and maskable PNG icons, and a service worker at /sw.js for the whole site', async ({ page, request }) => {
+  const manifest = (await (await request.get('/manifest.webmanifest')).json()) as { name: string; start_url: string; display: string; scope: string; icons: { src: string; sizes: string; purpose?: string }[] };
+  expect(manifest).toMatchObject({ name: 'Linecrew', start_url: '/work', display: 'standalone', scope: '/' });
+  expect(manifest.icons.map((i) => `${i.sizes} ${i.purpose ?? 'any'}`).sort()).toEqual(['192x192 any', '512x512 any', '512x512 maskable']);
+  for (const icon of manifest.icons) {
+    const res = await request.get(icon.src);
+    expect(res.headers()['content-type']).toBe('image/png');
+    const size = Number(icon.sizes.split('x')[0]);
+    const png = await res.body();
+    expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([size, size]);
+  }
+  await page.goto('/login');
+  const scope = await page.evaluate(async () => (await navigator.serviceWorker.ready).scope);
+  expect(new URL(scope).pathname).toBe('/');
+  expect(await page.evaluate(async () => (await navigator.serviceWorker.ready).active?.scriptURL)).toMatch(/\/sw\.js$/);
+});
+
+test("the office's ticket window without a connection: the ticket's fields and notes wait on the device and sync once", async ({ page, context, request, seededJob }) => {
+  test.setTimeout(120_000);
+  const pole = unique('TW');
+  const job = await seededJob([{ pole: { pole_name: pole, line_name: 'L5' }, street_address: '5 Old Rd' }]);
+  const admin = { Authorization: `Bearer ${job.token}` };
+  const id = ((await (await request.get(`${API}/jobs/${job.id}`, { headers: admin })).json()) as { tickets: { id: number }[] }).tickets[0].id;
+
+  await login(page, USERS.office);
+  await page.goto(`/job?id=${job.id}&ticket=${id}`);
+  const win = page.getByRole('dialog');
+  await win.getByRole('tab', { name: /Info/ }).click();
+  await expect(win.getByRole('textbox', { name: 'Address' })).toHaveValue('5 Old Rd');
+  await appInstalled(page);
+
+  await context.setOffline(true);
+  await win.getByRole('textbox', { name: 'Address' }).fill('7 New Rd');
+  await win.getByLabel('New note').fill('Customer asked to call ahead');
+  await win.getByRole('button', { name: 'Add Note' }).click();
+  await win.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(page.getByText('Saved on this device. It will sync when the connection is back.')).toBeVisible();
+  await expect(win).toBeHidden();
+  await expect(status(page)).toHaveText('Offline · 2 changes waiting to sync');
+
+  await context.setOffline(false);
+  await expect(page.getByRole('status').filter({ hasText: 'All changes synced' })).toBeVisible({ timeout: 30_000 });
+  const stored = (await (await request.get(`${API}/tickets/${id}`, { headers: admin })).json()) as { street_address: string; notes: { note_text: string }[] };
+  expect(stored.street_address).toBe('7 New Rd');
+  expect(stored.notes.map((n) => n.note_text)).toEqual(['Customer asked to call ahead']);
 });

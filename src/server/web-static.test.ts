@@ -14,6 +14,9 @@ writeFileSync(path.join(webDir, 'index.html'), '<!doctype html><title>Linecrew</
 writeFileSync(path.join(webDir, 'assets/app-1a2b3c.js'), script);
 writeFileSync(path.join(webDir, 'assets/app-1a2b3c.js.br'), brotliCompressSync(script));
 writeFileSync(path.join(webDir, 'assets/app-1a2b3c.js.gz'), gzipSync(script));
+// What vite-plugin-pwa adds (DESIGN §7.1): the service worker and the web manifest.
+writeFileSync(path.join(webDir, 'sw.js'), 'self.addEventListener("fetch", () => {});');
+writeFileSync(path.join(webDir, 'manifest.webmanifest'), JSON.stringify({ name: 'Linecrew', start_url: '/work' }));
 
 const t = await createTestApp();
 const app = await buildApp({ ...t.ctx, webDir, logger: false });
@@ -49,5 +52,17 @@ describe('the built web app', () => {
     const api = await app.inject({ url: '/api/v1/nothing-here' });
     expect(api.statusCode).toBe(404);
     expect(api.json().error).toEqual(expect.any(String));
+  });
+
+  it('sends the service worker and the manifest as "ask again" (a release never leaves an old app shell behind), the manifest with its own type', async () => {
+    const sw = await app.inject({ url: '/sw.js' });
+    expect(sw.statusCode).toBe(200);
+    expect(sw.headers['cache-control']).toBe('no-cache');
+    expect(sw.headers['content-type']).toMatch(/javascript/);
+    const manifest = await app.inject({ url: '/manifest.webmanifest' });
+    expect(manifest.statusCode).toBe(200);
+    expect(manifest.headers['cache-control']).toBe('no-cache');
+    expect(manifest.headers['content-type']).toBe('application/manifest+json; charset=utf-8');
+    expect(manifest.json()).toMatchObject({ start_url: '/work' });
   });
 });

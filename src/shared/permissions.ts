@@ -13,6 +13,7 @@ export type Action =
   | 'tickets.annotate' // notes and images
   | 'crew.view'
   | 'crew.write'
+  | 'work.all' // My Work lists every open ticket of the company (filter by foreman)
   | 'profile';
 
 const { ADMIN, OFFICE_MANAGER, FOREMAN, WORKING_FOREMAN, LINEMAN, APPRENTICE } = ROLE;
@@ -26,6 +27,7 @@ const MATRIX: Record<Action, readonly RoleId[]> = {
   'tickets.annotate': ALL,
   'crew.view': [ADMIN, OFFICE_MANAGER, FOREMAN],
   'crew.write': [ADMIN, OFFICE_MANAGER],
+  'work.all': [ADMIN, OFFICE_MANAGER],
   profile: ALL,
 };
 

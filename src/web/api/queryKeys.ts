@@ -12,8 +12,10 @@ export const queryKeys = {
   /** Under the job's key, so whatever refreshes the job refreshes these too. */
   jobTickets: (id: number) => ['jobs', id, 'tickets'] as const,
   ticket: (id: number) => ['tickets', id] as const,
-  /** GET /work: My Work's open tickets. */
+  /** GET /work: My Work's open tickets; everything under it is refreshed with it. */
   work: ['work'] as const,
+  /** GET /work?foreman_id=: an office user's My Work narrowed to one foreman's jobs ('all': every one). */
+  workOf: (foremanId: number | null) => ['work', foremanId ?? 'all'] as const,
   utilities: ['utilities'] as const,
 
   /** Every crew query (roster, foremen, working foremen, roles, one's own profile) starts with 'crew', so one invalidation refreshes them all. */

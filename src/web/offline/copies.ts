@@ -9,7 +9,7 @@ import { offlineDb, type Copy } from './db';
  */
 export function keepsCopy(key: QueryKey): boolean {
   const [root, id, sub] = key;
-  if (root === 'work') return key.length === 1;
+  if (root === 'work') return key.length === 2;
   if (root === 'tickets') return typeof id === 'number' && key.length === 2;
   if (root === 'jobs') return typeof id === 'number' && (key.length === 2 || (key.length === 3 && sub === 'tickets'));
   return false;
@@ -33,7 +33,8 @@ export async function restoreAndKeepCopies(qc: QueryClient, userId: number): Pro
   }
   const pending = new Map<string, { query: Query; drop: boolean }>();
   let timer: ReturnType<typeof setTimeout> | null = null;
-  // Written in a batch a moment later: a job page of 5,000 tickets is read once, not per event.
+  // Written in a batch a moment later (one transaction for the reads of one moment), and at once
+  // when the page is left: a crew may open a ticket and move on within a second.
   const write = async () => {
     timer = null;
     const batch = [...pending.values()];
@@ -53,13 +54,28 @@ export async function restoreAndKeepCopies(qc: QueryClient, userId: number): Pro
       // Storage full or unavailable: the copy is a convenience, the outbox is what must not fail.
     }
   };
-  return qc.getQueryCache().subscribe((event) => {
+  // What the page read before this point (a ticket opened by address loads while the copies are
+  // still being read back) is kept too.
+  for (const query of qc.getQueryCache().findAll({ predicate: (q) => keepsCopy(q.queryKey) && q.state.status === 'success' })) {
+    pending.set(query.queryHash, { query, drop: false });
+  }
+  if (pending.size) timer = setTimeout(() => void write(), 50);
+  const leaving = () => {
+    if (timer) clearTimeout(timer);
+    if (pending.size) void write();
+  };
+  window.addEventListener('pagehide', leaving);
+  const unsubscribe = qc.getQueryCache().subscribe((event) => {
     if (event.type !== 'updated' || !keepsCopy(event.query.queryKey)) return;
     const gone = event.action.type === 'error' && isGone(event.action.error);
     if (event.action.type !== 'success' && !gone) return;
     pending.set(event.query.queryHash, { query: event.query, drop: gone });
-    timer ??= setTimeout(() => void write(), 300);
+    timer ??= setTimeout(() => void write(), 50);
   });
+  return () => {
+    unsubscribe();
+    window.removeEventListener('pagehide', leaving);
+  };
 }
 
 /** A 404 means the job or ticket is gone: its copy goes too. */

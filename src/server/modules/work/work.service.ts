@@ -1,4 +1,5 @@
 import { ROLE } from '../../../shared/constants';
+import { can } from '../../../shared/permissions';
 import { sortWorkTickets } from '../../../shared/work.list';
 import type { WorkQuery, WorkReply } from '../../../shared/work.schemas';
 import type { AppContext } from '../../context';
@@ -12,10 +13,8 @@ import * as repo from './work.repository';
  * and apprentices, those of their crew foreman's jobs; the office, all of them.
  */
 function scopeOf(me: CurrentUser): repo.WorkScope {
+  if (can(me.roleId, 'work.all')) return { kind: 'company' };
   switch (me.roleId) {
-    case ROLE.ADMIN:
-    case ROLE.OFFICE_MANAGER:
-      return { kind: 'company' };
     case ROLE.FOREMAN:
       return { kind: 'foreman', foremanId: me.id };
     case ROLE.WORKING_FOREMAN:

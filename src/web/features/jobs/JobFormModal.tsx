@@ -10,7 +10,7 @@ import { ERROR_CODE } from '../../../shared/error-codes';
 import type { Job } from '../../../shared/jobs.schemas';
 import { MSG } from '../../../shared/messages';
 import { ApiError } from '../../api/client';
-import { getJob } from '../../api/job';
+import { jobQuery } from '../../api/job';
 import { queryKeys } from '../../api/queryKeys';
 import { CloseSaveButtons } from '../../components/CloseSaveButtons';
 import { closeUnlessKept, serverFieldErrors } from '../../components/form';
@@ -128,7 +128,7 @@ function JobFormDialog({ job, onClose }: { job: Job | null; onClose: () => void 
     if (!job) return;
     setReloading(true);
     try {
-      const fresh = await qc.fetchQuery({ queryKey: queryKeys.job(job.id), queryFn: () => getJob(job.id), staleTime: 0 });
+      const fresh = await qc.fetchQuery({ ...jobQuery(job.id), staleTime: 0 });
       void qc.invalidateQueries({ queryKey: queryKeys.jobs, exact: true });
       const next = jobFormFrom(fresh);
       form.setValues(next);

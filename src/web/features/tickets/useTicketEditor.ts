@@ -237,7 +237,7 @@ export function useTicketEditor({
   const reload = async () => {
     if (ticketId == null) return;
     try {
-      const fresh = await qc.fetchQuery({ ...ticketQuery(ticketId), staleTime: 0 });
+      const fresh = await qc.fetchQuery(ticketQuery(ticketId));
       load(fresh);
       setStale(false);
       setError(null);

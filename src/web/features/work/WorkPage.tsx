@@ -1,8 +1,13 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { Alert, Badge, Button, Center, Container, Group, Loader, Paper, Stack, Text, TextInput, Title, UnstyledButton } from '@mantine/core';
+import { Alert, Badge, Button, Center, Container, Group, Loader, Paper, Select, Stack, Text, TextInput, Title, UnstyledButton } from '@mantine/core';
+import { useLocalStorage } from '@mantine/hooks';
 import { IconSearch } from '@tabler/icons-react';
 import { useNavigate } from 'react-router';
 import { isoToUs } from '../../../shared/dates';
+import { fullName } from '../../../shared/names';
+import { can } from '../../../shared/permissions';
+import { useForemen } from '../../api/foremen';
+import { useSession } from '../../api/session';
 import { ApiError } from '../../api/client';
 import { usePageTitle } from '../../components/usePageTitle';
 import { CopyNote } from '../../offline/CopyNote';
@@ -47,7 +52,13 @@ function WorkCard({ t, today, waiting, onOpen }: { t: WorkItem; today: string; w
 export default function WorkPage() {
   usePageTitle('My Work');
   const navigate = useNavigate();
-  const work = useWork();
+  // Office roles see every open ticket of the company (thousands, megabytes at scale): they
+  // may narrow My Work to one foreman's jobs, remembered on this device.
+  const { claims } = useSession();
+  const office = can(claims?.roleId, 'work.all');
+  const foremen = useForemen(office);
+  const [foremanId, setForemanId] = useLocalStorage<number | null>({ key: 'linecrew.work.foreman', defaultValue: null });
+  const work = useWork(office ? foremanId : null);
   const { entries, online } = useOutbox();
   useKeepTicketsOnDevice(work.data?.tickets, online);
   const [search, setSearch] = useState('');
@@ -112,6 +123,16 @@ export default function WorkPage() {
         </Text>
       </Group>
       <CopyNote updatedAt={work.dataUpdatedAt} unreachable={work.isError} />
+      {office && (
+        <Select
+          label="Foreman"
+          size="md"
+          data={[{ value: 'all', label: 'All foremen' }, ...(foremen.data ?? []).map((f) => ({ value: String(f.id), label: fullName(f.first_name, f.last_name) }))]}
+          value={foremanId == null ? 'all' : String(foremanId)}
+          onChange={(v) => setForemanId(v && v !== 'all' ? Number(v) : null)}
+          allowDeselect={false}
+        />
+      )}
       <TextInput
         type="search"
         label="Search my tickets"

@@ -5,6 +5,10 @@ import { queryKeys } from '../../../api/queryKeys';
 
 export type WorkItem = WorkTicket;
 
-/** GET /work: the open tickets that concern me, in work order (DESIGN §7.1). */
-export const workQuery = () => queryOptions({ queryKey: queryKeys.work, queryFn: ({ signal }) => apiFetch<WorkReply>('/work', { signal }) });
-export const useWork = () => useQuery(workQuery());
+/** GET /work: the open tickets that concern me, in work order (DESIGN §7.1); office roles may narrow to one foreman. */
+export const workQuery = (foremanId: number | null) =>
+  queryOptions({
+    queryKey: queryKeys.workOf(foremanId),
+    queryFn: ({ signal }) => apiFetch<WorkReply>(foremanId == null ? '/work' : `/work?foreman_id=${foremanId}`, { signal }),
+  });
+export const useWork = (foremanId: number | null) => useQuery(workQuery(foremanId));
