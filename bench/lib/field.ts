@@ -408,7 +408,6 @@ export async function measureField(opts: {
         syncs.push(ms);
         log(`field: sync run ${run + 1}: ${NOTES_PER_RUN} notes in ${Math.round(ms)} ms; ${arrived} arrived`);
       } catch (e) {
-        if (process.env.FIELD_DEBUG) await ctx.pages()[0]?.screenshot({ path: '.tmp/field-fail.png', fullPage: true }).catch(() => undefined);
         notes.push(`field: sync run ${run + 1}: ${(e as Error).message.split('\n')[0]}`);
       } finally {
         await ctx.close();
