@@ -1,8 +1,8 @@
-import { and, asc, desc, eq, sql, type AnyColumn } from 'drizzle-orm';
+import { and, asc, desc, eq, isNotNull, sql, type AnyColumn } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { JOB_STATUS, JOB_TYPE } from '../../../shared/constants';
 import { rowsOf, type DbOrTx } from '../../db/client';
-import { companies, jobs, tickets, users, utilities } from '../../db/schema/index';
+import { companies, jobs, poles, tickets, ticketTasks, units, users, utilities, workOrders } from '../../db/schema/index';
 
 /** Jobs SQL (the only place with it). Every statement is scoped by the caller's company. */
 
@@ -162,3 +162,31 @@ export async function jobFingerprint(db: DbOrTx, companyId: number, jobId: numbe
 /** Deletes the job; tickets, tasks, notes, work orders, permits and images go by FK cascade. */
 export const deleteJob = async (db: DbOrTx, companyId: number, id: number) =>
   (await db.delete(jobs).where(and(eq(jobs.companyId, companyId), eq(jobs.id, id))).returning({ id: jobs.id }))[0];
+
+/**
+ * The job's tickets that have both coordinates, as the map exports read them (GET /jobs/{id}/geojson
+ * and /kml), in ONE statement: the pole's name and line, the street (the ticket's, else the
+ * pole's), and the work orders and the tasks' unit codes gathered per ticket by sub-selects on
+ * their ticket_id indexes. Ordered by ticket id; empty for another company's job.
+ */
+export function selectLocatedTickets(db: DbOrTx, companyId: number, jobId: number) {
+  return db
+    .select({
+      id: tickets.id,
+      pole_name: poles.poleName,
+      line_name: poles.lineName,
+      complete: sql<boolean>`${tickets.actualCompletionDate} is not null`,
+      due_date: tickets.dueDate,
+      street: sql<string | null>`coalesce(${tickets.streetAddress}, ${poles.streetAddress})`,
+      geo_lat: tickets.geoLat,
+      geo_lon: tickets.geoLon,
+      work_orders: sql<string[]>`array(select ${workOrders.workOrder} from ${workOrders}
+        where ${workOrders.ticketId} = ${tickets.id} order by ${workOrders.id})`,
+      units: sql<string[]>`array(select ${units.code} from ${ticketTasks} join ${units} on ${units.id} = ${ticketTasks.unitId}
+        where ${ticketTasks.ticketId} = ${tickets.id} order by ${ticketTasks.id})`,
+    })
+    .from(tickets)
+    .leftJoin(poles, and(eq(poles.id, tickets.poleId), eq(poles.companyId, tickets.companyId)))
+    .where(and(eq(tickets.companyId, companyId), eq(tickets.jobId, jobId), isNotNull(tickets.geoLat), isNotNull(tickets.geoLon)))
+    .orderBy(asc(tickets.id));
+}
