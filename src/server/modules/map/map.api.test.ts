@@ -32,4 +32,12 @@ describe('GET /map/config', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ tile_url: 'https://{s}.tiles.example.net/{z}/{x}/{y}{r}.png', attribution: 'Tiles © Example & friends', max_zoom: 18 });
   });
+
+  it('is documented in the OpenAPI document, with the map exports', async () => {
+    const res = await t.request({ method: 'GET', url: '/api/docs/json' });
+    expect(res.statusCode).toBe(200);
+    const paths = res.json().paths as Record<string, { get?: { responses?: Record<string, unknown> } }>;
+    for (const p of ['/api/v1/map/config', '/api/v1/jobs/{id}/geojson', '/api/v1/jobs/{id}/kml']) expect(Object.keys(paths)).toContain(p);
+    expect(paths['/api/v1/jobs/{id}/geojson'].get?.responses).toHaveProperty('200');
+  });
 });
