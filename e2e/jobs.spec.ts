@@ -115,6 +115,27 @@ test.describe('jobs', () => {
     expect(text2.split(/\r?\n/)[0]).toBe('Job Name,Pole #,Line #,Work Order #,Address,Unit/Task Code,Unit Description,Quantity Bid,Notes,Completion Date/Time');
     expect(text2).toContain(jobNumber);
     expect(text2).toContain('"WO-100, WO-101"'); // option 2 joins work orders with commas
+
+    // The map layers, built by the server: one point per ticket that has coordinates.
+    const jobId = Number(new URL(page.url()).searchParams.get('id'));
+    const rows = ((await (await page.request.get(`/api/v1/jobs/${jobId}`)).json()) as { tickets: { id: number; pole_name: string; geo_lat: number | null; geo_lon: number | null }[] }).tickets;
+    const located = rows.filter((r) => r.geo_lat != null && r.geo_lon != null);
+    expect(located.length).toBeGreaterThan(0);
+    const exportDialog = page.getByRole('dialog', { name: 'Select an export option' });
+    await expect(exportDialog.getByText(`${located.length} of ${rows.length} tickets have coordinates.`)).toBeVisible();
+    const geo = await exportOption(page, 'GeoJSON (map layer)');
+    expect(geo.name).toBe(`${jobNumber}.geojson`);
+    const fc = JSON.parse(geo.bytes.toString('utf8')) as { type: string; features: { geometry: { type: string; coordinates: [number, number] }; properties: { ticket_id: number; pole_name: string } }[] };
+    expect(fc.type).toBe('FeatureCollection');
+    expect(fc.features.map((f) => f.properties.ticket_id).sort()).toEqual(located.map((r) => r.id).sort());
+    for (const f of fc.features) {
+      const row = located.find((r) => r.id === f.properties.ticket_id)!;
+      expect(f.geometry).toEqual({ type: 'Point', coordinates: [row.geo_lon, row.geo_lat] }); // [lon, lat]
+      expect(f.properties.pole_name).toBe(row.pole_name);
+    }
+    const kml = await exportOption(page, 'KML (Google Earth)');
+    expect(kml.name).toBe(`${jobNumber}.kml`);
+    expect(kml.bytes.toString('utf8').match(/<Placemark /g)).toHaveLength(located.length);
   });
 
   test('the create modal checks the job number on blur, refuses a bad workbook and asks before losing changes', async ({ page }) => {

@@ -34,6 +34,7 @@ import { referenceRoutes } from './modules/reference/reference.routes';
 import { ticketRoutes } from './modules/tickets/tickets.routes';
 import { jobsRoutes } from './modules/jobs/jobs.routes';
 import { workRoutes } from './modules/work/work.routes';
+import { mapRoutes } from './modules/map/map.routes';
 
 export interface BuildOptions extends AppContext {
   /** Built web app to serve (dist/web); omitted in API tests. */
@@ -56,7 +57,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
-  await registerSecurityHeaders(app, ctx.storage);
+  await registerSecurityHeaders(app, ctx.storage, ctx.config.map.tileSource);
   registerInputTextCheck(app);
 
   await app.register(cookie);
@@ -106,6 +107,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
       await ticketRoutes(api, ctx);
       await jobsRoutes(api, ctx);
       await workRoutes(api, ctx);
+      await mapRoutes(api, ctx);
     },
     { prefix: API_PREFIX },
   );

@@ -58,4 +58,55 @@ describe('loadConfig', () => {
   it('rejects a PORT that is not a port number', () => {
     expect(() => loadConfig({ DATA_DIR: dir(), PORT: 'abc' })).toThrow(/PORT must be a port number/);
   });
+
+  describe('base map (MAP_STYLE_URL, MAP_ATTRIBUTION, MAP_MAX_ZOOM)', () => {
+    const map = (env: NodeJS.ProcessEnv) => loadConfig({ DATA_DIR: dir(), ...env }).map;
+
+    it('defaults to OpenStreetMap\'s tiles, credited as its licence asks', () => {
+      expect(map({})).toEqual({
+        tileUrl: 'https://tile.openstreetmap.org/{z}/{x}/{y}.png',
+        tileSource: 'https://tile.openstreetmap.org',
+        attribution: '© OpenStreetMap contributors',
+        maxZoom: 19,
+      });
+      expect(map({ MAP_STYLE_URL: '', MAP_ATTRIBUTION: ' ' }).attribution).toBe('© OpenStreetMap contributors');
+    });
+
+    it('takes a tile template with {z}, {x}, {y}; its origin (port kept) is what the CSP allows', () => {
+      expect(map({ MAP_STYLE_URL: 'http://tiles.local:8080/osm/{z}/{x}/{y}{r}.png?key=abc', MAP_ATTRIBUTION: 'Tiles: our own server', MAP_MAX_ZOOM: '17' })).toEqual({
+        tileUrl: 'http://tiles.local:8080/osm/{z}/{x}/{y}{r}.png?key=abc',
+        tileSource: 'http://tiles.local:8080',
+        attribution: 'Tiles: our own server',
+        maxZoom: 17,
+      });
+    });
+
+    it('turns a {s} subdomain into a wildcard host for the CSP', () => {
+      expect(map({ MAP_STYLE_URL: 'https://{s}.tile.example.org/{z}/{x}/{y}.png' }).tileSource).toBe('https://*.tile.example.org');
+      expect(map({ MAP_STYLE_URL: 'https://{s}.Tiles.Example.org:8443/{s}/{z}/{x}/{y}.png' }).tileSource).toBe('https://*.tiles.example.org:8443');
+    });
+
+    it('refuses templates the map could not use or the CSP could not allow, naming the variable and the reason', () => {
+      const cases: [string, RegExp][] = [
+        ['tile.openstreetmap.org/{z}/{x}/{y}.png', /not a URL/],
+        ['ftp://tiles.example.org/{z}/{x}/{y}.png', /only http and https/],
+        ['javascript:alert(1)//{z}/{x}/{y}', /only http and https/],
+        ['https://tiles.example.org/{z}/{x}.png', /\{y\} missing/],
+        ['https://tiles.example.org/{z}/{x}/{y}.png?key={apikey}', /\{apikey\} is not a placeholder/],
+        ['https://user:secret@tiles.example.org/{z}/{x}/{y}.png', /user name or password/],
+        ['https://tile-{s}.example.org/{z}/{x}/{y}.png', /only \{s\} may stand/],
+        ['https://{z}.example.org/{z}/{x}/{y}.png', /only \{s\} may stand/],
+      ];
+      for (const [url, why] of cases) {
+        expect(() => map({ MAP_STYLE_URL: url }), url).toThrow(ConfigError);
+        expect(() => map({ MAP_STYLE_URL: url }), url).toThrow(/^MAP_STYLE_URL must be an http or https URL template/);
+        expect(() => map({ MAP_STYLE_URL: url }), url).toThrow(why);
+      }
+    });
+
+    it('refuses HTML in the attribution and a zoom out of range', () => {
+      expect(() => map({ MAP_ATTRIBUTION: '<a href="x">OSM</a>' })).toThrow(/MAP_ATTRIBUTION must be plain text/);
+      for (const bad of ['0', '23', '18.5', 'deep']) expect(() => map({ MAP_MAX_ZOOM: bad }), bad).toThrow(`MAP_MAX_ZOOM must be a whole number from 1 to 22, got "${bad}"`);
+    });
+  });
 });

@@ -32,6 +32,8 @@ export interface Config {
   importMaxUnzippedBytes: number;
   /** …and how long reading one may take before its worker is stopped (IMPORT_TIME_LIMIT_MS, default 60 s). */
   importTimeLimitMs: number;
+  /** The base map's raster tiles (MAP_STYLE_URL, MAP_ATTRIBUTION, MAP_MAX_ZOOM): see mapTiles. */
+  map: MapTiles;
 }
 
 export class ConfigError extends Error {}
@@ -84,7 +86,69 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownTimeoutMs: milliseconds(env, 'SHUTDOWN_TIMEOUT_MS', 25_000),
     importMaxUnzippedBytes: megabytes(env, 'IMPORT_MAX_UNZIPPED_MB', 50),
     importTimeLimitMs: milliseconds(env, 'IMPORT_TIME_LIMIT_MS', 60_000),
+    map: mapTiles(env),
   };
+}
+
+export interface MapTiles {
+  /** A Leaflet raster-tile URL template: {z}, {x}, {y}, perhaps {s} (subdomain) and {r} (retina). */
+  tileUrl: string;
+  /** The tiles' origin as a CSP source for img-src: `https://*.tile.example.org` when the host has {s}. */
+  tileSource: string;
+  /** Plain text crediting the tiles (their licence usually requires it on the map). */
+  attribution: string;
+  maxZoom: number;
+}
+
+export const MAP_DEFAULTS = {
+  tileUrl: 'https://tile.openstreetmap.org/{z}/{x}/{y}.png',
+  attribution: '© OpenStreetMap contributors',
+  maxZoom: 19,
+} as const;
+
+const TILE_PLACEHOLDER = /\{([^{}]*)\}/g;
+const TILE_KNOWN = new Set(['s', 'z', 'x', 'y', 'r']);
+
+/**
+ * The base map (DESIGN §7.2). MAP_STYLE_URL must be an http(s) URL template with {z}, {x} and
+ * {y}; {s} may stand for a subdomain, only as the first label of the host (the CSP can allow
+ * `*.host` but not a part of a label), and {r} for Leaflet's retina suffix. MAP_ATTRIBUTION is
+ * plain text (the map shows it as text: '<' and '>' are refused). The server only hands these to
+ * the browser (GET /map/config) and allows the origin in the CSP: it never fetches a tile.
+ */
+function mapTiles(env: NodeJS.ProcessEnv): MapTiles {
+  const raw = env.MAP_STYLE_URL?.trim() || MAP_DEFAULTS.tileUrl;
+  const bad = (why: string) =>
+    new ConfigError(`MAP_STYLE_URL must be an http or https URL template of raster tiles with {z}, {x} and {y}, e.g. ${MAP_DEFAULTS.tileUrl}: ${why} (got "${raw}")`);
+  const names = [...raw.matchAll(TILE_PLACEHOLDER)].map((m) => m[1]);
+  const unknown = names.find((n) => !TILE_KNOWN.has(n));
+  if (unknown !== undefined) throw bad(`{${unknown}} is not a placeholder the map fills in ({s}, {z}, {x}, {y}, {r})`);
+  const missing = ['z', 'x', 'y'].filter((n) => !names.includes(n));
+  if (missing.length) throw bad(`${missing.map((n) => `{${n}}`).join(', ')} missing`);
+  // The template with each placeholder filled as the map would: then it must be a plain URL.
+  const sample = raw.replace(TILE_PLACEHOLDER, (_m, n: string) => (n === 's' ? 'a' : n === 'r' ? '' : '0'));
+  let url: URL;
+  try {
+    url = new URL(sample);
+  } catch {
+    throw bad('not a URL');
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw bad('only http and https are allowed');
+  if (url.username || url.password) throw bad('a user name or password in the URL would be sent to every browser');
+  const authority = raw.slice(url.protocol.length + 2).split(/[/?#]/)[0];
+  const host = authority.replace(/:\d+$/, '');
+  if (host.includes('{') && !/^\{s\}\.[^{}]+$/.test(host)) throw bad('in the host name only {s} may stand, as its first part ({s}.tile.example.org)');
+  const port = url.port ? `:${url.port}` : '';
+  const tileSource = host.startsWith('{s}.') ? `${url.protocol}//*.${url.hostname.split('.').slice(1).join('.')}${port}` : url.origin;
+
+  const attribution = env.MAP_ATTRIBUTION?.trim() || MAP_DEFAULTS.attribution;
+  if (/[<>]/.test(attribution) || attribution.length > 300) {
+    throw new ConfigError(`MAP_ATTRIBUTION must be plain text of at most 300 characters, without < or > (got "${attribution.slice(0, 80)}")`);
+  }
+  const zoomRaw = env.MAP_MAX_ZOOM?.trim() || String(MAP_DEFAULTS.maxZoom);
+  const maxZoom = Number(zoomRaw);
+  if (!/^\d+$/.test(zoomRaw) || maxZoom < 1 || maxZoom > 22) throw new ConfigError(`MAP_MAX_ZOOM must be a whole number from 1 to 22, got "${zoomRaw}"`);
+  return { tileUrl: raw, tileSource, attribution, maxZoom };
 }
 
 /**

@@ -97,10 +97,14 @@ export function exportProblems(job: { job_number?: string | null; tickets?: unkn
   return null;
 }
 
-/** '{job_number}_Export-Option1.csv'; characters no file system accepts become '_'. */
+/** A job number as the start of a file name: characters no file system accepts become '_'. */
+export function jobFileStem(jobNumber: string): string {
+  return [...jobNumber.trim()].map((c) => (c < ' ' || '\\/:*?"<>|'.includes(c) ? '_' : c)).join('') || 'job';
+}
+
+/** '{job_number}_Export-Option1.csv' (jobFileStem). */
 export function exportFileName(jobNumber: string, option: ExportOption): string {
-  const safe = [...jobNumber.trim()].map((c) => (c < ' ' || '\\/:*?"<>|'.includes(c) ? '_' : c)).join('') || 'job';
-  return `${safe}_Export-Option${option}.csv`;
+  return `${jobFileStem(jobNumber)}_Export-Option${option}.csv`;
 }
 
 const PLAIN_NUMBER = /^ *[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;

@@ -50,6 +50,25 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * A Content-Disposition that makes the browser save the reply as `fileName`: `filename` in plain
+ * ASCII (other characters as '_', for old clients) and, when the name has more, `filename*` in
+ * UTF-8 (RFC 6266 / RFC 8187). A header value may not hold non-Latin-1 text at all (Node throws),
+ * so a job number in any script still downloads under its own name.
+ */
+export function attachment(fileName: string): string {
+  const ascii = fileName.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  const plain = `attachment; filename="${ascii}"`;
+  if (ascii === fileName) return plain;
+  let encoded: string;
+  try {
+    encoded = encodeURIComponent(fileName).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  } catch {
+    return plain; // a lone surrogate has no UTF-8 form
+  }
+  return `${plain}; filename*=UTF-8''${encoded}`;
+}
+
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**

@@ -73,4 +73,16 @@ describe('security headers', () => {
     const local = directives((await app.inject({ url: '/api/v1/health' })).headers['content-security-policy'] as string);
     expect(local['connect-src']).toBe("'self'");
   });
+
+  it("let images come from the base map's tile server (MAP_STYLE_URL), a {s} subdomain as a wildcard host, and nothing else from it", async () => {
+    // The default: OpenStreetMap's tile server.
+    const osm = directives((await app.inject({ url: '/api/v1/health' })).headers['content-security-policy'] as string);
+    expect(osm['img-src'].split(' ')).toContain('https://tile.openstreetmap.org');
+
+    const own = await createTestApp({ env: { MAP_STYLE_URL: 'https://{s}.tiles.example.net:8443/{z}/{x}/{y}.png' } });
+    const csp = directives((await own.request({ url: '/api/v1/health' })).headers['content-security-policy'] as string);
+    expect(csp['img-src'].split(' ')).toEqual(["'self'", 'data:', 'blob:', 'https://*.tiles.example.net:8443']);
+    // Tiles are images: scripts, fetches and frames stay our own.
+    for (const d of ['script-src', 'connect-src', 'frame-src', 'default-src']) expect(csp[d], d).toBe("'self'");
+  });
 });

@@ -16,13 +16,15 @@ function storageOrigin(storage: Storage): string | null {
  * Security headers on every reply, HTML, API and files alike (@fastify/helmet):
  * - a Content-Security-Policy whose scripts come only from this origin (the Vite build has no
  *   inline script), styles from this origin plus inline styles (Mantine sets style attributes),
- *   images and fetches from here and the file store, and no framing (`frame-ancestors 'none'`);
+ *   images and fetches from here and the file store, images also from the base map's tile server
+ *   (MAP_STYLE_URL: its origin, or `*.host` when the host has {s}), and no framing
+ *   (`frame-ancestors 'none'`);
  * - `Referrer-Policy: no-referrer`, so reset tokens and signed URLs never leak through Referer;
  * - `X-Content-Type-Options: nosniff`, `X-Frame-Options: DENY`;
  * - HSTS only when the request came over TLS (directly, or through the trusted proxy's
  *   X-Forwarded-Proto): a plain-HTTP local run must not pin browsers to HTTPS.
  */
-export async function registerSecurityHeaders(app: FastifyInstance, storage: Storage) {
+export async function registerSecurityHeaders(app: FastifyInstance, storage: Storage, mapTileSource: string) {
   const files = storageOrigin(storage);
   const withFiles = (...sources: string[]) => (files ? [...sources, files] : sources);
   await app.register(helmet, {
@@ -33,7 +35,7 @@ export async function registerSecurityHeaders(app: FastifyInstance, storage: Sto
         defaultSrc: ["'self'"],
         scriptSrc: ["'self'"],
         styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: withFiles("'self'", 'data:', 'blob:'),
+        imgSrc: withFiles("'self'", 'data:', 'blob:', mapTileSource),
         connectSrc: withFiles("'self'"),
         fontSrc: ["'self'", 'data:'],
         mediaSrc: withFiles("'self'", 'blob:'),

@@ -33,19 +33,14 @@ export interface ApiOptions {
   headers?: Record<string, string>;
 }
 
-/**
- * The one fetch wrapper (SPEC §7): the HttpOnly session cookie plus our CSRF header, JSON (or a
- * form) in and JSON out. A 401 on an authenticated call ends the session, which sends the user to /login with the
- * page remembered.
- */
-export async function apiFetch<T>(path: string, opts: ApiOptions = {}): Promise<T> {
-  const headers: Record<string, string> = { Accept: 'application/json', ...csrfHeaders, ...opts.headers };
+/** Sends a call with the session cookie and our CSRF header; a network failure becomes ApiError(0). */
+async function send(path: string, opts: ApiOptions, accept: string): Promise<Response> {
+  const headers: Record<string, string> = { Accept: accept, ...csrfHeaders, ...opts.headers };
   // A form body (multipart or urlencoded) goes as it is, with the content type fetch gives it.
   const form = opts.body instanceof FormData || opts.body instanceof URLSearchParams;
   if (opts.body !== undefined && !form) headers['Content-Type'] = 'application/json';
-  let res: Response;
   try {
-    res = await fetch(`${API_PREFIX}${path}`, {
+    return await fetch(`${API_PREFIX}${path}`, {
       method: opts.method ?? 'GET',
       headers,
       body: opts.body === undefined ? undefined : form ? (opts.body as FormData | URLSearchParams) : JSON.stringify(opts.body),
@@ -56,18 +51,39 @@ export async function apiFetch<T>(path: string, opts: ApiOptions = {}): Promise<
     if ((err as Error).name === 'AbortError') throw err;
     throw new ApiError(0, 'Cannot reach the server. Check your connection and try again.', null);
   }
-  const text = await res.text();
-  let body: unknown = null;
+}
+
+const parseJson = (text: string): unknown => {
   try {
-    body = text ? JSON.parse(text) : null;
+    return text ? JSON.parse(text) : null;
   } catch {
-    body = null;
+    return null;
   }
-  if (!res.ok) {
-    const b = (body && typeof body === 'object' ? body : null) as Record<string, unknown> | null;
-    if (res.status === 401 && !opts.public) clearSession();
-    const message = (b?.error as string) || (b?.status as string) || res.statusText || `Request failed (${res.status})`;
-    throw new ApiError(res.status, message, b);
-  }
+};
+
+/** A refusal as ApiError with the server's message; a 401 on an authenticated call ends the session. */
+function failure(res: Response, body: unknown, opts: ApiOptions): ApiError {
+  const b = (body && typeof body === 'object' ? body : null) as Record<string, unknown> | null;
+  if (res.status === 401 && !opts.public) clearSession();
+  const message = (b?.error as string) || (b?.status as string) || res.statusText || `Request failed (${res.status})`;
+  return new ApiError(res.status, message, b);
+}
+
+/**
+ * The one fetch wrapper (SPEC §7): the HttpOnly session cookie plus our CSRF header, JSON (or a
+ * form) in and JSON out. A 401 on an authenticated call ends the session, which sends the user to /login with the
+ * page remembered.
+ */
+export async function apiFetch<T>(path: string, opts: ApiOptions = {}): Promise<T> {
+  const res = await send(path, opts, 'application/json');
+  const body = parseJson(await res.text());
+  if (!res.ok) throw failure(res, body, opts);
   return body as T;
+}
+
+/** A file the server builds (an export) as a Blob, refused like apiFetch when the call fails. */
+export async function apiDownload(path: string, opts: ApiOptions = {}): Promise<Blob> {
+  const res = await send(path, opts, '*/*');
+  if (!res.ok) throw failure(res, parseJson(await res.text()), opts);
+  return res.blob();
 }

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Badge, Button, Card, Drawer, Group, Stack, Text } from '@mantine/core';
 import { confirmDialog } from '../components/confirm';
+import { saveFile } from '../components/saveFile';
 import { ConflictDialog } from './ConflictDialog';
 import { useOutbox } from './OfflineSync';
 import { outbox } from './outbox';
@@ -25,16 +26,9 @@ const STATE_BADGE: Record<OutboxEntry['state'], { label: string; color: string }
 
 /** A deleted ticket's notes and photos, saved to the phone so nothing typed or taken is lost. */
 function saveToDevice(entries: OutboxEntry[]) {
-  const download = (blob: Blob, name: string) => {
-    const a = document.createElement('a');
-    a.href = URL.createObjectURL(blob);
-    a.download = name;
-    a.click();
-    setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
-  };
   const notes = entries.filter((e) => e.kind === 'note').map((e) => `${e.label} — ${new Date(e.createdAt).toLocaleString()}\n${e.kind === 'note' ? e.text : ''}\n`);
-  if (notes.length) download(new Blob([notes.join('\n')], { type: 'text/plain' }), `linecrew-notes-${entries[0].ticketId}.txt`);
-  for (const e of entries) if (e.kind === 'photo') download(e.blob, e.fileName);
+  if (notes.length) saveFile(new Blob([notes.join('\n')], { type: 'text/plain' }), `linecrew-notes-${entries[0].ticketId}.txt`);
+  for (const e of entries) if (e.kind === 'photo') saveFile(e.blob, e.fileName);
 }
 
 /** The queue: each waiting change, what became of it, and what the user can do about it. */

@@ -3,7 +3,9 @@ import { z } from 'zod';
 import { jobDeleteReply, jobExistsReply, jobListItemSchema, jobSaveBody, jobSaveReply, jobSchema, utilitySchema } from '../../../shared/jobs.schemas';
 import { ticketSchema } from '../../../shared/tickets.schemas';
 import type { App, AppContext } from '../../context';
-import { idParams } from '../../plugins/routes';
+import { MAP_EXPORT_TYPE, mapExportFileName, ticketsToGeoJson, ticketsToKml } from '../../../shared/map-export';
+import { mapFeatureCollection } from '../../../shared/map.schemas';
+import { attachment, idParams } from '../../plugins/routes';
 import { JobReplyCache, matchesEtag, preferredEncoding } from './job-replies';
 import * as service from './jobs.service';
 
@@ -41,6 +43,33 @@ export async function jobsRoutes(app: App, ctx: AppContext) {
     '/jobs/tickets/:id',
     { config: { allow: 'read' }, schema: { tags, params: idParams, response: { 200: z.array(ticketSchema) } } },
     (request) => service.ticketsOfJob(ctx, request.user, request.params.id),
+  );
+
+  // The map layers of a job (DESIGN §7.2): downloads, so sent as built bytes with their own type.
+  app.get(
+    '/jobs/:id/geojson',
+    {
+      config: { allow: 'read' },
+      schema: { tags, summary: 'The job\'s tickets with coordinates as GeoJSON points (application/geo+json, a download)', params: idParams, response: { 200: mapFeatureCollection } },
+    },
+    async (request, typedReply) => {
+      const reply = typedReply as FastifyReply; // sends bytes, not the typed object
+      const job = await service.jobMapTickets(ctx, request.user, request.params.id);
+      // A Buffer goes out as it is: Fastify would add a charset to a string of a +json type.
+      const body = Buffer.from(JSON.stringify(ticketsToGeoJson(job.tickets)));
+      return reply.type(MAP_EXPORT_TYPE.geojson).header('content-disposition', attachment(mapExportFileName(job.job_number, 'geojson'))).send(body);
+    },
+  );
+  app.get(
+    '/jobs/:id/kml',
+    { config: { allow: 'read' }, schema: { tags, summary: 'The job\'s tickets with coordinates as KML 2.2 placemarks (Google Earth, a download)', params: idParams } },
+    async (request, reply) => {
+      const job = await service.jobMapTickets(ctx, request.user, request.params.id);
+      return reply
+        .type(`${MAP_EXPORT_TYPE.kml}; charset=utf-8`)
+        .header('content-disposition', attachment(mapExportFileName(job.job_number, 'kml')))
+        .send(ticketsToKml(job, job.tickets));
+    },
   );
 
   app.get(

@@ -1,7 +1,8 @@
-import { CREW_STATUS, ROLE } from '../../../shared/constants';
+import { CREW_STATUS, ROLE, TICKET_STATUS } from '../../../shared/constants';
 import type { TicketsFile } from '../../../shared/excel';
 import { truncateDecimals } from '../../../shared/excel';
 import type { Job, JobListItem, JobSave, JobSaveReply, NewTicketDraft, NewUnitDraft, Utility } from '../../../shared/jobs.schemas';
+import type { MapTicket } from '../../../shared/map-export';
 import { MSG } from '../../../shared/messages';
 import type { Ticket } from '../../../shared/tickets.schemas';
 import type { AppContext } from '../../context';
@@ -70,6 +71,17 @@ export async function ticketsOfJob(ctx: AppContext, me: CurrentUser, id: number)
 /** GET /jobs/job_exists/{number}: the jobs of the caller's company with exactly this number. */
 export function jobsWithNumber(ctx: AppContext, me: CurrentUser, jobNumber: string) {
   return repo.jobsWithNumber(ctx.db, me.companyId, jobNumber.trim());
+}
+
+/**
+ * GET /jobs/{id}/geojson and /kml: the job's number and its tickets that have coordinates, in
+ * two statements whatever the number of tickets (the builders of src/shared/map-export.ts do the rest).
+ */
+export async function jobMapTickets(ctx: AppContext, me: CurrentUser, id: number): Promise<{ job_number: string; tickets: MapTicket[] }> {
+  const [job, rows] = await Promise.all([repo.findJob(ctx.db, me.companyId, id), repo.selectLocatedTickets(ctx.db, me.companyId, id)]);
+  if (!job) throw notFound('job');
+  const tickets = rows.map(({ complete, ...r }): MapTicket => ({ ...r, status: complete ? TICKET_STATUS.COMPLETE : TICKET_STATUS.PENDING }));
+  return { job_number: job.jobNumber, tickets };
 }
 
 export const utilities = (ctx: AppContext, me: CurrentUser): Promise<Utility[]> => repo.listUtilities(ctx.db, me.companyId);
