@@ -33,7 +33,8 @@ export async function registerSecurityHeaders(app: FastifyInstance, storage: Sto
         defaultSrc: ["'self'"],
         scriptSrc: ["'self'"],
         styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: withFiles("'self'", 'data:', 'blob:'),
+        // The map's default base-map tiles (web: src/web/api/mapConfig.ts DEFAULT_MAP_CONFIG).
+        imgSrc: withFiles("'self'", 'data:', 'blob:', 'https://tile.openstreetmap.org'),
         connectSrc: withFiles("'self'"),
         fontSrc: ["'self'", 'data:'],
         mediaSrc: withFiles("'self'", 'blob:'),
