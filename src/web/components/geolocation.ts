@@ -1,4 +1,4 @@
-import type { LatLon } from '../../shared/geo';
+import type { LatLon } from '../../shared/distance';
 
 /** Where the phone is, with how sure it is (metres, 95 %), as the Geolocation API tells. */
 export interface Position extends LatLon {

@@ -2,17 +2,32 @@ import 'leaflet/dist/leaflet.css';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import L from 'leaflet';
 import Supercluster from 'supercluster';
-import { Button, Group, Text } from '@mantine/core';
+import { Button, Center, Group, Loader, Stack, Text } from '@mantine/core';
 import { IconFocusCentered } from '@tabler/icons-react';
-import type { LatLon } from '../../../shared/geo';
+import { distanceMeters, type LatLon } from '../../../shared/distance';
 import type { MapConfig } from '../../../shared/map.schemas';
+import { localIsoDay } from '../../../shared/ticket-state';
+import { useMapConfig } from '../../api/mapConfig';
 import type { Position } from '../geolocation';
-import { boundsOf, byDrawOrder, CLUSTER_OPTIONS, clusterInput, clusterLabel, POINT_STYLE, type ClusterProps, type ClusterSums, type MapPoint } from './mapPoints';
+import {
+  boundsOf,
+  byDrawOrder,
+  CLUSTER_OPTIONS,
+  clusterInput,
+  clusterLabel,
+  mapCountText,
+  POINT_STYLE,
+  toMapPoints,
+  type ClusterProps,
+  type ClusterSums,
+  type MappableTicket,
+  type MapPoint,
+} from './mapPoints';
 import classes from './TicketMap.module.css';
 
 /**
- * The ticket map (DESIGN §7.2), loaded on demand (MapView imports it lazily, so Leaflet and
- * supercluster never weigh on the job and My Work pages until someone picks Map).
+ * The ticket map (DESIGN §7.2), loaded on demand (MapView imports it lazily, so Leaflet,
+ * supercluster and this code never weigh on the job and My Work pages until someone picks Map).
  *
  * Speed for a job of 5,000 poles: supercluster indexes the points once per list (a few ms), and
  * each move draws only what the view holds — clusters as a handful of DOM markers, single points
@@ -66,9 +81,8 @@ class LetterMarker extends L.CircleMarker {
 }
 
 export interface TicketMapProps {
-  /** The tickets with coordinates (mapPoints.ts toMapPoints). */
-  points: MapPoint[];
-  config: MapConfig;
+  /** The list's rows, after its filters and search: those with coordinates become points. */
+  rows: readonly MappableTicket[];
   /** The map region's name for screen readers. */
   label: string;
   /** The fit button's words: "Fit to job", "Fit to my tickets". */
@@ -92,7 +106,40 @@ function legendDot(color: string, letter: string, r: number) {
   );
 }
 
-export default function TicketMap({ points, config, label, fitLabel, onOpen, onMove, position }: TicketMapProps) {
+/**
+ * A map of tickets with its count: "N of M poles on the map", M the rows given (what the list
+ * shows after its filters and search), N those with coordinates. The rows are the list's own,
+ * so every filter of the list applies to the map too.
+ */
+export default function TicketMap({ rows, ...props }: TicketMapProps) {
+  const config = useMapConfig();
+  const today = localIsoDay();
+  const points = useMemo(() => toMapPoints(rows, today), [rows, today]);
+  return (
+    <Stack gap="xs">
+      <Text size="sm" fw={500} aria-live="polite" data-testid="map-count">
+        {mapCountText(points.length, rows.length)}
+      </Text>
+      {config.data ? (
+        <LeafletMap key={config.data.tile_url} config={config.data} points={points} {...props} />
+      ) : (
+        <Center h={320}>
+          <Loader aria-label="Loading the map" />
+        </Center>
+      )}
+    </Stack>
+  );
+}
+
+function LeafletMap({
+  points,
+  config,
+  label,
+  fitLabel,
+  onOpen,
+  onMove,
+  position,
+}: Omit<TicketMapProps, 'rows'> & { points: MapPoint[]; config: MapConfig }) {
   const box = useRef<HTMLDivElement>(null);
   const [map, setMap] = useState<L.Map | null>(null);
   const renderer = useRef<L.Canvas | null>(null);
@@ -104,7 +151,7 @@ export default function TicketMap({ points, config, label, fitLabel, onOpen, onM
     handlers.current = { onOpen, onMove };
   }, [onOpen, onMove]);
 
-  // One Leaflet map per mounted component (MapView keys it by the tile source).
+  // One Leaflet map per mounted component (TicketMap keys it by the tile source).
   useEffect(() => {
     const el = box.current;
     if (!el) return;
@@ -246,8 +293,12 @@ export default function TicketMap({ points, config, label, fitLabel, onOpen, onM
     };
   }, [map, index, points, draggable]);
 
-  // The phone's position: a violet dot with its accuracy circle; the view moves to it when it
-  // is first (or newly) asked for.
+  // The phone's position: a violet dot with its accuracy circle. When it is (newly) asked for,
+  // the view shows it with the nearest pole, so the crew sees where to walk.
+  const latestPoints = useRef(points);
+  useEffect(() => {
+    latestPoints.current = points;
+  }, [points]);
   useEffect(() => {
     if (!map || !position) return;
     const at: L.LatLngTuple = [position.lat, position.lon];
@@ -255,7 +306,10 @@ export default function TicketMap({ points, config, label, fitLabel, onOpen, onM
       L.circle(at, { radius: position.accuracy, color: '#6741d9', weight: 1, fillOpacity: 0.08, interactive: false, renderer: renderer.current ?? undefined }),
       L.marker(at, { icon: L.divIcon({ className: classes.me, iconSize: [18, 18] }), keyboard: false, interactive: false, zIndexOffset: 1000 }),
     ]).addTo(map);
-    map.setView(at, Math.max(map.getZoom(), 15));
+    let nearest: MapPoint | null = null;
+    for (const p of latestPoints.current) if (!nearest || distanceMeters(position, p) < distanceMeters(position, nearest)) nearest = p;
+    if (nearest) map.fitBounds([at, [nearest.lat, nearest.lon]], { padding: [48, 48], maxZoom: FIT_MAX_ZOOM });
+    else map.setView(at, Math.max(map.getZoom(), 15));
     return () => {
       layer.remove();
     };
@@ -273,7 +327,7 @@ export default function TicketMap({ points, config, label, fitLabel, onOpen, onM
           ))}
           {position && (
             <Group gap={6} role="listitem" wrap="nowrap">
-              <span className={classes.me} style={{ display: 'inline-block', width: 16, height: 16 }} aria-hidden />
+              <span className={classes.meSwatch} aria-hidden />
               <Text size="sm">You (±{Math.round(position.accuracy)} m)</Text>
             </Group>
           )}
@@ -287,7 +341,7 @@ export default function TicketMap({ points, config, label, fitLabel, onOpen, onM
         {/* Over the map, not above it: the map does not jump down when the first tile fails. */}
         {baseMap === 'failed' && (
           <Text size="sm" role="status" className={classes.note}>
-            Base map unavailable: poles on a plain background
+            Base map unavailable
           </Text>
         )}
       </div>

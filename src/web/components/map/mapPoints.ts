@@ -1,5 +1,5 @@
 import type { Feature, Point } from 'geojson';
-import { placeOf, type LatLon } from '../../../shared/geo';
+import { placeOf, type LatLon } from '../../../shared/distance';
 import { ticketState, type TicketState } from '../../../shared/ticket-state';
 
 /**

@@ -1,7 +1,8 @@
 import { useCallback } from 'react';
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
-import { formatGeo, truncateGeo, type LatLon } from '../../../shared/geo';
+import type { LatLon } from '../../../shared/distance';
+import { formatGeo, truncateGeo } from '../../../shared/geo';
 import type { Job } from '../../../shared/jobs.schemas';
 import type { TicketRow } from '../../../shared/tickets.schemas';
 import { ApiError } from '../../api/client';
