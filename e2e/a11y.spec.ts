@@ -126,11 +126,11 @@ for (const size of [
       await expect(page.getByRole('heading', { name: 'My Work' })).toBeVisible();
       await expect(page.locator('[data-ticket-id]').first()).toBeVisible();
       await scan(page, 'my work', found);
-      await page.getByRole('radiogroup', { name: 'Show my tickets as' }).getByText('Map', { exact: true }).click();
+      await page.getByRole('group', { name: 'Show my tickets as' }).getByRole('button', { name: 'Map' }).click();
       await expect(page.getByText(/poles? on the map$/)).toBeVisible();
       await expect(page.getByRole('region', { name: 'Map of my open tickets' })).toBeVisible();
       await scan(page, 'my work map', found);
-      await page.getByRole('radiogroup', { name: 'Show my tickets as' }).getByText('List', { exact: true }).click();
+      await page.getByRole('group', { name: 'Show my tickets as' }).getByRole('button', { name: 'List' }).click();
       await page.getByRole('searchbox', { name: 'Search my tickets' }).fill('J-1001');
       await page.locator('[data-ticket-id]').first().click();
       await expect(page.getByRole('heading', { name: 'Tasks' })).toBeVisible();

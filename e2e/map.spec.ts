@@ -30,6 +30,7 @@ async function saveTicket(request: APIRequestContext, job: SeededJob, ticket: Re
 }
 
 const radio = (page: Page, group: string, option: string) => page.getByRole('radiogroup', { name: group }).getByText(option, { exact: true });
+const choice = (page: Page, group: string, option: string) => page.getByRole('group', { name: group }).getByRole('button', { name: option, exact: true });
 const mapCount = (page: Page) => page.getByTestId('map-count');
 const map = (page: Page) => page.getByRole('region', { name: /^Map of/ });
 
@@ -198,14 +199,15 @@ test.describe('the map', () => {
     await expect(cards).toHaveCount(4);
     expect(await poles()).toEqual([far, none, mid, near]);
 
-    await page.getByRole('switch', { name: 'Nearest first' }).check();
+    await choice(page, 'Order my tickets', 'Nearest first').click();
+    await expect(choice(page, 'Order my tickets', 'Nearest first')).toHaveAttribute('aria-pressed', 'true');
     await expect(cards.first()).toContainText(' away');
     expect(await poles()).toEqual([near, mid, far, none]);
     await expect(cards.first()).toContainText('ft away');
     await expect(cards.last()).toContainText('No location');
 
     // The map of the same tickets, and the phone's position on it once asked for.
-    await radio(page, 'Show my tickets as', 'Map').click();
+    await choice(page, 'Show my tickets as', 'Map').click();
     await expect(mapCount(page)).toHaveText('3 of 4 poles on the map');
     await page.getByRole('button', { name: 'Show my position' }).click();
     await expect(page.getByText(/^You \(±\d+ m\)$/)).toBeVisible();

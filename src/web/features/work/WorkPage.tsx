@@ -1,10 +1,10 @@
 import { useMemo, useState } from 'react';
-import { Alert, Badge, Button, Center, Container, Group, Loader, Paper, SegmentedControl, Select, Stack, Switch, Text, TextInput, Title, UnstyledButton } from '@mantine/core';
+import { Alert, Badge, Button, Center, Container, Group, Loader, Paper, Select, Stack, Text, TextInput, Title, UnstyledButton } from '@mantine/core';
 import { useLocalStorage } from '@mantine/hooks';
 import { IconCurrentLocation, IconSearch } from '@tabler/icons-react';
 import { useNavigate } from 'react-router';
 import { isoToUs } from '../../../shared/dates';
-import { byDistance, formatDistance } from '../../../shared/geo';
+import { byDistance, formatDistance } from '../../../shared/distance';
 import { fullName } from '../../../shared/names';
 import { can } from '../../../shared/permissions';
 import { isOverdue, localIsoDay } from '../../../shared/ticket-state';
@@ -17,6 +17,7 @@ import { usePageTitle } from '../../components/usePageTitle';
 import { CopyNote } from '../../offline/CopyNote';
 import { useOutbox } from '../../offline/OfflineSync';
 import { useWork, type WorkItem } from './api/work';
+import { ChoiceButtons } from './ChoiceButtons';
 import { groupWork } from './workList';
 import { useKeepTicketsOnDevice } from './useKeepTicketsOnDevice';
 
@@ -28,7 +29,11 @@ const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
 const VIEWS = [
   { value: 'list', label: 'List' },
   { value: 'map', label: 'Map' },
-];
+] as const;
+const ORDERS = [
+  { value: 'due', label: 'Soonest due' },
+  { value: 'nearest', label: 'Nearest first' },
+] as const;
 
 /**
  * One ticket. In Nearest first it also names its job (the list is no longer grouped by job) and
@@ -215,9 +220,9 @@ export default function WorkPage() {
         size="md"
       />
       <Group gap="sm" wrap="wrap" align="center">
-        <SegmentedControl aria-label="Show my tickets as" data={VIEWS} value={view} onChange={(v) => setView(v === 'map' ? 'map' : 'list')} />
+        <ChoiceButtons label="Show my tickets as" options={VIEWS} value={view} onChange={setView} />
         {view === 'list' ? (
-          <Switch label="Nearest first" size="md" checked={nearest} onChange={(e) => onNearest(e.currentTarget.checked)} disabled={locating} />
+          <ChoiceButtons label="Order my tickets" options={ORDERS} value={nearest ? 'nearest' : 'due'} onChange={(v) => onNearest(v === 'nearest')} busy={locating} />
         ) : (
           <Button variant="default" leftSection={<IconCurrentLocation size={18} />} onClick={() => void locate()} loading={locating}>
             Show my position
