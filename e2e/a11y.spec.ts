@@ -63,6 +63,13 @@ for (const size of [
       await expect(page.getByRole('heading', { name: /Job J-1001/ })).toBeVisible({ timeout: 30_000 });
       await scan(page, 'job', found);
 
+      // The job map (no network: its tiles fail, so it also says "Base map unavailable").
+      await page.getByRole('radiogroup', { name: 'Show the tickets as' }).getByText('Map', { exact: true }).click();
+      await expect(page.getByText(/poles? on the map$/)).toBeVisible();
+      await expect(page.getByText(/Base map unavailable/)).toBeVisible();
+      await scan(page, 'job map', found);
+      await page.getByRole('radiogroup', { name: 'Show the tickets as' }).getByText('Table', { exact: true }).click();
+
       await page.getByRole('button', { name: 'Edit Job Info' }).click();
       await expect(page.getByRole('dialog')).toBeVisible();
       await scan(page, 'edit job modal', found);
@@ -119,6 +126,11 @@ for (const size of [
       await expect(page.getByRole('heading', { name: 'My Work' })).toBeVisible();
       await expect(page.locator('[data-ticket-id]').first()).toBeVisible();
       await scan(page, 'my work', found);
+      await page.getByRole('group', { name: 'Show my tickets as' }).getByRole('button', { name: 'Map' }).click();
+      await expect(page.getByText(/poles? on the map$/)).toBeVisible();
+      await expect(page.getByRole('region', { name: 'Map of my open tickets' })).toBeVisible();
+      await scan(page, 'my work map', found);
+      await page.getByRole('group', { name: 'Show my tickets as' }).getByRole('button', { name: 'List' }).click();
       await page.getByRole('searchbox', { name: 'Search my tickets' }).fill('J-1001');
       await page.locator('[data-ticket-id]').first().click();
       await expect(page.getByRole('heading', { name: 'Tasks' })).toBeVisible();

@@ -55,6 +55,9 @@ export interface NewTicket {
   street_address?: string;
   due_date?: string;
   description?: string;
+  /** Where the pole stands (degrees); without them the ticket is not on the map. */
+  geo_lat?: number;
+  geo_lon?: number;
 }
 
 /**

@@ -17,6 +17,8 @@ export const queryKeys = {
   /** GET /work?foreman_id=: an office user's My Work narrowed to one foreman's jobs ('all': every one). */
   workOf: (foremanId: number | null) => ['work', foremanId ?? 'all'] as const,
   utilities: ['utilities'] as const,
+  /** GET /map/config: the base map's tiles and attribution (DESIGN §7.2). */
+  mapConfig: ['map', 'config'] as const,
 
   /** Every crew query (roster, foremen, working foremen, roles, one's own profile) starts with 'crew', so one invalidation refreshes them all. */
   crewLists: crew,

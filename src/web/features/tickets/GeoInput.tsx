@@ -1,6 +1,8 @@
 import { useState } from 'react';
-import { TextInput } from '@mantine/core';
+import { Button, Group, Text, TextInput } from '@mantine/core';
+import { IconCurrentLocation } from '@tabler/icons-react';
 import { formatGeo, truncateGeo } from '../../../shared/geo';
+import { currentPosition } from '../../components/geolocation';
 import { cutGeoText } from './ticketDraft';
 
 /**
@@ -48,5 +50,38 @@ export function GeoInput({
         onChange(commit(t));
       }}
     />
+  );
+}
+
+/**
+ * "Use my location" (DESIGN §7.2): fills latitude and longitude from the phone's position (cut
+ * to 6 decimals like typed ones). Only the draft changes: the ticket's Save stores it, with the
+ * version it read, like any other edit.
+ */
+export function UseMyLocation({ onFound }: { onFound: (lat: number | null, lon: number | null) => void }) {
+  const [busy, setBusy] = useState(false);
+  const [note, setNote] = useState<{ ok: boolean; text: string } | null>(null);
+  const locate = () => {
+    setBusy(true);
+    setNote(null);
+    currentPosition()
+      .then((p) => {
+        onFound(truncateGeo(p.lat), truncateGeo(p.lon));
+        setNote({ ok: true, text: `Location filled in (within ${Math.round(p.accuracy)} m). Save to keep it.` });
+      })
+      .catch((err: Error) => setNote({ ok: false, text: err.message }))
+      .finally(() => setBusy(false));
+  };
+  return (
+    <Group gap="xs" wrap="wrap">
+      <Button variant="light" size="xs" leftSection={<IconCurrentLocation size={16} />} onClick={locate} loading={busy}>
+        Use my location
+      </Button>
+      {note && (
+        <Text size="sm" c={note.ok ? 'dimmed' : 'red.9'} role={note.ok ? 'status' : 'alert'}>
+          {note.text}
+        </Text>
+      )}
+    </Group>
   );
 }

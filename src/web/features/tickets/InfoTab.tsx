@@ -9,7 +9,7 @@ import { fullName } from '../../../shared/names';
 import { UploadField } from '../../components/upload/UploadField';
 import { usePermitTypes } from './api/permitTypes';
 import { useWorkingForemen } from './api/workingForemen';
-import { GeoInput } from './GeoInput';
+import { GeoInput, UseMyLocation } from './GeoInput';
 import { ReadField } from './ReadField';
 import type { FormErrors } from '@mantine/form';
 import { fieldError, newKey, notesNewestFirst, type DraftNote, type DraftPermit, type TicketDraft } from './ticketDraft';
@@ -149,6 +149,7 @@ export function InfoTab({
               <GeoInput label="Latitude" value={draft.geo_lat} onChange={(v) => update({ geo_lat: v })} min={-90} max={90} error={err('geo_lat')} />
               <GeoInput label="Longitude" value={draft.geo_lon} onChange={(v) => update({ geo_lon: v })} min={-180} max={180} error={err('geo_lon')} />
             </SimpleGrid>
+            <UseMyLocation onFound={(geo_lat, geo_lon) => update({ geo_lat, geo_lon })} />
             <Textarea label="Description" {...textProps('description')} autosize minRows={2} maxRows={8} maxLength={LIMITS.textMax} />
             <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="xs">
               <Select

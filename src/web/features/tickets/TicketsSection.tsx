@@ -1,7 +1,7 @@
 import { memo, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { Alert, Badge, Button, Drawer, FileButton, Group, List, Paper, Select, SegmentedControl, Stack, Text, Title, Tooltip } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
+import { useLocalStorage, useMediaQuery } from '@mantine/hooks';
 import { IconAdjustmentsHorizontal, IconArrowLeft, IconFileSpreadsheet, IconListCheck, IconPlus } from '@tabler/icons-react';
 import { TICKET_STATUS } from '../../../shared/constants';
 import { can } from '../../../shared/permissions';
@@ -17,6 +17,7 @@ import type { WorkbookColumns } from '../../../shared/excel';
 import type { ApplyMode, ReimportPreview, XlsImportReply } from '../../../shared/reimport';
 import { ExcelMappingModal, type LibraryMap, type TicketMap } from '../../components/ExcelMappingModal';
 import { LoadState } from '../../components/LoadState';
+import { MapView } from '../../components/map/MapView';
 import { PhoneSortPicker } from '../../components/PhoneSortPicker';
 import { previewSheet, readSheetColumns, useImportSheet, type SheetMapping } from './api/xlsUpload';
 import { ReimportPreviewModal } from './ReimportPreviewModal';
@@ -26,10 +27,16 @@ import { TicketCards } from './TicketCards';
 import { COLUMNS, TicketsTable } from './TicketsTable';
 import { TicketWindow, type WindowTarget } from './TicketWindow';
 import { ticketHref, ticketParam, type TicketLocationState } from './ticketUrl';
+import { useMovePole } from './useMovePole';
 
 const ALL = 'All';
 const SORT_OPTIONS = COLUMNS.map((c) => ({ value: c.key, label: c.label }));
 type StatusFilter = 'All' | 'Pending' | 'Complete';
+type TicketView = 'table' | 'map';
+const VIEWS = [
+  { value: 'table', label: 'Table' },
+  { value: 'map', label: 'Map' },
+];
 
 /** Distinct non-empty values, in natural order, for the Pole and Line filters. */
 function distinct(rows: TicketRow[], pick: (t: TicketRow) => string | null): string[] {
@@ -113,6 +120,10 @@ export default function TicketsSection({ jobId }: { jobId: number }) {
   const canWrite = can(roleId, 'tickets.write');
   const canEdit = can(roleId, 'tickets.edit');
   const jobQuery = useJob(jobId);
+  // Table or Map (DESIGN §7.2), remembered on this device; read at once, so a reload in Map
+  // view never flashes the table first.
+  const [view, setView] = useLocalStorage<TicketView>({ key: 'linecrew.tickets.view', defaultValue: 'table', getInitialValueInEffect: false });
+  const onView = useCallback((v: string) => setView(v === 'map' ? 'map' : 'table'), [setView]);
   const job = jobQuery.data;
 
   const [poleFilter, setPoleFilter] = useState<string>(ALL);
@@ -135,6 +146,8 @@ export default function TicketsSection({ jobId }: { jobId: number }) {
   const resetFile = useRef<() => void>(null);
 
   const tickets = useMemo(() => job?.tickets ?? [], [job]);
+  // Dragging a point moves the pole: for the roles that edit poles (tickets.write: 1–3).
+  const movePole = useMovePole(jobId, tickets);
   const poles = useMemo(() => distinct(tickets, (t) => t.pole_name), [tickets]);
   const lines = useMemo(() => distinct(tickets, (t) => t.line_name), [tickets]);
 
@@ -340,6 +353,7 @@ export default function TicketsSection({ jobId }: { jobId: number }) {
           <Badge variant="light" color="gray" aria-label={`${tickets.length} tickets, ${complete} complete`}>
             {complete}/{tickets.length} complete
           </Badge>
+          {tickets.length > 0 && <SegmentedControl aria-label="Show the tickets as" data={VIEWS} value={view} onChange={onView} size="sm" />}
         </Group>
         <Group gap="xs" wrap="wrap">
           <Button variant="default" leftSection={<IconArrowLeft size={16} />} onClick={() => navigate('/jobs')}>
@@ -375,7 +389,7 @@ export default function TicketsSection({ jobId }: { jobId: number }) {
         </Group>
       </Group>
     ),
-    [tickets.length, complete, canWrite, canEdit, selectedCount, onSpreadsheet, reading, navigate, openTicket],
+    [tickets.length, complete, canWrite, canEdit, selectedCount, onSpreadsheet, reading, navigate, openTicket, view, onView],
   );
   const shown = rows.length;
   const count = (
@@ -399,6 +413,10 @@ export default function TicketsSection({ jobId }: { jobId: number }) {
     [poles, lines, pole, line, statusFilter, onPoleFilter, onLineFilter, onStatusFilter],
   );
   const active = (pole !== ALL ? 1 : 0) + (line !== ALL ? 1 : 0) + (statusFilter !== 'All' ? 1 : 0);
+  // The map is given the rows the table shows (same filters), and opens a ticket as a row does.
+  const map = view === 'map' && (
+    <MapView rows={rows} label={`Map of the tickets of job ${job?.job_number ?? ''}`} fitLabel="Fit to job" onOpen={onOpen} onMove={canWrite ? movePole : undefined} />
+  );
 
   if (!job) return <LoadState query={jobQuery} loading="Loading tickets" failed="Could not load the tickets" />;
 
@@ -435,7 +453,7 @@ export default function TicketsSection({ jobId }: { jobId: number }) {
                 <Button onClick={() => setFiltersOpen(false)}>Show {shown} ticket{shown === 1 ? '' : 's'}</Button>
               </Stack>
             </Drawer>
-            <TicketCards rows={rows} selectable={canEdit} selected={selected} onToggle={onToggle} onOpen={onOpen} emptyText="No tickets match these filters." />
+            {view === 'map' ? map : <TicketCards rows={rows} selectable={canEdit} selected={selected} onToggle={onToggle} onOpen={onOpen} emptyText="No tickets match these filters." />}
           </>
         ) : (
           <>
@@ -443,19 +461,23 @@ export default function TicketsSection({ jobId }: { jobId: number }) {
               {filterControls}
               {count}
             </Group>
-            <TicketsTable
-              rows={rows}
-              sort={sort}
-              onSort={onSort}
-              selectable={canEdit}
-              selected={selected}
-              onToggle={onToggle}
-              onToggleAll={onToggleAll}
-              onOpen={onOpen}
-            />
+            {view === 'map' ? (
+              map
+            ) : (
+              <TicketsTable
+                rows={rows}
+                sort={sort}
+                onSort={onSort}
+                selectable={canEdit}
+                selected={selected}
+                onToggle={onToggle}
+                onToggleAll={onToggleAll}
+                onOpen={onOpen}
+              />
+            )}
           </>
         )}
-        {tickets.length > 0 && <DocLegend />}
+        {tickets.length > 0 && view === 'table' && <DocLegend />}
       </Stack>
 
       {sheet?.columns && (

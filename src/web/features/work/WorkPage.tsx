@@ -1,19 +1,24 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Alert, Badge, Button, Center, Container, Group, Loader, Paper, Select, Stack, Text, TextInput, Title, UnstyledButton } from '@mantine/core';
 import { useLocalStorage } from '@mantine/hooks';
-import { IconSearch } from '@tabler/icons-react';
+import { IconCurrentLocation, IconSearch } from '@tabler/icons-react';
 import { useNavigate } from 'react-router';
 import { isoToUs } from '../../../shared/dates';
+import { byDistance, formatDistance } from '../../../shared/distance';
 import { fullName } from '../../../shared/names';
 import { can } from '../../../shared/permissions';
+import { isOverdue, localIsoDay } from '../../../shared/ticket-state';
 import { useForemen } from '../../api/foremen';
 import { useSession } from '../../api/session';
 import { ApiError } from '../../api/client';
+import { currentPosition, type Position } from '../../components/geolocation';
+import { MapView } from '../../components/map/MapView';
 import { usePageTitle } from '../../components/usePageTitle';
 import { CopyNote } from '../../offline/CopyNote';
 import { useOutbox } from '../../offline/OfflineSync';
 import { useWork, type WorkItem } from './api/work';
-import { groupWork, isOverdue, localIsoDay } from './workList';
+import { ChoiceButtons } from './ChoiceButtons';
+import { groupWork } from './workList';
 import { useKeepTicketsOnDevice } from './useKeepTicketsOnDevice';
 
 /** Cards shown at first and per "Show more": an office user's My Work may hold thousands. */
@@ -21,7 +26,20 @@ const PAGE = 100;
 
 const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
 
-function WorkCard({ t, today, waiting, onOpen }: { t: WorkItem; today: string; waiting: number; onOpen: (id: number) => void }) {
+const VIEWS = [
+  { value: 'list', label: 'List' },
+  { value: 'map', label: 'Map' },
+] as const;
+const ORDERS = [
+  { value: 'due', label: 'Soonest due' },
+  { value: 'nearest', label: 'Nearest first' },
+] as const;
+
+/**
+ * One ticket. In Nearest first it also names its job (the list is no longer grouped by job) and
+ * how far it is: `away` is metres, null = no coordinates.
+ */
+function WorkCard({ t, today, waiting, onOpen, away }: { t: WorkItem; today: string; waiting: number; onOpen: (id: number) => void; away?: number | null }) {
   const overdue = isOverdue(t, today);
   return (
     <Paper withBorder p={0}>
@@ -36,6 +54,11 @@ function WorkCard({ t, today, waiting, onOpen }: { t: WorkItem; today: string; w
             </Badge>
           )}
         </Group>
+        {away !== undefined && (
+          <Text size="sm" fw={600}>
+            {away === null ? 'No location' : `${formatDistance(away)} away`} · Job {t.job_number}
+          </Text>
+        )}
         <Text size="sm" truncate="end">
           {t.street_address || 'No address'}
         </Text>
@@ -63,8 +86,40 @@ export default function WorkPage() {
   useKeepTicketsOnDevice(work.data?.tickets, online);
   const [search, setSearch] = useState('');
   const [shown, setShown] = useState(PAGE);
+  // List or Map (DESIGN §7.2), remembered on this device.
+  const [view, setView] = useLocalStorage<'list' | 'map'>({ key: 'linecrew.work.view', defaultValue: 'list', getInitialValueInEffect: false });
+  // The phone's position is asked for only when the person asks (Show my position, or choosing
+  // Nearest first), never on opening the page: so it is not remembered either.
+  const [position, setPosition] = useState<Position | null>(null);
+  const [locating, setLocating] = useState(false);
+  const [locError, setLocError] = useState<string | null>(null);
+  const [nearest, setNearest] = useState(false);
+  const locate = async (): Promise<Position | null> => {
+    setLocating(true);
+    setLocError(null);
+    try {
+      const p = await currentPosition();
+      setPosition(p);
+      return p;
+    } catch (err) {
+      setLocError((err as Error).message);
+      return null;
+    } finally {
+      setLocating(false);
+    }
+  };
+  const onNearest = (on: boolean) => {
+    setShown(PAGE);
+    if (!on) return setNearest(false);
+    setNearest(true);
+    // A fresh fix each time it is chosen: the crew has likely moved since the last one.
+    void locate().then((p) => !p && setNearest(false));
+  };
   const today = localIsoDay();
   const groups = useMemo(() => groupWork(work.data?.tickets ?? [], search, today), [work.data, search, today]);
+  // The tickets the search leaves, in work order: what the map and Nearest first start from.
+  const matching = useMemo(() => groups.flatMap((g) => g.tickets), [groups]);
+  const byNearest = useMemo(() => (nearest && position ? byDistance(matching, position) : null), [nearest, position, matching]);
   const waitingByTicket = useMemo(() => {
     const m = new Map<number, number>();
     for (const e of entries) m.set(e.ticketId, (m.get(e.ticketId) ?? 0) + 1);
@@ -109,7 +164,34 @@ export default function WorkPage() {
     );
   }
 
+  const card = (t: WorkItem, away?: number | null) => <WorkCard key={t.id} t={t} today={today} waiting={waitingByTicket.get(t.id) ?? 0} onOpen={open} away={away} />;
+  // The list: by distance (one section) in Nearest first, else by job; the first `shown` cards.
   let budget = shown;
+  const list = byNearest ? (
+    <Stack gap="xs" component="section" aria-label="My tickets, nearest first">
+      {byNearest.slice(0, shown).map(({ row, meters }) => card(row, meters))}
+    </Stack>
+  ) : (
+    groups.map((g) => {
+      if (budget <= 0) return null;
+      const tickets = g.tickets.slice(0, budget);
+      budget -= tickets.length;
+      return (
+        <Stack key={g.jobId} gap="xs" component="section" aria-label={`Job ${g.jobNumber}`}>
+          <Group gap="xs">
+            <Title order={2} size="h4">
+              Job {g.jobNumber}
+            </Title>
+            <Text size="sm" c="dimmed">
+              {plural(g.tickets.length, 'ticket')}
+              {g.overdue > 0 && ` · ${g.overdue} overdue`}
+            </Text>
+          </Group>
+          {tickets.map((t) => card(t))}
+        </Stack>
+      );
+    })
+  );
   return (
     <Container size="sm" py="md" px="sm">
       <Stack gap="md">
@@ -145,31 +227,26 @@ export default function WorkPage() {
         }}
         size="md"
       />
+      <Group gap="sm" wrap="wrap" align="center">
+        <ChoiceButtons label="Show my tickets as" options={VIEWS} value={view} onChange={setView} />
+        {view === 'list' ? (
+          <ChoiceButtons label="Order my tickets" options={ORDERS} value={nearest ? 'nearest' : 'due'} onChange={(v) => onNearest(v === 'nearest')} busy={locating} />
+        ) : (
+          <Button variant="default" leftSection={<IconCurrentLocation size={18} />} onClick={() => void locate()} loading={locating}>
+            Show my position
+          </Button>
+        )}
+      </Group>
+      {locError && (
+        <Alert color="red" role="alert" withCloseButton closeButtonLabel="Dismiss" onClose={() => setLocError(null)}>
+          {locError}
+        </Alert>
+      )}
       {total === 0 && (
         <Text>{search ? 'No open ticket matches your search.' : 'Nothing open for you right now. Tickets of your jobs show here until they are complete.'}</Text>
       )}
-      {groups.map((g) => {
-        if (budget <= 0) return null;
-        const tickets = g.tickets.slice(0, budget);
-        budget -= tickets.length;
-        return (
-          <Stack key={g.jobId} gap="xs" component="section" aria-label={`Job ${g.jobNumber}`}>
-            <Group gap="xs">
-              <Title order={2} size="h4">
-                Job {g.jobNumber}
-              </Title>
-              <Text size="sm" c="dimmed">
-                {plural(g.tickets.length, 'ticket')}
-                {g.overdue > 0 && ` · ${g.overdue} overdue`}
-              </Text>
-            </Group>
-            {tickets.map((t) => (
-              <WorkCard key={t.id} t={t} today={today} waiting={waitingByTicket.get(t.id) ?? 0} onOpen={open} />
-            ))}
-          </Stack>
-        );
-      })}
-      {total > shown && (
+      {view === 'map' ? <MapView rows={matching} position={position} label="Map of my open tickets" fitLabel="Fit to my tickets" onOpen={open} /> : list}
+      {view === 'list' && total > shown && (
         <Button variant="default" onClick={() => setShown((n) => n + PAGE)}>
           Show more ({total - shown} more)
         </Button>

@@ -35,7 +35,7 @@ import { useOutbox } from '../../offline/OfflineSync';
 import { outbox } from '../../offline/outbox';
 import { withQueued, type PhotoChange } from '../../offline/outboxLogic';
 import { preparePhoto } from '../../offline/photo';
-import { isOverdue, localIsoDay } from './workList';
+import { isOverdue, localIsoDay } from '../../../shared/ticket-state';
 
 const labelOf = (t: Pick<Ticket, 'pole_name' | 'line_name'>) => `Pole ${t.pole_name ?? '--'} · Line ${t.line_name ?? '--'}`;
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { WorkItem } from './api/work';
 import { sortWorkTickets } from '../../../shared/work.list';
-import { groupWork, isOverdue, localIsoDay } from './workList';
+import { groupWork } from './workList';
 
 const item = (id: number, job: number, due: string | null, over: Partial<WorkItem> = {}): WorkItem =>
   ({ id, job_id: job, job_number: `J-${job}`, pole_name: `P${id}`, line_name: 'L1', street_address: `${id} Main St`, due_date: due, status: 'Pending', ...over }) as WorkItem;
@@ -21,13 +21,5 @@ describe('My Work list', () => {
     expect(groupWork(items, 'j-10 main 4', '2026-11-23').flatMap((g) => g.tickets.map((t) => t.id))).toEqual([4]);
     expect(groupWork(items, 'P5', '2026-11-23').flatMap((g) => g.tickets.map((t) => t.id))).toEqual([5]);
     expect(groupWork(items, 'nowhere', '2026-11-23')).toEqual([]);
-  });
-
-  it('overdue: due before today and open', () => {
-    expect(isOverdue(item(1, 1, '2026-11-22'), '2026-11-23')).toBe(true);
-    expect(isOverdue(item(1, 1, '2026-11-23'), '2026-11-23')).toBe(false);
-    expect(isOverdue(item(1, 1, null), '2026-11-23')).toBe(false);
-    expect(isOverdue(item(1, 1, '2026-11-01', { status: 'Complete' }), '2026-11-23')).toBe(false);
-    expect(localIsoDay(new Date(2026, 0, 5))).toBe('2026-01-05');
   });
 });

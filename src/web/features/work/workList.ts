@@ -1,3 +1,4 @@
+import { isOverdue } from '../../../shared/ticket-state';
 import type { WorkItem } from './api/work';
 
 export interface WorkGroup {
@@ -6,16 +7,6 @@ export interface WorkGroup {
   tickets: WorkItem[];
   overdue: number;
 }
-
-/** 'YYYY-MM-DD' of a day in the phone's own time zone (a due date is a calendar day). */
-export function localIsoDay(d = new Date()): string {
-  const p = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}`;
-}
-
-/** Due before today and still open. */
-export const isOverdue = (t: Pick<WorkItem, 'due_date' | 'status'>, today: string) =>
-  t.status !== 'Complete' && !!t.due_date && t.due_date.slice(0, 10) < today;
 
 const norm = (s: string | null | undefined) => (s ?? '').toLowerCase();
 

@@ -1,0 +1,32 @@
+import type { LatLon } from '../../shared/distance';
+
+/** Where the phone is, with how sure it is (metres, 95 %), as the Geolocation API tells. */
+export interface Position extends LatLon {
+  accuracy: number;
+}
+
+/** The Geolocation API's refusals, in words a crew can act on. */
+function reason(err: GeolocationPositionError | null): string {
+  if (err?.code === 1) return 'Location is blocked for this site. Allow it in the browser’s site settings, then try again.';
+  if (err?.code === 3) return 'Your location took too long to find. Try again, outdoors if you can.';
+  return 'Your location could not be found. Check that location is on, then try again.';
+}
+
+/**
+ * Asks for the phone's position once, only when the person asked for it (a button, or choosing
+ * Nearest first): the browser's permission prompt then follows their own action. High accuracy,
+ * since a pole is a few metres wide; a fix up to a minute old is good enough.
+ */
+export function currentPosition(): Promise<Position> {
+  return new Promise((resolve, reject) => {
+    if (typeof navigator === 'undefined' || !navigator.geolocation) {
+      reject(new Error('This browser cannot tell your location.'));
+      return;
+    }
+    navigator.geolocation.getCurrentPosition(
+      (p) => resolve({ lat: p.coords.latitude, lon: p.coords.longitude, accuracy: p.coords.accuracy }),
+      (err) => reject(new Error(reason(err))),
+      { enableHighAccuracy: true, timeout: 20_000, maximumAge: 60_000 },
+    );
+  });
+}
