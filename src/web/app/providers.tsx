@@ -14,7 +14,7 @@ import {
 import { DatePickerInput } from '@mantine/dates';
 import { Notifications } from '@mantine/notifications';
 import { ModalsProvider } from '@mantine/modals';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { onlineManager, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { ApiError } from '../api/client';
 
 /**
@@ -59,6 +59,10 @@ const cssVariablesResolver: CSSVariablesResolver = () => ({
   },
   dark: {},
 });
+
+// TanStack Query assumes it is online until an `offline` event: a page opened without network
+// would then send its reads, fail, and show errors instead of waiting with its offline copy.
+if (typeof navigator !== 'undefined') onlineManager.setOnline(navigator.onLine);
 
 export const queryClient = new QueryClient({
   defaultOptions: {

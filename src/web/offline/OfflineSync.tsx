@@ -1,5 +1,5 @@
 import { useEffect, useSyncExternalStore } from 'react';
-import { onlineManager, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { signOutHooks, useSession } from '../api/session';
 import { dropCopies, restoreAndKeepCopies } from './copies';
 import { outbox, type OutboxState } from './outbox';
@@ -8,10 +8,6 @@ import { outbox, type OutboxState } from './outbox';
 export function useOutbox(): OutboxState {
   return useSyncExternalStore(outbox.subscribe, outbox.getSnapshot);
 }
-
-// TanStack Query assumes it is online until an `offline` event: a page opened without network
-// would then send its reads, fail, and show errors instead of waiting with the offline copy.
-if (typeof navigator !== 'undefined') onlineManager.setOnline(navigator.onLine);
 
 /**
  * Connects the page to the device: the network's comings and goings (`online` / `offline`

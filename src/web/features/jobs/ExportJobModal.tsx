@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { Alert, Button, Divider, Group, Loader, Modal, Stack, Text, Tooltip } from '@mantine/core';
 import { IconDownload, IconMapPin } from '@tabler/icons-react';
 import { buildExportCsv, EXPORT_PROBLEM, exportProblems, type ExportOption } from '../../../shared/export';
@@ -17,6 +18,52 @@ const MAP_OPTIONS: { kind: MapExportKind; label: string; description: string }[]
   { kind: 'kml', label: 'KML (Google Earth)', description: 'A placemark per pole with coordinates, for Google Earth and Google My Maps.' },
 ];
 const NO_LOCATED_TICKETS = 'No ticket of this job has coordinates';
+
+/**
+ * One download of the modal: a full-width button, refused (not disabled, so its tooltip still
+ * shows and a screen reader reads it) with the reason as tooltip, and what the file holds below.
+ */
+function DownloadButton({
+  label,
+  description,
+  reason,
+  loading,
+  variant,
+  icon,
+  onDownload,
+}: {
+  label: string;
+  description: string;
+  reason: string | null;
+  loading: boolean;
+  variant?: 'light';
+  icon: ReactNode;
+  onDownload: () => void;
+}) {
+  return (
+    <Stack gap={2}>
+      <Tooltip label={reason} disabled={!reason} multiline w={280} withArrow>
+        <Button
+          fullWidth
+          variant={variant}
+          loading={loading}
+          leftSection={icon}
+          data-disabled={reason ? true : undefined}
+          aria-disabled={reason ? true : undefined}
+          onClick={(e) => {
+            if (reason || loading) return e.preventDefault();
+            onDownload();
+          }}
+        >
+          {label}
+        </Button>
+      </Tooltip>
+      <Text size="xs" c="dimmed">
+        {description}
+      </Text>
+    </Stack>
+  );
+}
 
 /**
  * 'Select an export option' (SPEC §2 Export): two buttons that download the CSV built by
@@ -46,30 +93,19 @@ export function ExportJobModal({ job, opened, onClose }: { job: Job; opened: boo
     >
       <Stack gap="sm">
         {OPTIONS.map(({ option, label, description }) => (
-          <Stack key={option} gap={2}>
-            <Tooltip label={reason} disabled={!reason} multiline w={280} withArrow>
-              <Button
-                fullWidth
-                loading={loading}
-                leftSection={<IconDownload size={16} />}
-                data-disabled={reason ? true : undefined}
-                aria-disabled={reason ? true : undefined}
-                onClick={(e) => {
-                  if (reason || !exportable) {
-                    e.preventDefault();
-                    return;
-                  }
-                  const { filename, csv } = buildExportCsv(exportable, exportable.tickets, option, job.company_time_zone);
-                  saveFile(new Blob([csv], { type: 'text/csv;charset=utf-8' }), filename);
-                }}
-              >
-                {label}
-              </Button>
-            </Tooltip>
-            <Text size="xs" c="dimmed">
-              {description}
-            </Text>
-          </Stack>
+          <DownloadButton
+            key={option}
+            label={label}
+            description={description}
+            reason={reason}
+            loading={loading}
+            icon={<IconDownload size={16} />}
+            onDownload={() => {
+              if (!exportable) return;
+              const { filename, csv } = buildExportCsv(exportable, exportable.tickets, option, job.company_time_zone);
+              saveFile(new Blob([csv], { type: 'text/csv;charset=utf-8' }), filename);
+            }}
+          />
         ))}
         {loading && (
           <Group gap="xs" role="status">
@@ -85,30 +121,16 @@ export function ExportJobModal({ job, opened, onClose }: { job: Job; opened: boo
 
         <Divider label="Map layers" labelPosition="left" mt="xs" />
         {MAP_OPTIONS.map(({ kind, label, description }) => (
-          <Stack key={kind} gap={2}>
-            <Tooltip label={mapReason} disabled={!mapReason} multiline w={280} withArrow>
-              <Button
-                fullWidth
-                variant="light"
-                loading={mapFile.isPending && mapFile.variables === kind}
-                leftSection={<IconMapPin size={16} />}
-                data-disabled={mapReason ? true : undefined}
-                aria-disabled={mapReason ? true : undefined}
-                onClick={(e) => {
-                  if (mapReason || mapFile.isPending) {
-                    e.preventDefault();
-                    return;
-                  }
-                  mapFile.mutate(kind);
-                }}
-              >
-                {label}
-              </Button>
-            </Tooltip>
-            <Text size="xs" c="dimmed">
-              {description}
-            </Text>
-          </Stack>
+          <DownloadButton
+            key={kind}
+            label={label}
+            description={description}
+            reason={mapReason}
+            loading={mapFile.isPending && mapFile.variables === kind}
+            variant="light"
+            icon={<IconMapPin size={16} />}
+            onDownload={() => !mapFile.isPending && mapFile.mutate(kind)}
+          />
         ))}
         {located !== undefined && full.data && (
           <Text size="sm">
