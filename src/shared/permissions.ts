@@ -14,6 +14,8 @@ export type Action =
   | 'crew.view'
   | 'crew.write'
   | 'work.all' // My Work lists every open ticket of the company (filter by foreman)
+  | 'billing.read' // unit prices, production, invoices, dashboard (DESIGN §7.3)
+  | 'billing.write' // set unit prices, create invoices, unlock a billed ticket
   | 'profile';
 
 const { ADMIN, OFFICE_MANAGER, FOREMAN, WORKING_FOREMAN, LINEMAN, APPRENTICE } = ROLE;
@@ -28,6 +30,8 @@ const MATRIX: Record<Action, readonly RoleId[]> = {
   'crew.view': [ADMIN, OFFICE_MANAGER, FOREMAN],
   'crew.write': [ADMIN, OFFICE_MANAGER],
   'work.all': [ADMIN, OFFICE_MANAGER],
+  'billing.read': [ADMIN, OFFICE_MANAGER, FOREMAN],
+  'billing.write': [ADMIN, OFFICE_MANAGER],
   profile: ALL,
 };
 

@@ -6,6 +6,13 @@ export const companies = pgTable('companies', {
   name: text('name').notNull(),
   /** IANA zone used where the spec shows a local time (export completion date). */
   timeZone: text('time_zone').notNull().default('America/New_York'),
+  /** ISO 4217 code of every amount the company prices and invoices in (DESIGN §7.3). */
+  currency: text('currency').notNull().default('USD'),
+  /**
+   * Last invoice number given (INV-000001…). Taken with `UPDATE … RETURNING`, whose row lock
+   * also queues two invoices of one company behind each other, on every process.
+   */
+  lastInvoiceNumber: integer('last_invoice_number').notNull().default(0),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
 

@@ -4,3 +4,4 @@ export * from './reference';
 export * from './poles';
 export * from './jobs';
 export * from './idempotency';
+export * from './billing';

@@ -60,6 +60,15 @@ export const tickets = pgTable(
     ehasp: text('ehasp'),
     ambulanceMeetup: text('ambulance_meetup'),
     version: integer('version').notNull().default(1),
+    /**
+     * Billing (DESIGN §7.3): set when the ticket goes on an invoice; its tasks and status then
+     * answer 409 until a role 1–2 user unlocks it with a reason (kept here, shown on the ticket).
+     */
+    billedAt: stamp('billed_at'),
+    invoiceNumber: text('invoice_number'),
+    unlockedAt: stamp('unlocked_at'),
+    unlockedBy: integer('unlocked_by').references(() => users.id, { onDelete: 'set null' }),
+    unlockReason: text('unlock_reason'),
   },
   (t) => [
     index('tickets_job_idx').on(t.jobId),

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { index, integer, numeric, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { companies } from './core';
 
 export const utilities = pgTable(
@@ -51,6 +51,8 @@ export const units = pgTable(
     action: text('action').notNull().default(''),
     uom: text('uom').notNull().default(''),
     notes: text('notes').notNull().default(''),
+    /** Price of one unit in the company's currency (DESIGN §7.3): exact, null = not priced. */
+    unitPrice: numeric('unit_price', { precision: 14, scale: 2 }),
   },
   (t) => [
     uniqueIndex('units_company_utility_code_unique').on(t.companyId, t.utilityId, t.code),
