@@ -796,7 +796,7 @@ function buildRows(all: DbResults[]): Row[] {
     if (f?.repeatWireBytes == null || f.repeatBytes == null) return { text: 'not measured' };
     const bytes = Math.max(f.repeatWireBytes, f.repeatBytes);
     return {
-      text: `${kb(f.repeatWireBytes)} (${kb(f.repeatBytes)}; API replies ${kb(f.repeatApiBytes ?? 0)}, gzipped as nginx would send them ${kb(f.repeatApiGzipBytes ?? 0)})`,
+      text: `${kb(f.repeatWireBytes)} (${kb(f.repeatBytes)}; API replies ${kb(f.repeatApiBytes ?? 0)} as sent; their JSON gzipped with zlib ${kb(f.repeatApiGzipBytes ?? 0)})`,
       status: status(bytes < 50 * 1024),
     };
   });
@@ -889,8 +889,8 @@ function render(all: DbResults[], rows: Row[], mach: ReturnType<typeof machine>,
     '  same unchanged job, so its row is the steady state. The "rebuilt" row is the same request on a server',
     '  started with `JOB_CACHE_MB=0`: what the first read after each change costs (requests that arrive while',
     '  a build is under way still share it). The load test sends `Accept-Encoding: gzip, deflate, br` as',
-    '  browsers do, so the job page comes gzipped (the app compresses it once per change); the other routes',
-    '  are not compressed by the app (nginx does that in production, docs/deploy.md).',
+    '  browsers do, so replies come compressed: the job page once per change of the job, every other API reply',
+    '  over 1 KB as it is sent (@fastify/compress, docs/deploy.md).',
     '- PGlite is one connection in one process: the bare SQL is timed in the bench process before the server',
     '  starts (the server would otherwise hold the data folder). The p50 budget is stated for PostgreSQL.',
     '- Statements per request are counted in process (buildApp + app.inject) by `queryStats` (src/server/db/client.ts).',
@@ -912,8 +912,8 @@ function render(all: DbResults[], rows: Row[], mach: ReturnType<typeof machine>,
     '  Bytes are counted until the network is quiet, two ways: every byte the server sent, on a TCP relay the browser',
     '  goes through (bench/lib/wire.ts; it also sees the browser\'s update check of /sw.js, which DevTools reports',
     '  for no page), and CDP `Network.loadingFinished` `encodedDataLength` (headers included) of the page\'s requests',
-    '  not answered by the service worker or a cache, plus the worker\'s own. The node server does not compress',
-    '  API replies (nginx does in production): their gzipped size is given beside.',
+    '  not answered by the service worker or a cache, plus the worker\'s own. The API replies are compressed by the',
+    '  app (br or gzip as the browser asks); beside their size as sent is their JSON gzipped with zlib, for scale.',
     '- The photo is made with sharp (fine gaussian grain, so it weighs what a phone\'s does) and set on the "Take photo"',
     '  input of the phone\'s ticket view offline; its size is the queued blob\'s in IndexedDB (`linecrew-offline`,',
     '  store `outbox`). The 50 notes are typed into 5 tickets through the same view offline (10 each, a fresh',

@@ -264,7 +264,7 @@ export async function measureField(opts: {
         () => undefined,
       );
     });
-    // API reply bodies, to say what they would weigh gzipped (the node server sends JSON as is).
+    // API reply bodies (decoded), gzipped with zlib: a yardstick beside what the app sent.
     const apiBodies: Promise<number>[] = [];
     context.on('response', (res) => {
       if (!new URL(res.url()).pathname.startsWith('/api/') || res.fromServiceWorker()) return;

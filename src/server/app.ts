@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import Fastify, { type FastifyServerOptions } from 'fastify';
+import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import swagger from '@fastify/swagger';
@@ -70,6 +71,13 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
 
   await app.register(
     async (api: App) => {
+      // API replies are JSON that shrinks ~20× (My Work's 390 KB list → ~19 KB gzip): a crew on
+      // one bar of signal pays for every byte, so the app compresses rather than leaving it to a
+      // proxy that may not be there (DESIGN §7.1). Registered inside the API scope, after the
+      // idempotency hook, so stored replays keep the plain body; replies that set their own
+      // Content-Encoding (the job page, compressed once per change) pass through untouched.
+      // Request bodies are not inflated: the body limit stays a limit on what we read.
+      await api.register(compress, { globalDecompression: false, encodings: ['br', 'gzip', 'deflate'] });
       registerAuth(api, ctx);
       api.get(
         '/health',
