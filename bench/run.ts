@@ -47,6 +47,7 @@ import type { Ticket } from '../src/shared/tickets.schemas';
 import { generateData } from './data';
 import { measureBrowser, type BrowserFigures } from './lib/browser';
 import { measureField, type FieldFigures } from './lib/field';
+import { measureMap, type MapFigures } from './lib/map';
 import {
   BENCH_FOREMAN,
   BENCH_PASSWORD,
@@ -121,6 +122,8 @@ interface DbResults {
   } | null;
   exportMs: Record<string, number> | null;
   mapExport: MapExportFigures | null;
+  /** The job map in the browser (bench/lib/map.ts). */
+  map?: MapFigures | null;
   rss: { loadMB: number; importMB: number; hwmMB: number } | null;
   browser: BrowserFigures | null;
   field: FieldFigures | null;
@@ -558,6 +561,13 @@ async function phase2(t: Target, m: Manifest, p1: Phase1, res: DbResults) {
       log('browser: headless Chromium');
       res.browser = await measureBrowser({ origin, token, bigJobId: m.bigJobId, runs: QUICK ? 2 : 5, timeBudgetMs: 180_000, log });
       res.notes.push(...res.browser.notes);
+      log('browser: the job map');
+      try {
+        res.map = await measureMap({ origin, token, bigJobId: m.bigJobId, runs: QUICK ? 2 : 5, timeBudgetMs: 180_000, log });
+        res.notes.push(...res.map.notes);
+      } catch (e) {
+        res.notes.push(`map: ${(e as Error).message.split('\n')[0]}`);
+      }
       const foreman = await http(origin, 'POST', '/api/v1/crew/login', undefined, { email: BENCH_FOREMAN, password: BENCH_PASSWORD });
       if (foreman.status === 200) {
         log(`browser: field mode as ${BENCH_FOREMAN}`);
@@ -774,6 +784,17 @@ function buildRows(all: DbResults[]): Row[] {
   );
   row('Browser: re-sort of that table by a column', '< 100 ms', (r) =>
     r.browser?.resortMs != null ? { text: `${ms(r.browser.resortMs, 0)} (${r.browser.resortHow})`, status: status(r.browser.resortMs < 100) } : { text: 'not measured' },
+  );
+  row('Browser: navigation → map of the big job usable', '< 1.5 s', (r) =>
+    r.map?.visibleMs != null ? { text: `${ms(r.map.visibleMs, 0)} (mark 'tickets-map-visible'; ${r.map.runs} loads)`, status: status(r.map.visibleMs < 1500) } : { text: 'not measured' },
+  );
+  row('Browser: frame time while panning and zooming that map: p95 / max', 'p95 < 33 ms', (r) =>
+    r.map?.frameP95Ms != null
+      ? {
+          text: `${ms(r.map.frameP95Ms, 1)} / ${ms(r.map.frameMaxMs ?? NaN, 0)} (${r.map.frames} frames; ${r.map.longFrames} long animation frames > 50 ms)`,
+          status: status(r.map.frameP95Ms < 33),
+        }
+      : { text: 'not measured' },
   );
   for (const page of ['/login', '/jobs']) {
     row(`Initial JavaScript of ${page}, gzip`, page === '/login' ? '< 200 KB' : '', (r) => {
