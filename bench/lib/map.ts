@@ -33,33 +33,36 @@ async function openMap(page: Page, url: string): Promise<number> {
   return (await handle.jsonValue()) as number;
 }
 
+/** Records every animation frame's interval, and the long animation frames (> 50 ms). */
+const FRAME_RECORDER = `(() => {
+  window.__frames = [];
+  window.__long = 0;
+  window.__stop = false;
+  try {
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) if (e.duration > 50) window.__long++;
+    }).observe({ type: 'long-animation-frame', buffered: false });
+  } catch (e) {
+    /* older Chromium: intervals only */
+  }
+  let last = 0;
+  const tick = (now) => {
+    window.__frames.push(now - last);
+    last = now;
+    if (!window.__stop) requestAnimationFrame(tick);
+  };
+  requestAnimationFrame((now) => {
+    last = now;
+    requestAnimationFrame(tick);
+  });
+})()`;
+
 /** Drags and wheel zooms over the map; returns every frame interval meanwhile. */
 async function gestures(page: Page): Promise<{ intervals: number[]; longFrames: number }> {
   const box = await page.getByTestId('ticket-map').boundingBox();
   if (!box) throw new Error('map not on screen');
-  await page.evaluate(() => {
-    const w = window as unknown as { __frames: number[]; __long: number; __stop: boolean };
-    w.__frames = [];
-    w.__long = 0;
-    w.__stop = false;
-    try {
-      new PerformanceObserver((list) => {
-        for (const e of list.getEntries()) if (e.duration > 50) w.__long++;
-      }).observe({ type: 'long-animation-frame', buffered: false });
-    } catch {
-      /* older Chromium: intervals only */
-    }
-    let last = performance.now();
-    const tick = (now: number) => {
-      w.__frames.push(now - last);
-      last = now;
-      if (!w.__stop) requestAnimationFrame(tick);
-    };
-    requestAnimationFrame((now) => {
-      last = now;
-      requestAnimationFrame(tick);
-    });
-  });
+  // A string, not a function: tsx would wrap named inner functions in a helper the page lacks.
+  await page.evaluate(FRAME_RECORDER);
   const cx = box.x + box.width / 2;
   const cy = box.y + box.height / 2;
   for (let round = 0; round < 3; round++) {
@@ -76,11 +79,10 @@ async function gestures(page: Page): Promise<{ intervals: number[]; longFrames: 
     }
   }
   await page.waitForTimeout(300);
-  return page.evaluate(() => {
-    const w = window as unknown as { __frames: number[]; __long: number; __stop: boolean };
-    w.__stop = true;
-    return { intervals: w.__frames.slice(1), longFrames: w.__long };
-  });
+  return page.evaluate('(() => { window.__stop = true; return { intervals: window.__frames.slice(1), longFrames: window.__long }; })()') as Promise<{
+    intervals: number[];
+    longFrames: number;
+  }>;
 }
 
 export async function measureMap(opts: { origin: string; token: string; bigJobId: number; runs: number; timeBudgetMs: number; log: (m: string) => void }): Promise<MapFigures> {
