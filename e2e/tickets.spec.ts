@@ -167,7 +167,9 @@ test.describe('tickets of a job', () => {
 
   test('a spreadsheet adds its tickets to the job, and one with bad rows names them and adds nothing', async ({ page, loginAs, seededJob }) => {
     const job = await seededJob([{ pole: { pole_name: unique('XL').slice(-9), line_name: '8' } }]);
-    await loginAs(USERS.admin);
+    // The foreman: the server reads one workbook per user at a time, and the other specs that
+    // upload workbooks (jobs, reimport) sign in as admin or office on the other worker.
+    await loginAs(USERS.foreman);
     await openJob(page, job.id);
     await expect(page.locator('[data-ticket-id]')).toHaveCount(1);
     const workbooks = path.join(here, '../src/server/modules/excel/fixtures');
