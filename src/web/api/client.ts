@@ -1,5 +1,6 @@
 import { API_PREFIX } from '../../shared/constants';
 import { ERROR_CODE, type ErrorCode } from '../../shared/error-codes';
+import { network } from '../offline/network';
 import { clearSession, csrfHeaders } from './session';
 
 /** A failed call, with the server's message (body.error, or body.status for crew routes). */
@@ -40,15 +41,18 @@ async function send(path: string, opts: ApiOptions, accept: string): Promise<Res
   const form = opts.body instanceof FormData || opts.body instanceof URLSearchParams;
   if (opts.body !== undefined && !form) headers['Content-Type'] = 'application/json';
   try {
-    return await fetch(`${API_PREFIX}${path}`, {
+    const res = await fetch(`${API_PREFIX}${path}`, {
       method: opts.method ?? 'GET',
       headers,
       body: opts.body === undefined ? undefined : form ? (opts.body as FormData | URLSearchParams) : JSON.stringify(opts.body),
       signal: opts.signal,
       credentials: 'same-origin',
     });
+    network.reached();
+    return res;
   } catch (err) {
     if ((err as Error).name === 'AbortError') throw err;
+    network.unreachable();
     throw new ApiError(0, 'Cannot reach the server. Check your connection and try again.', null);
   }
 }

@@ -1,6 +1,7 @@
 import { API_PREFIX } from '../../shared/constants';
 import { MSG } from '../../shared/messages';
 import { checkUpload, type SignedUploadReply, type UploadKind } from '../../shared/uploads';
+import { network } from '../offline/network';
 import { csrfHeaders, isSignedIn } from './session';
 
 /** A failed upload; `message` is the SPEC §8 text to show (with a Retry after TIMING.uploadRetryAfterMs). */
@@ -30,26 +31,37 @@ export interface UploadOptions {
   origin?: string;
 }
 
-async function reason(res: Response): Promise<string> {
-  const text = await res.text().catch(() => '');
+/** The most useful text of a failed answer: our `{error}`, S3's XML <Message>, else the status text. */
+export function reasonOf(status: number, statusText: string, text: string): string {
   try {
     const body = JSON.parse(text) as { error?: unknown };
-    if (typeof body.error === 'string' && body.error) return body.error;
+    if (typeof body?.error === 'string' && body.error) return body.error;
   } catch {
     // S3 answers XML: its <Message> is the most useful part.
     const m = /<Message>([^<]*)<\/Message>/.exec(text);
     if (m) return m[1];
   }
-  return res.statusText || `HTTP ${res.status}`;
+  return statusText || `HTTP ${status}`;
+}
+
+/** Where and how to PUT one file's bytes, as the server signed it. */
+export interface SignedTarget {
+  /** Absolute, or on this origin. */
+  url: string;
+  headers: Record<string, string>;
+  /** The `url` to keep on the record. */
+  keep: string;
+  /** The content type it is stored with. */
+  type: string;
 }
 
 /**
- * The signed-upload flow of SPEC §7 for one file: check it against the rules of its kind
- * (src/shared/uploads.ts), ask the server to sign (`sign-s3-pdf?directory=<kind>` or
- * `sign-s3-media`), PUT the bytes to `signedRequest` with the headers the server named, and
- * return the `url` to keep. Failures throw UploadError with the SPEC §8 messages.
+ * The first half of the signed-upload flow of SPEC §7, shared by every upload: check the file
+ * against the rules of its kind (src/shared/uploads.ts) and ask the server to sign it
+ * (`sign-s3-pdf?directory=<kind>` or `sign-s3-media`). Failures throw UploadError with the
+ * SPEC §8 messages; the caller then PUTs the bytes (with fetch, or with progress).
  */
-export async function uploadFile(kind: UploadKind, file: File, opts: UploadOptions = {}): Promise<UploadedFile> {
+export async function signUpload(kind: UploadKind, file: File, opts: UploadOptions = {}): Promise<SignedTarget> {
   const check = checkUpload(kind, file);
   if (!check.ok) throw new UploadError(check.message, 'check');
   const { token } = opts;
@@ -58,35 +70,53 @@ export async function uploadFile(kind: UploadKind, file: File, opts: UploadOptio
 
   const query = new URLSearchParams({ fileName: file.name, fileType: file.type, fileSize: String(file.size) });
   const path = kind === 'media' ? `/media_upload/sign-s3-media?isVideo=false&${query}` : `/doc_upload/sign-s3-pdf?directory=${kind}&${query}`;
-  let signRes: Response;
+  let res: Response;
   try {
-    signRes = await fetch(`${origin}${API_PREFIX}${path}`, {
+    res = await fetch(`${origin}${API_PREFIX}${path}`, {
       headers: { Accept: 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : csrfHeaders) },
       credentials: 'include',
       signal: opts.signal,
     });
   } catch (err) {
     if ((err as Error).name === 'AbortError') throw err;
-    throw new UploadError(MSG.signedUrlFailed((err as Error).message), 'sign');
+    network.unreachable();
+    throw new UploadError(MSG.signedUrlFailed('the server could not be reached'), 'sign');
   }
-  if (!signRes.ok) throw new UploadError(MSG.signedUrlFailed(await reason(signRes)), 'sign', signRes.status);
-  let signed: Partial<SignedUploadReply>;
+  network.reached();
+  const text = await res.text().catch(() => '');
+  if (!res.ok) throw new UploadError(MSG.signedUrlFailed(reasonOf(res.status, res.statusText, text)), 'sign', res.status);
+  let signed: Partial<SignedUploadReply> | null;
   try {
-    signed = (await signRes.json()) as Partial<SignedUploadReply>;
+    const body = JSON.parse(text) as unknown;
+    // SPEC §3: the signed reply is "the first list item or the body".
+    signed = (Array.isArray(body) ? body[0] : body) as Partial<SignedUploadReply> | null;
   } catch {
-    throw new UploadError(MSG.invalidServerResponse, 'sign', signRes.status);
+    signed = null;
   }
-  if (!signed?.signedRequest || !signed.url) throw new UploadError(MSG.invalidServerResponse, 'sign', signRes.status);
+  if (!signed?.signedRequest || !signed.url) throw new UploadError(MSG.invalidServerResponse, 'sign', res.status);
 
-  const headers = signed.headers ?? { 'Content-Type': check.contentType, 'x-amz-acl': 'public-read' };
-  const target = signed.signedRequest.startsWith('/') ? `${origin}${signed.signedRequest}` : signed.signedRequest;
+  const headers = { ...(signed.headers ?? { 'Content-Type': check.contentType, 'x-amz-acl': 'public-read' }) };
+  if (!Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['Content-Type'] = check.contentType;
+  const type = Object.entries(headers).find(([h]) => h.toLowerCase() === 'content-type')?.[1] ?? check.contentType;
+  const url = signed.signedRequest.startsWith('/') ? `${origin}${signed.signedRequest}` : signed.signedRequest;
+  return { url, headers, keep: signed.url, type };
+}
+
+/**
+ * The signed-upload flow of SPEC §7 for one file: sign it (signUpload), PUT the bytes to the
+ * signed URL with the headers the server named, and return the `url` to keep. With fetch, so it
+ * also runs in tests on Node; a screen that shows progress uses `uploadWithProgress`
+ * (components/upload/signedUpload.ts), which only sends the bytes differently.
+ */
+export async function uploadFile(kind: UploadKind, file: File, opts: UploadOptions = {}): Promise<UploadedFile> {
+  const target = await signUpload(kind, file, opts);
   let putRes: Response;
   try {
-    putRes = await fetch(target, { method: 'PUT', body: file, headers, signal: opts.signal });
+    putRes = await fetch(target.url, { method: 'PUT', body: file, headers: target.headers, signal: opts.signal });
   } catch (err) {
     if ((err as Error).name === 'AbortError') throw err;
     throw new UploadError(MSG.storageUploadFailed((err as Error).message), 'put');
   }
-  if (!putRes.ok) throw new UploadError(MSG.storageUploadFailed(await reason(putRes)), 'put', putRes.status);
-  return { url: signed.url, name: file.name, size: file.size, type: headers['Content-Type'] ?? check.contentType };
+  if (!putRes.ok) throw new UploadError(MSG.storageUploadFailed(reasonOf(putRes.status, putRes.statusText, await putRes.text().catch(() => ''))), 'put', putRes.status);
+  return { url: target.keep, name: file.name, size: file.size, type: target.type };
 }

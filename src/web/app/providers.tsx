@@ -16,6 +16,7 @@ import { Notifications } from '@mantine/notifications';
 import { ModalsProvider } from '@mantine/modals';
 import { onlineManager, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { ApiError } from '../api/client';
+import { network } from '../offline/network';
 
 /**
  * WCAG AA contrast (4.5 : 1 for text) everywhere, since crews read this in sunlight: Mantine's
@@ -62,7 +63,10 @@ const cssVariablesResolver: CSSVariablesResolver = () => ({
 
 // TanStack Query assumes it is online until an `offline` event: a page opened without network
 // would then send its reads, fail, and show errors instead of waiting with its offline copy.
-if (typeof navigator !== 'undefined') onlineManager.setOnline(navigator.onLine);
+// TanStack pauses queries and mutations while offline: it follows the app's one network state
+// (offline/network.ts: failed calls and a probe, not only navigator.onLine).
+onlineManager.setEventListener((setOnline) => network.subscribe(setOnline));
+onlineManager.setOnline(network.isOnline());
 
 export const queryClient = new QueryClient({
   defaultOptions: {

@@ -2,6 +2,7 @@ import { useEffect, useSyncExternalStore } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { signOutHooks, useSession } from '../api/session';
 import { dropCopies, restoreAndKeepCopies } from './copies';
+import { network } from './network';
 import { outbox, type OutboxState } from './outbox';
 
 /** The outbox's state, for the status line and the queue. */
@@ -10,8 +11,7 @@ export function useOutbox(): OutboxState {
 }
 
 /**
- * Connects the page to the device: the network's comings and goings (`online` / `offline`
- * events), the signed-in user's offline copies and outbox, and persistent storage, which the
+ * Connects the page to the device: the network's comings and goings (offline/network.ts), the signed-in user's offline copies and outbox, and persistent storage, which the
  * browser may otherwise evict from a site it deems unused — with a crew's unsent work in it.
  * Renders nothing; mounted once in the app shell.
  */
@@ -21,15 +21,12 @@ export function OfflineSync() {
   const userId = claims?.userId ?? null;
 
   useEffect(() => {
-    const on = () => outbox.setOnline(true);
-    const off = () => outbox.setOnline(false);
-    window.addEventListener('online', on);
-    window.addEventListener('offline', off);
+    const unsubscribe = network.subscribe((online) => outbox.setOnline(online));
+    outbox.setOnline(network.isOnline());
     const hook = (id: number) => dropCopies(id);
     signOutHooks.add(hook);
     return () => {
-      window.removeEventListener('online', on);
-      window.removeEventListener('offline', off);
+      unsubscribe();
       signOutHooks.delete(hook);
     };
   }, []);

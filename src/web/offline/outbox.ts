@@ -1,3 +1,4 @@
+import { network } from './network';
 import type { QueryClient } from '@tanstack/react-query';
 import { IDEMPOTENCY_KEY_HEADER } from '../../shared/constants';
 import { ERROR_CODE } from '../../shared/error-codes';
@@ -42,7 +43,7 @@ export interface OutboxState {
 type Outcome = 'done' | 'retry' | 'stop';
 
 class Outbox {
-  private state: OutboxState = { entries: [], online: typeof navigator === 'undefined' ? true : navigator.onLine, syncing: false, synced: false };
+  private state: OutboxState = { entries: [], online: network.isOnline(), syncing: false, synced: false };
   private listeners = new Set<() => void>();
   private userId: number | null = null;
   private qc: QueryClient | null = null;

@@ -1,3 +1,4 @@
+import { network } from '../../offline/network';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useBlocker } from 'react-router';
 import { useForm } from '@mantine/form';
@@ -219,7 +220,7 @@ export function useTicketEditor({
     const check = form.validate();
     if (check.hasErrors) return setError(errorSummary(check.errors));
     // Known to be offline: a request would only wait (TanStack pauses it) and spin.
-    if (!navigator.onLine) return saveOnDevice({ ...draft, ...patch });
+    if (!network.isOnline()) return saveOnDevice({ ...draft, ...patch });
     // The ticket save only re-points the ticket at a pole; edits of the pole's own fields go
     // through PUT /poles/ first. SPEC §7: a failing pole save is logged and the ticket save goes on.
     if (allowed.write && poleEdited(draft, basePole)) {
