@@ -1,6 +1,7 @@
 import { useSyncExternalStore } from 'react';
 import { API_PREFIX, CSRF_HEADER } from '../../shared/constants';
 import type { Profile, SessionUser } from '../../shared/auth.schemas';
+import { network } from '../offline/network';
 
 /**
  * Who is signed in. The session token lives in an HttpOnly cookie that the server sets at
@@ -74,7 +75,16 @@ export const csrfHeaders = { [CSRF_HEADER]: '1' } as const;
 /** Asks the server who the cookie belongs to (on load, and when another tab may have changed it). */
 export async function refreshSession(): Promise<void> {
   try {
-    const res = await fetch(`${API_PREFIX}/crew/myData`, { headers: { Accept: 'application/json', ...csrfHeaders }, credentials: 'same-origin' });
+    // Its own fetch, not apiFetch: the API client imports this module (clearSession), and this
+    // call runs as the module loads. It reports to the network state as apiFetch does.
+    let res: Response;
+    try {
+      res = await fetch(`${API_PREFIX}/crew/myData`, { headers: { Accept: 'application/json', ...csrfHeaders }, credentials: 'same-origin' });
+    } catch (err) {
+      network.unreachable();
+      throw err;
+    }
+    network.reached();
     // No answer from the app (offline, or the server is down): whoever was signed in last
     // stays signed in on this device; their calls wait for the network (outbox) or say why.
     if (res.status >= 500) return publish(remembered());

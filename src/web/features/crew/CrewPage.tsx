@@ -236,7 +236,7 @@ function InviteStatus({ member, canWrite, sending, onResend }: { member: CrewMem
   if (!member.invitation_pending || member.crew_status !== CREW_STATUS.ACTIVE) return null;
   return (
     <Group gap={6} wrap="nowrap" onClick={(e) => e.stopPropagation()} onKeyDown={(e) => e.stopPropagation()}>
-      <Badge variant="outline" color="orange">
+      <Badge variant="light" color="orange">
         Invited
       </Badge>
       {canWrite && (
