@@ -390,6 +390,11 @@ export async function measureField(opts: {
           observer.observe(document.body, { subtree: true, childList: true, characterData: true });
         });
         await ctx.setOffline(false);
+        // A phone whose signal returns gets the browser's `online` event. Chromium 150's offline
+        // emulation does not send it after a navigation (navigator.onLine is already true on the
+        // new page), so the event is sent here, as the device would. (The app would also find
+        // the way back by itself: a probe of /health every 2–15 s, offline/network.ts.)
+        await p.evaluate(() => window.dispatchEvent(new Event('online')));
         const handle = await p.waitForFunction(
           () => {
             const w = window as unknown as { __benchOnline?: number; __benchSynced?: number };
