@@ -177,9 +177,9 @@ test.describe('crew roster', () => {
     await dialog.getByRole('button', { name: 'Close', exact: true }).click();
     await expect(dialog).toHaveCount(0);
     // Sorting by Email (ascending) orders the cards by address.
-    await page.getByRole('combobox', { name: 'Sort by' }).click();
-    await page.getByRole('option', { name: 'Email', exact: true }).click();
-    await expect(page.getByRole('combobox', { name: 'Sort by' })).toHaveValue('Email');
+    // The phone's own picker (a native select).
+    await page.getByRole('combobox', { name: 'Sort by' }).selectOption({ label: 'Email' });
+    await expect(page.getByRole('combobox', { name: 'Sort by' })).toHaveValue('email');
     const emails = await page.getByRole('button').filter({ hasText: /@/ }).evaluateAll((cards) => cards.map((c) => /[^\s·]+@[^\s·]+/.exec((c as HTMLElement).innerText)?.[0] ?? ''));
     expect(emails.length).toBeGreaterThan(3);
     expect(emails).toEqual([...emails].sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase(), 'en')));

@@ -130,6 +130,7 @@ export async function measureBrowser(opts: {
     const js: BrowserFigures['initialJs'] = {};
     js['/login'] = await initialJs(browser, opts.origin, '/login');
     js['/jobs'] = await initialJs(browser, opts.origin, '/jobs', opts.token);
+    js['/work'] = await initialJs(browser, opts.origin, '/work', opts.token);
     return {
       tableVisibleMs: visible.length ? median(visible) : null,
       tableVisibleHow: visibleHow,

@@ -1,4 +1,4 @@
-import { useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { lazy, Suspense, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { Anchor, Badge, Button, Group, Pagination, Paper, Stack, Table, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
@@ -24,7 +24,9 @@ import { usePageTitle } from '../../components/usePageTitle';
 import { useSearchDelay } from '../../components/useSearchDelay';
 import { useStoredSort } from '../../components/useStoredSort';
 import { useJobs } from './api/jobs';
-import { JobFormModal } from './JobFormModal';
+
+// The job form (dropzone, date picker, its schemas) loads when someone creates a job, not with the list.
+const JobFormModal = lazy(() => import('./JobFormModal').then((m) => ({ default: m.JobFormModal })));
 
 const COLUMNS: { column: JobSortColumn; label: string }[] = [
   { column: 'job_number', label: 'Job' },
@@ -152,7 +154,11 @@ export default function JobsPage() {
           </Group>
         </LoadState>
       </ListPage>
-      {canWrite && <JobFormModal opened={creating} onClose={() => setCreating(false)} />}
+      {canWrite && creating && (
+        <Suspense fallback={null}>
+          <JobFormModal opened onClose={() => setCreating(false)} />
+        </Suspense>
+      )}
     </>
   );
 }
