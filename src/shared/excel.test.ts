@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   LIBRARY_TARGETS,
+  REQUIRED_LIBRARY_TARGETS,
   LIBRARY_TARGET_INFO,
   TICKET_TARGETS,
   TICKET_TARGET_INFO,
@@ -59,7 +60,9 @@ describe('mapping targets', () => {
       'desc',
       'qty',
     ]);
-    expect(LIBRARY_TARGETS).toEqual(['family', 'code', 'type', 'action', 'uom', 'desc', 'notes']);
+    expect(LIBRARY_TARGETS).toEqual(['family', 'code', 'type', 'action', 'uom', 'desc', 'notes', 'unit_price']);
+    // Price (DESIGN §7.3) is optional: the seven of SPEC §5 are the required ones.
+    expect(REQUIRED_LIBRARY_TARGETS).toEqual(['family', 'code', 'type', 'action', 'uom', 'desc', 'notes']);
   });
 
   it('uses the default column names of SPEC §4', () => {
@@ -88,6 +91,7 @@ describe('mapping targets', () => {
       'uom',
       'description',
       'notes',
+      'price',
     ]);
   });
 
@@ -125,6 +129,8 @@ describe('defaultMappings', () => {
       uom: 'UOM',
       desc: 'Description',
       notes: 'Notes',
+      // No Price column in this workbook: left unmapped, so an import keeps the library's prices.
+      unit_price: null,
     });
   });
 
@@ -187,8 +193,9 @@ describe('canSaveMapping', () => {
     }
   });
 
-  it('needs all seven library targets', () => {
-    for (const t of LIBRARY_TARGETS) {
+  it('needs all seven library targets, not the optional Price', () => {
+    expect(canSaveMapping(full.ticketsMappings, { ...full.libraryMappings, unit_price: null })).toBe(true);
+    for (const t of REQUIRED_LIBRARY_TARGETS) {
       expect(canSaveMapping(full.ticketsMappings, { ...full.libraryMappings, [t]: null })).toBe(false);
     }
     expect(canSaveMapping(full.ticketsMappings, {})).toBe(false);

@@ -29,7 +29,8 @@ export const TICKET_TARGETS = [
 ] as const;
 export type TicketTarget = (typeof TICKET_TARGETS)[number];
 
-export const LIBRARY_TARGETS = ['family', 'code', 'type', 'action', 'uom', 'desc', 'notes'] as const;
+/** `unit_price` (DESIGN §7.3) is optional: an unmapped Price column leaves the library's prices as they are. */
+export const LIBRARY_TARGETS = ['family', 'code', 'type', 'action', 'uom', 'desc', 'notes', 'unit_price'] as const;
 export type LibraryTarget = (typeof LIBRARY_TARGETS)[number];
 
 export interface TargetInfo {
@@ -67,12 +68,13 @@ export const LIBRARY_TARGET_INFO: Record<LibraryTarget, TargetInfo> = {
   uom: { label: 'UOM', defaultColumn: 'uom', markedRequired: true },
   desc: { label: 'Description', defaultColumn: 'description', markedRequired: true },
   notes: { label: 'Notes', defaultColumn: 'notes', markedRequired: true },
+  unit_price: { label: 'Price', defaultColumn: 'price', markedRequired: false },
 };
 
 /** SPEC §5: Save needs these ticket targets mapped (line is marked but not checked) … */
 export const REQUIRED_TICKET_TARGETS: readonly TicketTarget[] = ['work_order', 'pole', 'unit_task', 'qty'];
-/** … and every library target. */
-export const REQUIRED_LIBRARY_TARGETS: readonly LibraryTarget[] = LIBRARY_TARGETS;
+/** … and every library target of SPEC §5 (the seven; Price is an optional addition). */
+export const REQUIRED_LIBRARY_TARGETS: readonly LibraryTarget[] = LIBRARY_TARGETS.filter((t) => t !== 'unit_price');
 
 // ---------------------------------------------------------------------------------------------
 // Mappings: target -> column header (absent, null or '' = not mapped)
@@ -296,6 +298,11 @@ export interface UnitDraft {
   action: string;
   uom: string;
   notes: string;
+  /**
+   * The price of a mapped Price cell ("12.50", parsePrice); null when the cell is blank or the
+   * column is not mapped: the library keeps the price it has (like every blank cell).
+   */
+  unit_price?: string | null;
   row: number;
 }
 

@@ -3,7 +3,7 @@ import { JOB_SORT_DEFAULT, JOB_STATUS_FILTERS, matchesSearch, sortJobs, visibleJ
 import type { JobListItem } from './jobs.schemas';
 
 type Row = Parameters<typeof sortJobs>[0][number];
-const job = (id: number, over: Partial<JobListItem> = {}): Row => ({
+const job = (id: number, over: Partial<JobListItem> & { percent_complete?: number } = {}): Row => ({
   id,
   job_number: `J-${id}`,
   selected_utility_name: 'NGRID',
@@ -28,6 +28,12 @@ describe('jobs list rules (SPEC §2, §5, §9)', () => {
     const rows = [job(1, { job_type: 1 }), job(2, { job_type: 0 }), job(3, { job_type: 1 })];
     expect(ids(sortJobs(rows, 'job_type', 'asc'))).toEqual([2, 1, 3]);
     expect(ids(sortJobs(rows, 'job_type', 'desc'))).toEqual([1, 3, 2]);
+  });
+
+  it('sorts % Complete numerically (9.5 before 10), a job without the figure as 0', () => {
+    const rows = [job(1, { percent_complete: 10 }), job(2, { percent_complete: 9.5 }), job(3), job(4, { percent_complete: 100 })];
+    expect(ids(sortJobs(rows, 'percent_complete', 'asc'))).toEqual([3, 2, 1, 4]);
+    expect(ids(sortJobs(rows, 'percent_complete', 'desc'))).toEqual([4, 1, 2, 3]);
   });
 
   it('sorts text columns case-insensitively, numbers inside text in numeric order', () => {

@@ -21,6 +21,7 @@ export const JOB_SORT_COLUMNS = [
   'created_name',
   'due_date',
   'date_completed',
+  'percent_complete',
 ] as const;
 export type JobSortColumn = (typeof JOB_SORT_COLUMNS)[number];
 
@@ -33,7 +34,10 @@ export const jobTypeLabel = (jobType: number) => (jobType === JOB_TYPE.ESTIMATIO
 type ListJob = Pick<
   JobListItem,
   'id' | 'job_number' | 'selected_utility_name' | 'job_type' | 'status' | 'ticket_count' | 'created_name' | 'foreman_name' | 'due_date' | 'date_completed'
->;
+> & {
+  /** GET /jobs's "% Complete" (DESIGN §7.3); absent counts as 0. */
+  percent_complete?: number;
+};
 
 export function matchesStatus(job: Pick<ListJob, 'status'>, filter: JobStatusFilter): boolean {
   return filter === 'All' || job.status === filter;
@@ -52,14 +56,17 @@ export function matchesSearch(job: ListJob, search: string): boolean {
   return !q || searchText(job).includes(q);
 }
 
+/** Columns compared as numbers (SPEC §5: job type and # Tickets; DESIGN §7.3: % Complete). */
+const NUMERIC_JOB_COLUMNS: ReadonlySet<JobSortColumn> = new Set(['job_type', 'ticket_count', 'percent_complete']);
+
 /**
- * SPEC §5: job type (and # Tickets) numerically, every other column as case-insensitive text;
+ * SPEC §5: job type, # Tickets and % Complete numerically, every other column as case-insensitive text;
  * ties by id. A sorted copy. Keys are computed once per row (textKey: lower case, digit runs padded), so
  * 5,000 jobs re-sort in a few milliseconds rather than ~70 ms of collator comparisons.
  */
 export function sortJobs<T extends ListJob>(list: readonly T[], column: JobSortColumn, direction: SortDirection): T[] {
   const flip = direction === 'asc' ? 1 : -1;
-  const numeric = column === 'job_type' || column === 'ticket_count';
+  const numeric = NUMERIC_JOB_COLUMNS.has(column);
   const keyed = list.map((job) => ({ job, key: numeric ? Number(job[column]) || 0 : textKey(job[column]) }));
   keyed.sort((a, b) => (a.key < b.key ? -flip : a.key > b.key ? flip : a.job.id - b.job.id));
   return keyed.map((k) => k.job);

@@ -65,6 +65,14 @@ export const jobListItemSchema = z.object({
 });
 export type JobListItem = z.infer<typeof jobListItemSchema>;
 
+/**
+ * A row of the GET /jobs list: the job and its "% Complete" (DESIGN §7.3; 0–100, one decimal,
+ * the rule of computeProduction's totals). For every role: a percentage, not a price
+ * (decision 024). Not in the job's own header, whose cached reply changes only with the job.
+ */
+export const jobListRowSchema = jobListItemSchema.extend({ percent_complete: z.number() });
+export type JobListRow = z.infer<typeof jobListRowSchema>;
+
 /** GET /jobs/{id}: the job with its ticket-table rows, and the company's IANA zone for the CSV export. */
 export const jobSchema = jobListItemSchema.extend({
   tickets: z.array(ticketRowSchema),

@@ -100,6 +100,7 @@ export const MSG = {
   excelRowTooLong: (row: number, label: string, max: number) => `Row ${row}: ${label} is longer than ${max} characters`,
   excelLibraryRowMissingCode: (row: number) => `Unit Library row ${row}: Unit code is missing`,
   excelLibraryRowTooLong: (row: number, label: string, max: number) => `Unit Library row ${row}: ${label} is longer than ${max} characters`,
+  excelLibraryRowBadPrice: (row: number, message: string) => `Unit Library row ${row}: ${message}`,
   excelColumnMissing: (column: string, label: string) => `The column '${column}' mapped to ${label} is not in this workbook. Map the columns again.`,
   excelMappingIncomplete: (labels: string) => `Map these columns before saving: ${labels}.`,
   excelNoRows: 'The Unit Tracking sheet has no rows below its header.',

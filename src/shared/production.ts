@@ -36,6 +36,8 @@ export interface ProductionUnit {
 
 export interface ProductionTotals {
   bid_amount: Money;
+  /** Σ actual_qty × price per unit: the whole of `percent_complete` (not in the route's totals, DESIGN §7.3; per foreman it is). */
+  actual_amount: Money;
   completed_amount: Money;
   remaining_amount: Money;
   billed_amount: Money;
@@ -94,6 +96,7 @@ export function computeProduction(tasks: readonly ProductionTask[], billedAmount
     units,
     totals: {
       bid_amount: sumMoney(units.map((u) => u.bid_amount)),
+      actual_amount: money(actualAmount),
       completed_amount: completedAmount,
       remaining_amount: sumMoney(units.map((u) => u.remaining_amount)),
       billed_amount: money(billedAmount),

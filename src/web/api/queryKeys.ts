@@ -11,6 +11,8 @@ export const queryKeys = {
   job: (id: number) => ['jobs', id] as const,
   /** Under the job's key, so whatever refreshes the job refreshes these too. */
   jobTickets: (id: number) => ['jobs', id, 'tickets'] as const,
+  /** GET /jobs/{id}/production: under the job's key, so a ticket completed there refreshes it too. */
+  jobProduction: (id: number) => ['jobs', id, 'production'] as const,
   ticket: (id: number) => ['tickets', id] as const,
   /** GET /work: My Work's open tickets; everything under it is refreshed with it. */
   work: ['work'] as const,
@@ -35,6 +37,8 @@ export const queryKeys = {
   permitTypes: ['permits', 'types'] as const,
   specs: (partial: string) => ['specs', 'partial', partial] as const,
   units: (utilityId: number | null, search: string) => ['units', utilityId, search] as const,
+  /** The Unit Library page's whole library of one utility, with prices (under 'units': a price saved refreshes the pickers too). */
+  unitLibrary: (utilityId: number) => ['units', 'library', utilityId] as const,
 };
 
 /** How long a reference list (utilities, roles, working foremen, access and permit types, specs) stays fresh: they change rarely. */

@@ -4,7 +4,10 @@ import { Link, useSearchParams } from 'react-router';
 import { ApiError } from '../api/client';
 import { jobQuery } from '../api/job';
 import { usePageTitle } from '../components/usePageTitle';
+import { can } from '../../shared/permissions';
+import { useSession } from '../api/session';
 import JobDetailHeader from '../features/jobs/JobDetailHeader';
+import ProductionSection from '../features/production/ProductionSection';
 import TicketsSection from '../features/tickets/TicketsSection';
 import { jobIdFrom } from './jobId';
 
@@ -20,11 +23,15 @@ export default function JobRoute() {
   // exist is one "not found" with a way back, not a header and a tickets error.
   const job = useQuery({ ...jobQuery(id ?? 0), enabled: id !== null });
   const missing = job.error instanceof ApiError && job.error.status === 404;
+  // Production (DESIGN §7.3) is for roles 1–3; crews never request it.
+  const { claims } = useSession();
+  const production = can(claims?.roleId, 'billing.read');
   if (id === null) return <NoJobNamed />;
   return (
     <Container size="xl" py="md">
       <Stack gap="md">
         <JobDetailHeader jobId={id} />
+        {!missing && production && job.data && <ProductionSection jobId={id} utilityId={job.data.selected_utility_id} />}
         {!missing && <TicketsSection jobId={id} />}
       </Stack>
     </Container>

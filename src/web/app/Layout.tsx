@@ -3,6 +3,7 @@ import { Anchor, Box, Burger, Container, Group, Paper, Text } from '@mantine/cor
 import { useClickOutside, useMediaQuery } from '@mantine/hooks';
 import { Link, NavLink, Outlet, useLocation } from 'react-router';
 import { CREW_LINK_ROLE_THRESHOLD } from '../../shared/constants';
+import { can } from '../../shared/permissions';
 import { useSession } from '../api/session';
 import { SyncStatus } from '../offline/SyncStatus';
 import { OfflineSync } from '../offline/OfflineSync';
@@ -15,6 +16,8 @@ function NavLinks({ roleId, onNavigate }: { roleId: number | undefined; onNaviga
     { to: '/work', label: 'My Work', active: pathname === '/work' || pathname.startsWith('/work/') },
     { to: '/jobs', label: 'Jobs', active: pathname === '/jobs' || pathname === '/job' },
     ...(roleId != null && roleId < CREW_LINK_ROLE_THRESHOLD ? [{ to: '/crew', label: 'Crew', active: pathname === '/crew' }] : []),
+    // Unit prices are for roles 1–3 (DESIGN §7.3).
+    ...(can(roleId, 'billing.read') ? [{ to: '/units', label: 'Unit Library', active: pathname === '/units' }] : []),
     { to: '/user', label: 'User', active: pathname === '/user' },
   ];
   return (

@@ -19,6 +19,7 @@ const JobPage = lazy(() => import('./JobRoute'));
 const CrewPage = lazy(() => import('../features/crew/CrewPage'));
 const WorkPage = lazy(() => import('../features/work/WorkPage'));
 const WorkTicketPage = lazy(() => import('../features/work/WorkTicketPage'));
+const UnitLibraryPage = lazy(() => import('../features/production/UnitLibraryPage'));
 
 function Page({ children }: { children: ReactNode }) {
   return (
@@ -72,6 +73,7 @@ const router = createBrowserRouter([
           { path: '/crew', element: <Page><CrewPage /></Page> },
           { path: '/work', element: <Page><WorkPage /></Page> },
           { path: '/work/:ticketId', element: <Page><WorkTicketPage /></Page> },
+          { path: '/units', element: <Page><UnitLibraryPage /></Page> },
         ],
       },
       { path: '*', element: <NotFound /> },

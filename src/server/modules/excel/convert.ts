@@ -23,6 +23,7 @@ import {
   type WorkbookImport,
 } from '../../../shared/excel';
 import { MSG } from '../../../shared/messages';
+import { parsePrice } from '../../../shared/money';
 
 /**
  * A parsed workbook + the saved column mapping → ticket and unit drafts (DESIGN §4). Pass
@@ -272,14 +273,24 @@ export function workbookToImport(
       action: str('action'),
       uom: str('uom'),
       notes: str('notes'),
+      unit_price: null,
       row,
     };
+    let badPrice = false;
+    if (lc.unit_price !== undefined) {
+      const price = parsePrice(text(cells[lc.unit_price]));
+      if (price.ok) unit.unit_price = price.value;
+      else {
+        fail(row, MSG.excelLibraryRowBadPrice(row, price.message));
+        badPrice = true;
+      }
+    }
     if (!unit.code) {
       // A row that only has text in unmapped columns (a footnote, a total) is not a unit.
       if (unit.description || unit.family || unit.type || unit.action || unit.uom || unit.notes) fail(row, MSG.excelLibraryRowMissingCode(row));
       continue;
     }
-    if (tooLong) continue;
+    if (tooLong || badPrice) continue;
     units.delete(unit.code); // last wins, in the position where it last appeared
     units.set(unit.code, unit);
   }

@@ -32,7 +32,7 @@ async function lookUp<T, R>(list: readonly T[], query: (part: T[]) => Promise<R[
   return out;
 }
 
-type PgType = 'text' | 'int' | 'float8' | 'date';
+type PgType = 'text' | 'int' | 'float8' | 'date' | 'numeric';
 type Columns = readonly (readonly [string, PgType])[];
 /** The row a column list takes: numbers for int and float8, strings for text and date. */
 type RecordOf<C extends Columns> = { [K in C[number] as K[0]]: (K[1] extends 'int' | 'float8' ? number : string) | null };
@@ -138,16 +138,19 @@ export const workOrdersOfTickets = (tx: DbOrTx, { companyId }: ImportTarget, tic
   );
 
 const UNIT_TEXT = ['description', 'family', 'type', 'action', 'uom', 'notes'] as const;
-type UnitRecord = { code: string } & Record<(typeof UNIT_TEXT)[number], string>;
+type UnitRecord = { code: string; unit_price: string | null } & Record<(typeof UNIT_TEXT)[number], string>;
 
-/** Unit-library rows inserted, or updated by code; a blank cell keeps what the library already says. */
+/**
+ * Unit-library rows inserted, or updated by code; a blank cell keeps what the library already
+ * says, and so does a null price (Price not mapped, or its cell blank: DESIGN §7.3).
+ */
 export const upsertUnits = (tx: DbOrTx, { companyId, utilityId }: ImportTarget, rows: readonly UnitRecord[]) => {
-  const keep = UNIT_TEXT.map((c) => `${c} = coalesce(nullif(excluded.${c}, ''), units.${c})`).join(', ');
+  const keep = [...UNIT_TEXT.map((c) => `${c} = coalesce(nullif(excluded.${c}, ''), units.${c})`), 'unit_price = coalesce(excluded.unit_price, units.unit_price)'].join(', ');
   return insertChunked<{ id: number; code: string }>(
     tx,
     'units',
     { company_id: companyId, utility_id: utilityId },
-    [['code', 'text'], ...UNIT_TEXT.map((c) => [c, 'text'] as const)],
+    [['code', 'text'], ...UNIT_TEXT.map((c) => [c, 'text'] as const), ['unit_price', 'numeric']],
     rows,
     `on conflict (company_id, utility_id, code) do update set ${keep} returning id, code`,
   );

@@ -376,6 +376,8 @@ async function writeLibrary(tx: DbOrTx, scope: ImportScope, library: Library, co
       action: text(u.action),
       uom: text(u.uom),
       notes: text(u.notes),
+      // null keeps the library's price: an unmapped or blank Price cell never wipes one.
+      unit_price: u.unit_price ?? null,
     })),
   );
   for (const r of rows) unitIds.set(r.code, Number(r.id));

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { jobDeleteReply, jobExistsReply, jobListItemSchema, jobSaveBody, jobSaveReply, jobSchema, utilitySchema } from '../../../shared/jobs.schemas';
+import { jobDeleteReply, jobExistsReply, jobListRowSchema, jobSaveBody, jobSaveReply, jobSchema, utilitySchema } from '../../../shared/jobs.schemas';
 import { ticketSchema } from '../../../shared/tickets.schemas';
 import type { App, AppContext } from '../../context';
 import { MAP_EXPORT_TYPE, mapExportFileName, ticketsToGeoJson, ticketsToKml } from '../../../shared/map-export';
@@ -16,7 +16,7 @@ const SAVE_BODY_LIMIT = 32 * 1024 * 1024;
 
 /** Jobs (SPEC §7 Jobs; DESIGN §4 roles: everyone reads, roles 1–3 write). */
 export async function jobsRoutes(app: App, ctx: AppContext) {
-  app.get('/jobs', { config: { allow: 'read' }, schema: { tags, response: { 200: z.array(jobListItemSchema) } } }, (request) =>
+  app.get('/jobs', { config: { allow: 'read' }, schema: { tags, response: { 200: z.array(jobListRowSchema) } } }, (request) =>
     service.listJobs(ctx, request.user),
   );
 

@@ -1,7 +1,7 @@
 import { CREW_STATUS, ROLE, TICKET_STATUS } from '../../../shared/constants';
 import type { TicketsFile } from '../../../shared/excel';
 import { truncateDecimals } from '../../../shared/excel';
-import type { Job, JobListItem, JobSave, JobSaveReply, NewTicketDraft, NewUnitDraft, Utility } from '../../../shared/jobs.schemas';
+import type { Job, JobListItem, JobListRow, JobSave, JobSaveReply, NewTicketDraft, NewUnitDraft, Utility } from '../../../shared/jobs.schemas';
 import type { MapTicket } from '../../../shared/map-export';
 import { MSG } from '../../../shared/messages';
 import type { Ticket } from '../../../shared/tickets.schemas';
@@ -19,6 +19,7 @@ import { findUser } from '../crew/crew.repository';
 import { findUtility } from '../reference/reference.repository';
 import type { JobReply, JobReplyCache } from './job-replies';
 import * as repo from './jobs.repository';
+import { selectJobPercents } from '../production/production.repository';
 
 /** Jobs: list, read, save (create/update with import), delete (SPEC §5 Job save, DESIGN §4–5). */
 
@@ -31,8 +32,11 @@ function toListItem(row: repo.JobRow): JobListItem {
   };
 }
 
-export async function listJobs(ctx: AppContext, me: CurrentUser): Promise<JobListItem[]> {
-  return (await repo.selectJobs(ctx.db, me.companyId)).map(toListItem);
+/** GET /jobs: the jobs and their "% Complete", two statements whatever the number of jobs. */
+export async function listJobs(ctx: AppContext, me: CurrentUser): Promise<JobListRow[]> {
+  const rows = await repo.selectJobs(ctx.db, me.companyId);
+  const percents = await selectJobPercents(ctx.db, me.companyId);
+  return rows.map((row) => ({ ...toListItem(row), percent_complete: percents.get(row.id) ?? 0 }));
 }
 
 async function jobHeader(ctx: AppContext, companyId: number, id: number): Promise<JobListItem> {

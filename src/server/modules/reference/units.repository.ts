@@ -1,8 +1,11 @@
 import { and, asc, eq, or, sql } from 'drizzle-orm';
+import { money } from '../../../shared/money';
 import type { DbOrTx } from '../../db/client';
 import { units } from '../../db/schema/index';
 
 export const UNIT_SEARCH_LIMIT = 50;
+/** Most units one GET /units answers (the Unit Library page reads a utility's whole library). */
+export const UNIT_LIBRARY_LIMIT = 5000;
 
 const containsPattern = (text: string) => `%${text.trim().toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
@@ -10,7 +13,7 @@ const containsPattern = (text: string) => `%${text.trim().toLowerCase().replace(
  * The company's unit library matching `search` in the code or the description (case-insensitive),
  * codes starting with the text first; optionally one utility's library only.
  */
-export function searchUnits(db: DbOrTx, companyId: number, search: string, utilityId: number | null, limit = UNIT_SEARCH_LIMIT) {
+export async function searchUnits(db: DbOrTx, companyId: number, search: string, utilityId: number | null, limit = UNIT_SEARCH_LIMIT, withPrice = false) {
   const text = search.trim().toLowerCase();
   const where = [eq(units.companyId, companyId)];
   if (utilityId != null) where.push(eq(units.utilityId, utilityId));
@@ -22,7 +25,7 @@ export function searchUnits(db: DbOrTx, companyId: number, search: string, utili
   const order = text
     ? [asc(sql`case when lower(${units.code}) like ${prefix} then 0 else 1 end`), asc(sql`lower(${units.code})`), asc(units.id)]
     : [asc(sql`lower(${units.code})`), asc(units.id)];
-  return db
+  const rows = await db
     .select({
       id: units.id,
       code: units.code,
@@ -32,9 +35,38 @@ export function searchUnits(db: DbOrTx, companyId: number, search: string, utili
       action: units.action,
       uom: units.uom,
       utility_id: units.utilityId,
+      // Only for the roles that may see prices (billing.read): otherwise not even selected.
+      ...(withPrice ? { unit_price: units.unitPrice } : {}),
     })
     .from(units)
     .where(and(...where))
     .orderBy(...order)
     .limit(limit);
+  return withPrice ? rows.map(priced) : rows;
+}
+
+/**
+ * A numeric as the wire has it: "12.50". PGlite hands numeric over as a number (12.5 → "12.5"),
+ * node-postgres as the column's text ("12.50"): money() makes both the same.
+ */
+const priced = <T extends { unit_price?: string | null }>(row: T): T => ({ ...row, unit_price: row.unit_price == null ? null : money(row.unit_price) });
+
+/** Sets (or clears, with null) one unit's price; the unit as GET /units shows it, or undefined when it is not the company's. */
+export async function updateUnitPrice(db: DbOrTx, companyId: number, id: number, unitPrice: string | null) {
+  const [row] = await db
+    .update(units)
+    .set({ unitPrice })
+    .where(and(eq(units.companyId, companyId), eq(units.id, id)))
+    .returning({
+      id: units.id,
+      code: units.code,
+      description: units.description,
+      family: units.family,
+      type: units.type,
+      action: units.action,
+      uom: units.uom,
+      utility_id: units.utilityId,
+      unit_price: units.unitPrice,
+    });
+  return row && priced(row);
 }

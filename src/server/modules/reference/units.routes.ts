@@ -1,12 +1,17 @@
 import { z } from 'zod';
-import { unitOptionSchema } from '../../../shared/poles.schemas';
+import { parsePrice } from '../../../shared/money';
+import { can } from '../../../shared/permissions';
+import { unitLibraryItemSchema, unitUpdateBody, unitUpdateReply } from '../../../shared/production.schemas';
 import type { App, AppContext } from '../../context';
-import { rowId } from '../../plugins/routes';
-import { UNIT_SEARCH_LIMIT, searchUnits } from './units.repository';
+import { badRequest, notFound } from '../../errors';
+import { idParams, rowId } from '../../plugins/routes';
+import { UNIT_LIBRARY_LIMIT, UNIT_SEARCH_LIMIT, searchUnits, updateUnitPrice } from './units.repository';
 
 /**
- * GET /units?search=&utility_id=: the unit library (DESIGN §4) for the ticket window's task
- * picker and the job table's Create Task. Read by anyone signed in; scoped to the caller's company.
+ * GET /units?search=&utility_id=&limit=: the unit library (DESIGN §4) for the ticket window's task
+ * picker, the job table's Create Task and the Unit Library page. Read by anyone signed in;
+ * scoped to the caller's company. `unit_price` only for roles 1–3 (DESIGN §7.3).
+ * PUT /units/{id} with `{unit: {unit_price}}` sets or clears a price (roles 1–2).
  */
 export async function unitRoutes(app: App, { db }: AppContext) {
   app.get(
@@ -15,14 +20,45 @@ export async function unitRoutes(app: App, { db }: AppContext) {
       config: { allow: 'read' },
       schema: {
         tags: ['tickets'],
-        summary: `Units of the library whose code or description contains \`search\` (at most ${UNIT_SEARCH_LIMIT})`,
+        summary: `Units of the library whose code or description contains \`search\` (at most \`limit\`, default ${UNIT_SEARCH_LIMIT}); with \`unit_price\` for roles 1–3`,
         querystring: z.object({
           search: z.string().max(100).optional(),
           utility_id: rowId.optional(),
+          // The Unit Library page lists a whole utility's library at once.
+          limit: z.coerce.number().int().min(1).max(UNIT_LIBRARY_LIMIT).optional(),
         }),
-        response: { 200: z.array(unitOptionSchema) },
+        response: { 200: z.array(unitLibraryItemSchema) },
       },
     },
-    (request) => searchUnits(db, request.user.companyId, request.query.search ?? '', request.query.utility_id ?? null),
+    (request) =>
+      searchUnits(
+        db,
+        request.user.companyId,
+        request.query.search ?? '',
+        request.query.utility_id ?? null,
+        request.query.limit ?? UNIT_SEARCH_LIMIT,
+        can(request.user.roleId, 'billing.read'),
+      ),
+  );
+
+  app.put(
+    '/units/:id',
+    {
+      config: { allow: 'billing.write' },
+      schema: {
+        tags: ['billing'],
+        summary: 'Set or clear (null) the price of one unit of the library',
+        params: idParams,
+        body: unitUpdateBody,
+        response: { 200: unitUpdateReply },
+      },
+    },
+    async (request) => {
+      const price = parsePrice(request.body.unit.unit_price);
+      if (!price.ok) throw badRequest(price.message, { unit_price: price.message });
+      const unit = await updateUnitPrice(db, request.user.companyId, request.params.id, price.value);
+      if (!unit) throw notFound('unit');
+      return { unit };
+    },
   );
 }

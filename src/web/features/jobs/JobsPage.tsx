@@ -14,7 +14,7 @@ import {
   type JobSortColumn,
   type JobStatusFilter,
 } from '../../../shared/jobs.list';
-import type { JobListItem } from '../../../shared/jobs.schemas';
+import type { JobListRow } from '../../../shared/jobs.schemas';
 import { can } from '../../../shared/permissions';
 import { useSession } from '../../api/session';
 import { ListPage } from '../../components/ListPage';
@@ -37,7 +37,11 @@ const COLUMNS: { column: JobSortColumn; label: string }[] = [
   { column: 'created_name', label: 'Created By' },
   { column: 'due_date', label: 'Due Date' },
   { column: 'date_completed', label: 'Date Completed' },
+  { column: 'percent_complete', label: '% Complete' },
 ];
+
+/** "59.6%": the server's figure has one decimal already (DESIGN §7.3). */
+const percentText = (p: number | undefined) => `${(p ?? 0).toLocaleString('en-US', { maximumFractionDigits: 1 })}%`;
 
 /** Rows per page: the list stays fast with thousands of jobs by rendering one page at a time. */
 export const JOBS_PAGE_SIZE = 50;
@@ -59,7 +63,7 @@ export default function JobsPage() {
   const [creating, setCreating] = useState(false);
   const phone = useMediaQuery('(max-width: 48em)');
   // Lower-cased search text per job, built once per loaded list (5,000 jobs: ~1 ms per keystroke).
-  const searchCache = useRef(new WeakMap<JobListItem, string>());
+  const searchCache = useRef(new WeakMap<JobListRow, string>());
 
   const rows = useMemo(
     () => visibleJobs(jobs.data ?? [], { status, search, column: sort.column, direction: sort.direction }, searchCache.current),
@@ -112,7 +116,7 @@ export default function JobsPage() {
         <LoadState query={jobs} loading="Loading jobs" failed="The jobs could not be loaded">
           <SortableList
             label="Jobs"
-            minWidth={960}
+            minWidth={1060}
             columns={COLUMNS}
             sort={sort}
             onSort={toggleSort}
@@ -140,6 +144,7 @@ export default function JobsPage() {
                 <Table.Td>{j.foreman_name || '--'}</Table.Td>
                 <Table.Td style={{ whiteSpace: 'nowrap' }}>{isoToUs(j.due_date) || '--'}</Table.Td>
                 <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatLongDate(j.date_completed)}</Table.Td>
+                <Table.Td style={{ whiteSpace: 'nowrap' }}>{percentText(j.percent_complete)}</Table.Td>
               </Table.Tr>
             )}
             card={(j) => <JobCard job={j} />}
@@ -170,7 +175,7 @@ const StatusBadge = ({ status }: { status: string }) => (
 );
 
 /** On a phone each job is a card. */
-function JobCard({ job: j }: { job: JobListItem }) {
+function JobCard({ job: j }: { job: JobListRow }) {
   return (
     <Paper withBorder p="sm" component={Link} to={jobHref(j.id)} style={{ color: 'inherit', textDecoration: 'none' }}>
       <Group justify="space-between" wrap="nowrap" gap="xs">
@@ -186,6 +191,7 @@ function JobCard({ job: j }: { job: JobListItem }) {
       <Group gap="md" style={{ rowGap: 0 }}>
         <Text size="sm">Due: {isoToUs(j.due_date) || '--'}</Text>
         <Text size="sm">Completed: {formatLongDate(j.date_completed)}</Text>
+        <Text size="sm">{percentText(j.percent_complete)} complete</Text>
       </Group>
     </Paper>
   );

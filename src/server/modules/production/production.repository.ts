@@ -1,0 +1,103 @@
+import { and, asc, eq, sql, type AnyColumn } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import { rowsOf, type DbOrTx } from '../../db/client';
+import { billedTickets, invoiceLines, invoices, jobs, tickets, ticketTasks, units, users } from '../../db/schema/index';
+
+/** Production SQL (the only place with it). Every statement is scoped by the caller's company. */
+
+const assignee = alias(users, 'ticket_assignee');
+const jobForeman = alias(users, 'job_foreman');
+
+const name = (u: { id: AnyColumn; firstName: AnyColumn; lastName: AnyColumn }) => sql`trim(${u.firstName} || ' ' || ${u.lastName})`;
+
+export interface ProductionTaskRow {
+  code: string;
+  description: string;
+  uom: string;
+  unit_price: string | null;
+  init_qty: number;
+  additional_qty: number;
+  complete: boolean;
+  billed: boolean;
+  foreman_id: number | null;
+  foreman_name: string | null;
+}
+
+/**
+ * Every task of the job in ONE statement, with what production needs of its unit and ticket and
+ * the foreman the ticket counts for: its assigned working foreman when it has one, else the job's
+ * foreman (decision 024). A ticket is billed when an invoice holds it (billed_tickets) or it is
+ * marked so (billed_at): either way its completed work is not "unbilled" any more.
+ */
+export function selectProductionTasks(db: DbOrTx, companyId: number, jobId: number): Promise<ProductionTaskRow[]> {
+  return db
+    .select({
+      code: units.code,
+      description: units.description,
+      uom: units.uom,
+      unit_price: units.unitPrice,
+      init_qty: ticketTasks.initQty,
+      additional_qty: ticketTasks.additionalQty,
+      complete: sql<boolean>`(${tickets.actualCompletionDate} is not null)`,
+      billed: sql<boolean>`(${tickets.billedAt} is not null or ${billedTickets.ticketId} is not null)`,
+      foreman_id: sql<number | null>`coalesce(${assignee.id}, ${jobForeman.id})`,
+      foreman_name: sql<string | null>`case when ${assignee.id} is not null then ${name(assignee)} when ${jobForeman.id} is not null then ${name(jobForeman)} end`,
+    })
+    .from(ticketTasks)
+    .innerJoin(tickets, and(eq(tickets.id, ticketTasks.ticketId), eq(tickets.companyId, companyId)))
+    .innerJoin(jobs, and(eq(jobs.id, tickets.jobId), eq(jobs.companyId, companyId)))
+    .innerJoin(units, eq(units.id, ticketTasks.unitId))
+    .leftJoin(billedTickets, eq(billedTickets.ticketId, tickets.id))
+    .leftJoin(assignee, and(eq(assignee.id, tickets.assignedTo), eq(assignee.companyId, companyId)))
+    .leftJoin(jobForeman, and(eq(jobForeman.id, jobs.foremanId), eq(jobForeman.companyId, companyId)))
+    .where(and(eq(ticketTasks.companyId, companyId), eq(tickets.jobId, jobId)))
+    .orderBy(asc(units.code), asc(ticketTasks.id));
+}
+
+/** Σ of the amounts of the job's invoice lines ("0.00" when it has none), as an exact decimal string. */
+export async function billedAmountOfJob(db: DbOrTx, companyId: number, jobId: number): Promise<string> {
+  const [row] = await db
+    .select({ total: sql<string>`coalesce(sum(${invoiceLines.amount}), 0)::text` })
+    .from(invoiceLines)
+    .innerJoin(invoices, eq(invoices.id, invoiceLines.invoiceId))
+    .where(and(eq(invoices.companyId, companyId), eq(invoices.jobId, jobId)));
+  return row?.total ?? '0';
+}
+
+/**
+ * The jobs list's "% Complete" of every job of the company in ONE grouped statement: the rule of
+ * computeProduction's totals (src/shared/production.ts) in SQL, so 5,000 jobs cost one aggregate,
+ * not 5,000 reads. Per job and unit code: actual and completed quantity (exact decimals, as
+ * computeProduction sums them) and the price; then, when any unit of the job has a price,
+ * Σ round(completed × price, 2) ÷ Σ round(actual × price, 2), else completed ÷ actual quantity;
+ * × 100 rounded half up to one decimal; 0 when the whole is not positive. A job without tasks
+ * has no row (0 %). production.api.test.ts checks it against computeProduction.
+ */
+export async function selectJobPercents(db: DbOrTx, companyId: number): Promise<Map<number, number>> {
+  const result = await db.execute(sql`
+    with per_unit as (
+      select t.job_id, u.code,
+        max(u.unit_price) as price,
+        sum(tt.init_qty::numeric + tt.additional_qty::numeric) as actual,
+        sum(case when t.actual_completion_date is not null then tt.init_qty::numeric + tt.additional_qty::numeric else 0 end) as completed
+      from ${ticketTasks} tt
+      join ${tickets} t on t.id = tt.ticket_id and t.company_id = ${companyId}
+      join ${units} u on u.id = tt.unit_id
+      where tt.company_id = ${companyId}
+      group by t.job_id, u.code
+    ), per_job as (
+      select job_id, bool_or(price is not null) as priced,
+        sum(round(actual * coalesce(price, 0), 2)) as actual_amount,
+        sum(round(completed * coalesce(price, 0), 2)) as completed_amount,
+        sum(actual) as actual_qty,
+        sum(completed) as completed_qty
+      from per_unit group by job_id
+    )
+    select job_id,
+      (case
+        when priced then case when actual_amount > 0 then round(100 * completed_amount / actual_amount, 1) else 0 end
+        else case when actual_qty > 0 then round(100 * completed_qty / actual_qty, 1) else 0 end
+      end)::text as percent
+    from per_job`);
+  return new Map(rowsOf<{ job_id: number; percent: string }>(result).map((r) => [Number(r.job_id), Number(r.percent)]));
+}

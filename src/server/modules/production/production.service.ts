@@ -1,0 +1,62 @@
+import { money } from '../../../shared/money';
+import { computeProduction, type ProductionTask } from '../../../shared/production';
+import type { ProductionForeman, ProductionReply } from '../../../shared/production.schemas';
+import type { AppContext } from '../../context';
+import { notFound } from '../../errors';
+import type { CurrentUser } from '../../plugins/auth';
+import { findJob } from '../jobs/jobs.repository';
+import * as repo from './production.repository';
+
+/** Production of a job (DESIGN §7.3): every figure comes from computeProduction. */
+
+export const UNASSIGNED_FOREMAN = 'Unassigned';
+
+/** GET /jobs/{id}/production: three statements whatever the size of the job. */
+export async function jobProduction(ctx: AppContext, me: CurrentUser, jobId: number): Promise<ProductionReply> {
+  const [job, rows, billed] = await Promise.all([
+    findJob(ctx.db, me.companyId, jobId),
+    repo.selectProductionTasks(ctx.db, me.companyId, jobId),
+    repo.billedAmountOfJob(ctx.db, me.companyId, jobId),
+  ]);
+  if (!job) throw notFound('job');
+
+  const tasks: (ProductionTask & { foreman_id: number | null; foreman_name: string | null })[] = rows.map((r) => ({
+    ...r,
+    // PGlite reads a numeric as a number, node-postgres as text: "12.50" either way.
+    unit_price: r.unit_price == null ? null : money(r.unit_price),
+    foreman_id: r.foreman_id == null ? null : Number(r.foreman_id),
+    init_qty: Number(r.init_qty),
+    additional_qty: Number(r.additional_qty),
+  }));
+  const { units, totals } = computeProduction(tasks, billed);
+  const { actual_amount: _whole, ...jobTotals } = totals;
+  return { units, totals: jobTotals, by_foreman: byForeman(tasks) };
+}
+
+/**
+ * Per-foreman totals: the job's tasks grouped by the foreman their ticket counts for (the
+ * ticket's working foreman, else the job's foreman: decision 024), each group through
+ * computeProduction, so a foreman's percentage follows the same rule as the job's (by amount
+ * when a unit of the group has a price, else by quantity). Sorted by name, Unassigned last.
+ */
+function byForeman(tasks: readonly (ProductionTask & { foreman_id: number | null; foreman_name: string | null })[]): ProductionForeman[] {
+  const groups = new Map<number | null, { name: string; tasks: ProductionTask[] }>();
+  for (const task of tasks) {
+    let group = groups.get(task.foreman_id);
+    if (!group) groups.set(task.foreman_id, (group = { name: task.foreman_name || UNASSIGNED_FOREMAN, tasks: [] }));
+    group.tasks.push(task);
+  }
+  return [...groups]
+    .map(([foremanId, group]): ProductionForeman => {
+      const { totals } = computeProduction(group.tasks);
+      return {
+        foreman_id: foremanId,
+        name: group.name,
+        actual_amount: totals.actual_amount,
+        completed_amount: totals.completed_amount,
+        remaining_amount: totals.remaining_amount,
+        percent_complete: totals.percent_complete,
+      };
+    })
+    .sort((a, b) => (a.foreman_id == null ? 1 : 0) - (b.foreman_id == null ? 1 : 0) || a.name.localeCompare(b.name) || (a.foreman_id ?? 0) - (b.foreman_id ?? 0));
+}
