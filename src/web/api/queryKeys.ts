@@ -11,6 +11,8 @@ export const queryKeys = {
   job: (id: number) => ['jobs', id] as const,
   /** Under the job's key, so whatever refreshes the job refreshes these too. */
   jobTickets: (id: number) => ['jobs', id, 'tickets'] as const,
+  /** Under the job's key: invoicing a job refreshes its page (the Billed badges) with the list. */
+  jobInvoices: (id: number) => ['jobs', id, 'invoices'] as const,
   ticket: (id: number) => ['tickets', id] as const,
   /** GET /work: My Work's open tickets; everything under it is refreshed with it. */
   work: ['work'] as const,

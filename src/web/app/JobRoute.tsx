@@ -6,6 +6,7 @@ import { jobQuery } from '../api/job';
 import { usePageTitle } from '../components/usePageTitle';
 import JobDetailHeader from '../features/jobs/JobDetailHeader';
 import TicketsSection from '../features/tickets/TicketsSection';
+import InvoicesSection from '../features/invoices/InvoicesSection';
 import { jobIdFrom } from './jobId';
 
 /**
@@ -25,6 +26,8 @@ export default function JobRoute() {
     <Container size="xl" py="md">
       <Stack gap="md">
         <JobDetailHeader jobId={id} />
+        {/* Roles 1–3 only (DESIGN §7.3); the section renders nothing for the others. */}
+        {!missing && job.data && <InvoicesSection jobId={id} />}
         {!missing && <TicketsSection jobId={id} />}
       </Stack>
     </Container>
