@@ -20,6 +20,8 @@ async function completeTicket(request: APIRequestContext, token: string, jobId: 
 }
 
 test('office invoices a job: preview, confirm, Billed badge, XLSX and PDF downloads, then unlocks the ticket with a reason', async ({ page, request, loginAs }) => {
+  // A long journey (two downloads, two modals): more than the default minute on a busy machine.
+  test.setTimeout(180_000);
   const done = unique('INVD');
   const open = unique('INVO');
   const job = await createJob(request, [
@@ -100,6 +102,7 @@ test('office invoices a job: preview, confirm, Billed badge, XLSX and PDF downlo
 });
 
 test('a foreman reads the invoices but cannot create one; a lineman sees no invoices at all', async ({ page, request, loginAs }) => {
+  test.setTimeout(120_000);
   const pole = unique('INVF');
   const job = await createJob(request, [{ pole: { pole_name: pole, line_name: '1' }, tasks: [{ code: 'P40-2', init_qty: 1 }] }]);
   await completeTicket(request, job.token, job.id, pole);

@@ -139,7 +139,12 @@ export function CreateInvoiceModal({ jobId, onClose }: { jobId: number; onClose:
             <Text fw={600}>
               Preview: {preview.ticket_count} tickets, {preview.line_count} lines
             </Text>
-            <Table.ScrollContainer minWidth={560} mah={320}>
+            {/* Focusable, so a keyboard can scroll the lines (axe: scrollable-region-focusable). */}
+            <Table.ScrollContainer
+              minWidth={560}
+              maxHeight={320}
+              scrollAreaProps={{ viewportProps: { tabIndex: 0, role: 'region', 'aria-label': 'Invoice lines' } }}
+            >
               <Table striped verticalSpacing={2} fz="sm">
                 <Table.Thead>
                   <Table.Tr>
