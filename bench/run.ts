@@ -47,6 +47,7 @@ import type { Ticket } from '../src/shared/tickets.schemas';
 import { generateData } from './data';
 import { measureBrowser, type BrowserFigures } from './lib/browser';
 import { measureField, type FieldFigures } from './lib/field';
+import { measureInvoice, type InvoiceFigures } from './lib/invoices';
 import { measureMap, type MapFigures } from './lib/map';
 import {
   BENCH_FOREMAN,
@@ -122,6 +123,8 @@ interface DbResults {
   } | null;
   exportMs: Record<string, number> | null;
   mapExport: MapExportFigures | null;
+  /** An invoice of ~5,000 lines: preview, create, XLSX, PDF (bench/lib/invoices.ts). */
+  invoice?: InvoiceFigures | null;
   /** The job map in the browser (bench/lib/map.ts). */
   map?: MapFigures | null;
   rss: { loadMB: number; importMB: number; hwmMB: number } | null;
@@ -265,6 +268,7 @@ interface Phase1 {
   sql: Record<string, { single: number; p50: number } | null>;
   exportMs: Record<string, number> | null;
   mapExport: MapExportFigures | null;
+  invoice: InvoiceFigures | null;
   exceljsSeconds: number;
   putTickets: { id: number; version: number }[];
   notes: string[];
@@ -415,6 +419,23 @@ async function phase1(t: Target, m: Manifest): Promise<Phase1> {
       notes.push(`map export: ${(e as Error).message}`);
     }
 
+    // An invoice of ~5,000 lines of the big job (DESIGN §7.3), undone after each run.
+    let invoice: InvoiceFigures | null = null;
+    try {
+      invoice = await measureInvoice({
+        db: ctx.db,
+        inject: (method, url, payload) =>
+          app.inject({ method, url, headers: { authorization: `Bearer ${token}` }, ...(payload ? { payload: payload as object } : {}) }),
+        companyId: m.companyId,
+        jobId: m.bigJobId,
+        targetLines: QUICK ? 1000 : 5000,
+        runs: QUICK ? 1 : 3,
+        timeBudgetMs: 120_000,
+      });
+    } catch (e) {
+      notes.push(`invoice: ${(e as Error).message}`);
+    }
+
     // exceljs reading the same workbook alone (what the import can at best approach).
     const buf = readFileSync(m.workbook.path);
     const reads = await repeat(3, 120_000, async () => {
@@ -428,6 +449,7 @@ async function phase1(t: Target, m: Manifest): Promise<Phase1> {
       sql,
       exportMs,
       mapExport,
+      invoice,
       exceljsSeconds: median(reads),
       putTickets: rows.map((r) => ({ id: r.id, version: r.version })),
       notes,
@@ -698,6 +720,7 @@ async function benchDatabase(kind: Kind): Promise<DbResults> {
     res.statements = p1.statements;
     res.exportMs = p1.exportMs;
     res.mapExport = p1.mapExport;
+    res.invoice = p1.invoice;
     res.notes.push(...p1.notes);
     log(`${kind}: phase 2 (server process)`);
     await phase2(t, m, p1, res);
@@ -780,6 +803,14 @@ function buildRows(all: DbResults[]): Row[] {
     return {
       text: `${ms(f.geojsonMs, 0)} / ${ms(f.kmlMs, 0)}; ${f.features} of ${f.tickets} tickets; ${f.statements} per request`,
       status: status(f.geojsonMs < 300),
+    };
+  });
+  row('Invoice of the big job (POST /jobs/{id}/invoices, in process): lines; preview / create / XLSX / PDF', 'create < 2 s', (r) => {
+    const f = r.invoice;
+    if (!f) return { text: 'not measured' };
+    return {
+      text: `${f.lines.toLocaleString('en-US')} lines of ${f.tickets} tickets; ${ms(f.previewMs, 0)} / ${ms(f.createMs, 0)} / ${ms(f.xlsxMs, 0)} (${Math.round(f.xlsxBytes / 1024)} KB) / ${ms(f.pdfMs, 0)} (${Math.round(f.pdfBytes / 1024)} KB)`,
+      status: status(f.createMs < 2000),
     };
   });
   row('Browser: navigation → ticket table of the big job visible', '< 1.5 s', (r) =>

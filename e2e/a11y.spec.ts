@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { expect, login, test, USERS } from './fixtures';
+import { API, createJob, expect, login, test, unique, USERS } from './fixtures';
 
 /**
  * WCAG 2.x A/AA on every screen and modal a person reaches, on a desktop and on a phone
@@ -166,6 +166,49 @@ for (const size of [
         await tab.click();
         await scan(page, `ticket window (lineman), ${name}`, found);
       }
+      expect(found, found.join('\n')).toEqual([]);
+    });
+
+    test('the invoices section, Create invoice with its preview, and a billed ticket with Unlock have no WCAG A/AA violation', async ({ page, request }) => {
+      const found: string[] = [];
+      // A job of its own, kept afterwards: a job with an invoice cannot be deleted (decision 025).
+      const [billed, waiting] = [unique('A11Y-B'), unique('A11Y-W')];
+      const job = await createJob(request, [
+        { pole: { pole_name: billed, line_name: '1' }, tasks: [{ code: 'P40-2', init_qty: 2 }] },
+        { pole: { pole_name: waiting, line_name: '1' }, tasks: [{ code: 'XA8', init_qty: 1 }] },
+      ]);
+      const auth = { Authorization: `Bearer ${job.token}` };
+      const rows = (await (await request.get(`${API}/jobs/tickets/${job.id}`, { headers: auth })).json()) as { id: number; version: number; pole_name: string }[];
+      for (const r of rows) {
+        const res = await request.put(`${API}/tickets/`, { headers: auth, data: { ticket: { id: r.id, version: r.version, status: 'Complete' } } });
+        expect(res.ok()).toBeTruthy();
+      }
+      const first = rows.find((r) => r.pole_name === billed)!;
+      expect((await request.post(`${API}/jobs/${job.id}/invoices`, { headers: auth, data: { ticket_ids: [first.id] } })).status()).toBe(201);
+
+      await login(page, USERS.admin);
+      await page.goto(`/job?id=${job.id}`);
+      const invoices = page.getByRole('region', { name: 'Invoices' });
+      await expect(invoices.getByTestId('invoice-row')).toHaveCount(1, { timeout: 30_000 });
+      await scan(page, 'job with invoices', found);
+
+      await invoices.getByRole('button', { name: 'Create invoice' }).click();
+      const modal = page.getByRole('dialog', { name: 'Create invoice' });
+      await modal.getByRole('radio', { name: 'Chosen tickets' }).check();
+      await modal.getByRole('checkbox', { name: new RegExp(waiting) }).check();
+      await modal.getByRole('button', { name: 'Preview' }).click();
+      await expect(modal.getByTestId('invoice-preview')).toBeVisible();
+      await scan(page, 'create invoice modal, preview', found);
+      await modal.getByRole('button', { name: 'Cancel' }).click();
+      await expect(modal).toBeHidden();
+
+      await page.locator(`[data-ticket-id="${first.id}"]`).first().click();
+      const win = page.getByRole('dialog', { name: 'Edit Ticket' });
+      await expect(win.getByTestId('billed-notice')).toBeVisible();
+      await scan(page, 'ticket window, billed and locked', found);
+      await win.getByTestId('billed-notice').getByRole('button', { name: 'Unlock' }).click();
+      await expect(page.getByRole('dialog', { name: /^Unlock the ticket billed on/ })).toBeVisible();
+      await scan(page, 'unlock modal', found);
       expect(found, found.join('\n')).toEqual([]);
     });
   });

@@ -37,6 +37,7 @@ import { jobsRoutes } from './modules/jobs/jobs.routes';
 import { workRoutes } from './modules/work/work.routes';
 import { mapRoutes } from './modules/map/map.routes';
 import { productionRoutes } from './modules/production/production.routes';
+import { invoiceRoutes } from './modules/invoices/invoices.routes';
 
 export interface BuildOptions extends AppContext {
   /** Built web app to serve (dist/web); omitted in API tests. */
@@ -118,6 +119,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
       await workRoutes(api, ctx);
       await mapRoutes(api, ctx);
       await productionRoutes(api, ctx);
+      await invoiceRoutes(api, ctx);
     },
     { prefix: API_PREFIX },
   );

@@ -30,6 +30,14 @@ export const ERROR_CODE = {
   idempotencyInProgress: 'idempotency_request_in_progress',
   /** The first request with this key was applied, but its reply was too large to keep (409). */
   idempotencyReplyNotKept: 'idempotency_reply_not_kept',
+  /** Nothing to invoice: no Complete ticket of the job is unbilled (409). */
+  nothingToInvoice: 'nothing_to_invoice',
+  /** A ticket asked for is already on an invoice, maybe one made a moment ago (409). */
+  alreadyBilled: 'already_billed',
+  /** The ticket is billed and locked: its tasks and status change only after an unlock (409). */
+  ticketBilled: 'ticket_billed',
+  /** The job has invoices, which must stay: it cannot be deleted (409). */
+  jobHasInvoices: 'job_has_invoices',
 } as const;
 
 export type ErrorCode = (typeof ERROR_CODE)[keyof typeof ERROR_CODE];

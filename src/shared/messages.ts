@@ -136,4 +136,20 @@ export const MSG = {
   xlsFileMissing: 'Choose a spreadsheet to upload (field "file").',
   reimportStale: "The job's tickets changed since the preview. Check the new preview and choose again.",
   reimportBelowChange: (where: string) => `${where}: The new bid quantity is less than the change already recorded on the task, so its total would be negative. Lower the change on the ticket first.`,
+  // Invoices and the billed-ticket lock (DESIGN §7.3)
+  invoiceNothingToBill:
+    'There are no completed tickets to invoice: every Complete ticket of this job (through the date chosen) is already billed, or none is complete yet.',
+  invoiceTicketsOrDate: 'Choose either the tickets or a date, not both.',
+  invoiceTicketsNotInJob: (ids: string) => `These tickets are not tickets of this job: ${ids}. Reload the job and choose again.`,
+  invoiceTicketsNotComplete: (poles: string) => `Only Complete tickets can be invoiced. Not complete: ${poles}.`,
+  invoiceTicketsAlreadyBilled: (list: string) => `Already billed, so not invoiced again: ${list}. Reload the job to see the invoices.`,
+  ticketBilledLocked: (number: string) =>
+    `This ticket is billed on ${number}, so its tasks and status are locked. An Admin or Office Manager must unlock it (with a reason) before they can change.`,
+  ticketBilledMerge: (number: string) =>
+    `This ticket is billed on ${number}: merged into a ticket that is not billed, its tasks would be invoiced a second time. Merge it the other way round.`,
+  jobHasInvoices: 'This job has invoices, so it cannot be deleted: the invoices must stay.',
+  unlockReasonRequired: 'Say why the ticket is unlocked: the reason is kept on the ticket.',
+  unlockNotBilled: 'This ticket is not billed, so there is nothing to unlock.',
+  importBilledTickets: (poles: string) =>
+    `The workbook changes the tasks of billed tickets: ${poles}. An Admin or Office Manager must unlock them first, or remove those rows.`,
 } as const;

@@ -144,6 +144,17 @@ export const ticketSchema = z.object({
   images: z.array(imageSchema),
   /** Optimistic-concurrency token: send it back with an update (DESIGN §4 Concurrency). */
   version: z.number().int(),
+  /**
+   * Billing (DESIGN §7.3): when the ticket went on an invoice and its number; while billed and
+   * not unlocked, its tasks and status answer 409. An unlock keeps who, when and why.
+   */
+  billed_at: ts.nullable(),
+  invoice_number: z.string().nullable(),
+  unlocked_at: ts.nullable(),
+  unlock_reason: z.string().nullable(),
+  unlocked_by: z.number().int().nullable(),
+  /** 'First Last' of who unlocked it (the full ticket only). */
+  unlocked_by_name: z.string().nullable(),
 });
 export type Ticket = z.infer<typeof ticketSchema>;
 
@@ -173,6 +184,10 @@ export const ticketRowSchema = ticketSchema.pick({
   nra_required: true,
   nra_url: true,
   version: true,
+  billed_at: true,
+  invoice_number: true,
+  unlocked_at: true,
+  unlock_reason: true,
 }).extend({
   /** How many tasks, photos and notes the ticket has: the phone's ticket cards show them. */
   task_count: z.number().int().nonnegative(),

@@ -13,6 +13,8 @@ export const queryKeys = {
   jobTickets: (id: number) => ['jobs', id, 'tickets'] as const,
   /** GET /jobs/{id}/production: under the job's key, so a ticket completed there refreshes it too. */
   jobProduction: (id: number) => ['jobs', id, 'production'] as const,
+  /** Under the job's key: invoicing a job refreshes its page (the Billed badges) with the list. */
+  jobInvoices: (id: number) => ['jobs', id, 'invoices'] as const,
   ticket: (id: number) => ['tickets', id] as const,
   /** GET /work: My Work's open tickets; everything under it is refreshed with it. */
   work: ['work'] as const,

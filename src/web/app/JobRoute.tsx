@@ -9,6 +9,7 @@ import { useSession } from '../api/session';
 import JobDetailHeader from '../features/jobs/JobDetailHeader';
 import ProductionSection from '../features/production/ProductionSection';
 import TicketsSection from '../features/tickets/TicketsSection';
+import InvoicesSection from '../features/invoices/InvoicesSection';
 import { jobIdFrom } from './jobId';
 
 /**
@@ -32,6 +33,8 @@ export default function JobRoute() {
       <Stack gap="md">
         <JobDetailHeader jobId={id} />
         {!missing && production && job.data && <ProductionSection jobId={id} utilityId={job.data.selected_utility_id} />}
+        {/* Roles 1–3 only (DESIGN §7.3); the section renders nothing for the others. */}
+        {!missing && job.data && <InvoicesSection jobId={id} />}
         {!missing && <TicketsSection jobId={id} />}
       </Stack>
     </Container>

@@ -237,3 +237,23 @@ export async function bumpTicketVersions(tx: DbOrTx, { companyId }: ImportTarget
     await tx.execute(sql`update tickets set version = version + 1 where company_id = ${companyId} and ${inJsonList(sql`id`, part, 'int')}`);
   }
 }
+
+/**
+ * Of these tickets, the billed ones not unlocked (DESIGN §7.3: their tasks are locked), with
+ * their pole for the message. The rows are locked (FOR UPDATE) so an invoice being made at this
+ * moment is waited for and then seen.
+ */
+export async function billedLockedTickets(tx: DbOrTx, { companyId }: ImportTarget, ticketIds: readonly number[]) {
+  const out: { id: number; pole: string | null; line: string | null; invoice: string | null }[] = [];
+  for (const part of chunks(ticketIds, LOOKUP_CHUNK)) {
+    const rows = await tx
+      .select({ id: tickets.id, billedAt: tickets.billedAt, unlockedAt: tickets.unlockedAt, pole: poles.poleName, line: poles.lineName, invoice: tickets.invoiceNumber })
+      .from(tickets)
+      .leftJoin(poles, eq(poles.id, tickets.poleId))
+      .where(and(eq(tickets.companyId, companyId), inJsonList(sql`${tickets.id}`, part, 'int')))
+      .orderBy(asc(tickets.id))
+      .for('update', { of: tickets });
+    out.push(...rows.filter((r) => r.billedAt != null && r.unlockedAt == null));
+  }
+  return out;
+}

@@ -5,6 +5,7 @@ import { LIMITS } from '../../../shared/constants';
 import { MSG } from '../../../shared/messages';
 import type { ChangedQuantity } from '../../../shared/reimport';
 import type { DbOrTx } from '../../db/client';
+import { ERROR_CODE } from '../../../shared/error-codes';
 import { AppError, badRequest } from '../../errors';
 import * as repo from './import.repository';
 
@@ -175,6 +176,18 @@ export async function reimportTickets(
   if (mode === 'update_quantities') {
     // A bid below the change already recorded would make the total negative: refuse, name the row.
     for (const u of planned.qtyUpdates) if (u.initQty + u.additionalQty < 0) throw badRequest(MSG.reimportBelowChange(u.where));
+  }
+
+  // A billed ticket's tasks are locked until unlocked (DESIGN §7.3): rows adding tasks to one, or
+  // changing its quantities, refuse the whole import, naming the poles.
+  const receiving = new Set<number>(planned.qtyUpdates.map((u) => u.ticketId));
+  for (const k of planned.mergedKeys) if (planned.tasksToCreate.has(k)) receiving.add(ticketOfPole.get(poleIds.get(k)!)!);
+  if (receiving.size) {
+    const locked = await repo.billedLockedTickets(tx, scope, [...receiving]);
+    if (locked.length) {
+      const names = locked.slice(0, 8).map((t) => `${t.pole ?? `ticket ${t.id}`}${t.line ? ` / ${t.line}` : ''} (${t.invoice ?? 'billed'})`);
+      throw new AppError(409, MSG.importBilledTickets(names.join(', ') + (locked.length > 8 ? ` and ${locked.length - 8} more` : '')), undefined, ERROR_CODE.ticketBilled);
+    }
   }
 
   // 7. Write: the library rows, the missing poles, the missing tickets, then work orders and tasks.

@@ -18,6 +18,7 @@ import { deleteUnreferencedFiles } from '../uploads/stored-files';
 import { findUser } from '../crew/crew.repository';
 import { findUtility } from '../reference/reference.repository';
 import type { JobReply, JobReplyCache } from './job-replies';
+import { jobHasInvoices } from '../invoices/invoices.repository';
 import * as repo from './jobs.repository';
 import { selectJobPercents } from '../production/production.repository';
 
@@ -228,6 +229,8 @@ export async function saveJob(ctx: AppContext, me: CurrentUser, input: JobSave, 
 export async function deleteJob(ctx: AppContext, me: CurrentUser, id: number, log?: (err: unknown) => void) {
   const urls = await ctx.db.transaction(async (tx) => {
     if (!(await repo.findJob(tx, me.companyId, id))) throw notFound('job');
+    // Deleting the job would delete its invoices (DESIGN §7.3: an invoice is kept).
+    if (await jobHasInvoices(tx, me.companyId, id)) throw conflict(MSG.jobHasInvoices, ERROR_CODE.jobHasInvoices);
     const urls = await repo.fileUrlsOfJob(tx, me.companyId, id);
     await repo.deleteJob(tx, me.companyId, id);
     return urls;

@@ -24,6 +24,7 @@ export function isoInstant(v: Date | string | null | undefined): string | null {
 const isoRequired = (v: Date | string | null | undefined) => isoInstant(v) ?? '';
 
 const assignee = alias(users, 'ticket_assignee');
+const unlocker = alias(users, 'ticket_unlocker');
 const noteAuthor = alias(users, 'note_author');
 const poleUtility = alias(utilities, 'pole_utility');
 const imagePole = alias(poles, 'image_pole');
@@ -54,6 +55,10 @@ const rowColumns = {
   nraRequired: tickets.nraRequired,
   nraUrl: tickets.nraUrl,
   version: tickets.version,
+  billedAt: tickets.billedAt,
+  invoiceNumber: tickets.invoiceNumber,
+  unlockedAt: tickets.unlockedAt,
+  unlockReason: tickets.unlockReason,
 };
 type RowRecord = Pick<typeof tickets.$inferSelect, keyof typeof rowColumns>;
 
@@ -79,6 +84,10 @@ function toRow(t: RowRecord, poleName: string | null, lineName: string | null, a
     nra_required: t.nraRequired,
     nra_url: t.nraUrl,
     version: t.version,
+    billed_at: isoInstant(t.billedAt),
+    invoice_number: t.invoiceNumber,
+    unlocked_at: isoInstant(t.unlockedAt),
+    unlock_reason: t.unlockReason,
   };
 }
 
@@ -96,9 +105,12 @@ const selectTickets = (db: DbOrTx, where: SQL) =>
       accessLabel: accessTypes.title,
       aFirst: assignee.firstName,
       aLast: assignee.lastName,
+      uFirst: unlocker.firstName,
+      uLast: unlocker.lastName,
     })
     .from(tickets)
     .leftJoin(poles, and(eq(poles.id, tickets.poleId), eq(poles.companyId, tickets.companyId)))
+    .leftJoin(unlocker, and(eq(unlocker.id, tickets.unlockedBy), eq(unlocker.companyId, tickets.companyId)))
     .leftJoin(poleUtility, eq(poleUtility.id, poles.utilityId))
     .leftJoin(accessTypes, eq(accessTypes.id, poles.accessibilityId))
     .leftJoin(assignee, and(eq(assignee.id, tickets.assignedTo), eq(assignee.companyId, tickets.companyId)))
@@ -254,7 +266,7 @@ async function loadTickets(db: DbOrTx, companyId: number, scope: Scope): Promise
     ({ ticketId: _t, uploaded_at, taken_at, ...r }): TicketImage => ({ ...r, uploaded_at: isoRequired(uploaded_at), taken_at: isoInstant(taken_at) }),
   );
 
-  return rows.map(({ t, p, utilityName, accessLabel, aFirst, aLast }): Ticket => {
+  return rows.map(({ t, p, utilityName, accessLabel, aFirst, aLast, uFirst, uLast }): Ticket => {
     const pole = p ? toPole(p, utilityName, accessLabel) : null;
     return {
       ...toRow(t, pole?.pole_name ?? null, pole?.line_name ?? null, aFirst, aLast),
@@ -266,6 +278,8 @@ async function loadTickets(db: DbOrTx, companyId: number, scope: Scope): Promise
       nra_name: t.nraName,
       ehasp: t.ehasp,
       ambulance_meetup: t.ambulanceMeetup,
+      unlocked_by: t.unlockedBy,
+      unlocked_by_name: t.unlockedBy == null ? null : fullName(uFirst, uLast),
       work_orders: woBy.get(t.id) ?? [],
       notes: notesBy.get(t.id) ?? [],
       tasks: tasksBy.get(t.id) ?? [],

@@ -105,6 +105,17 @@ export async function insertTicketForPole(
 }
 
 // ---------------------------------------------------------------------------------------------
+// The billed-ticket lock (DESIGN §7.3, docs/decisions/025-invoices.md)
+
+/** Billed and not unlocked: its tasks and status may not change (the invoice was made from them). */
+export const isBilledLocked = (t: Pick<repo.TicketRow, 'billedAt' | 'unlockedAt'>) => t.billedAt != null && t.unlockedAt == null;
+
+/** 409 naming the invoice, for a change to the tasks or status of a locked ticket. */
+export function assertNotBilledLocked(t: Pick<repo.TicketRow, 'billedAt' | 'unlockedAt' | 'invoiceNumber'>) {
+  if (isBilledLocked(t)) throw conflict(MSG.ticketBilledLocked(t.invoiceNumber ?? 'an invoice'), ERROR_CODE.ticketBilled);
+}
+
+// ---------------------------------------------------------------------------------------------
 // PUT /tickets/
 
 /** Equal within the 6 decimals kept (SPEC §9): a stored 42.1049 may come back as 42.104899. */
@@ -412,6 +423,8 @@ export async function saveTicket(ctx: AppContext, user: CurrentUser, input: Tick
     }
     const changes = await diffTicket(ctx, tx, user, cur!, body);
     checkRole(user, changes);
+    // Checked on the row locked above: an invoice made meanwhile has already set billed_at.
+    if (changes.edits.includes('tasks') || changes.edits.includes('status')) assertNotBilledLocked(cur!);
     await applyChanges(tx, user, cur!, changes);
     orphanUrls = changes.orphanUrls;
     return cur!.id;
@@ -448,6 +461,12 @@ export async function mergeTickets(ctx: AppContext, user: CurrentUser, primaryId
     const secondary = locked.find((r) => r.id === secondaryId);
     if (!primary || !secondary) throw notFound('ticket');
     if (primary.jobId !== secondary.jobId) throw badRequest(MSG.mergeOtherJob);
+    // The primary's tasks change and the secondary goes: neither may be a locked billed ticket.
+    // An unlocked billed secondary may only go into a billed primary: its billed tasks on an
+    // unbilled ticket would be invoiced a second time.
+    assertNotBilledLocked(primary);
+    assertNotBilledLocked(secondary);
+    if (secondary.billedAt && !primary.billedAt) throw conflict(MSG.ticketBilledMerge(secondary.invoiceNumber ?? 'an invoice'), ERROR_CODE.ticketBilled);
 
     await repo.moveChildren(tx, user.companyId, secondary.id, primary.id);
 
@@ -487,6 +506,8 @@ export async function deleteTicket(ctx: AppContext, user: CurrentUser, id: numbe
   await ctx.db.transaction(async (tx) => {
     const t = await repo.lockTicket(tx, user.companyId, id);
     if (!t) throw notFound('ticket');
+    // A locked billed ticket stays (its invoice keeps its frozen lines either way once unlocked).
+    assertNotBilledLocked(t);
     urls.push(t.digSafeUrl, t.nraUrl);
     for (const img of await repo.imagesOf(tx, id)) urls.push(img.url, img.thumbnailUrl);
     for (const p of await repo.permitsOf(tx, id)) urls.push(p.permitUrl);

@@ -56,6 +56,7 @@ export function InfoTab({
   update,
   errors,
   canEdit,
+  statusLocked = false,
   canAnnotate,
   authorName,
   onMarkStatus,
@@ -67,6 +68,8 @@ export function InfoTab({
   update: (patch: Partial<TicketDraft>) => void;
   errors: FormErrors;
   canEdit: boolean;
+  /** A billed ticket not unlocked: no Mark Complete / Reopen (DESIGN §7.3). */
+  statusLocked?: boolean;
   canAnnotate: boolean;
   authorName: string;
   onMarkStatus: (status: 'Pending' | 'Complete') => void;
@@ -112,7 +115,7 @@ export function InfoTab({
               </Text>
             )}
           </Group>
-          {canEdit && draft.id != null &&
+          {canEdit && !statusLocked && draft.id != null &&
             (complete ? (
               <Button variant="default" leftSection={<IconRotate size={16} />} onClick={() => onMarkStatus('Pending')} loading={saving}>
                 Reopen Ticket

@@ -47,9 +47,16 @@ const Card = memo(function Card({
             <Text fw={700} truncate="end">
               Pole {t.pole_name ?? '--'} · Line {t.line_name ?? '--'}
             </Text>
-            <Badge variant={complete ? 'filled' : 'light'} color={complete ? 'green' : 'gray'} style={{ flex: 'none' }}>
-              {t.status}
-            </Badge>
+            <Group gap={4} wrap="nowrap" style={{ flex: 'none' }}>
+              {t.invoice_number && (
+                <Badge variant="light" color="violet" data-testid="billed-badge" title={`Billed on ${t.invoice_number}`}>
+                  Billed {t.invoice_number}
+                </Badge>
+              )}
+              <Badge variant={complete ? 'filled' : 'light'} color={complete ? 'green' : 'gray'} style={{ flex: 'none' }}>
+                {t.status}
+              </Badge>
+            </Group>
           </Group>
           <Group gap={4} wrap="nowrap">
             {t.geo_lat != null && t.geo_lon != null && <IconMapPin size={16} aria-label="Has GPS" role="img" style={{ flex: 'none' }} />}

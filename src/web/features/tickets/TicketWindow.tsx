@@ -4,6 +4,9 @@ import { useMediaQuery } from '@mantine/hooks';
 import { IconEye, IconInfoCircle, IconListCheck, IconMapPin, IconTrash } from '@tabler/icons-react';
 import type { Job } from '../../../shared/jobs.schemas';
 import { MSG } from '../../../shared/messages';
+import { can } from '../../../shared/permissions';
+import { useSession } from '../../api/session';
+import { BilledNotice } from './BilledNotice';
 import { ImagesPanel } from './ImagesPanel';
 import { InfoTab } from './InfoTab';
 import { PoleTab } from './PoleTab';
@@ -50,6 +53,9 @@ export function TicketWindow({
   // Every open Mantine modal closes on Escape: the window stands down while the photo viewer is open.
   const [viewerOpen, setViewerOpen] = useState(false);
   const { draft, ticketId, allowed } = t;
+  const { claims } = useSession();
+  // Billed and not unlocked: the tasks and status are read-only here, as the server refuses them (DESIGN §7.3).
+  const billedLocked = !!draft?.billed_at && !draft.unlocked_at;
 
   return (
     <Modal
@@ -115,6 +121,7 @@ export function TicketWindow({
               </Stack>
             </Alert>
           )}
+          <BilledNotice ticket={draft} canUnlock={can(claims?.roleId, 'billing.write')} onUnlocked={t.reload} />
           {t.error && (
             <Alert color="red" role="alert" withCloseButton onClose={t.clearError}>
               {t.error}
@@ -158,6 +165,7 @@ export function TicketWindow({
                 update={t.update}
                 errors={t.errors}
                 canEdit={allowed.edit}
+                statusLocked={billedLocked}
                 canAnnotate={allowed.annotate}
                 authorName={t.authorName}
                 onMarkStatus={t.markStatus}
@@ -175,7 +183,7 @@ export function TicketWindow({
               />
             </Tabs.Panel>
             <Tabs.Panel value="tasks" pt="sm">
-              <TasksTab tasks={draft.tasks} errors={t.errors} utilityId={job.selected_utility_id} canEdit={allowed.edit} onChange={(tasks) => t.update({ tasks })} />
+              <TasksTab tasks={draft.tasks} errors={t.errors} utilityId={job.selected_utility_id} canEdit={allowed.edit && !billedLocked} onChange={(tasks) => t.update({ tasks })} />
             </Tabs.Panel>
           </Tabs>
 

@@ -18,7 +18,7 @@ export const COLUMNS: { key: TicketSortColumn; label: string; width: number }[] 
   { key: 'street_address', label: 'Address', width: 200 },
   { key: 'dig_safe_required', label: 'Digsafe', width: 86 },
   { key: 'nra_required', label: 'NRA/DNR', width: 96 },
-  { key: 'status', label: 'Status', width: 94 },
+  { key: 'status', label: 'Status', width: 150 },
   { key: 'created_date', label: 'Date Added', width: 110 },
   { key: 'actual_completion_date', label: 'Date Completed', width: 140 },
   { key: 'due_date', label: 'Due Date', width: 100 },
@@ -85,6 +85,12 @@ const Row = memo(function Row({
       </td>
       <td>
         <span className={t.status === 'Complete' ? classes.complete : undefined}>{t.status}</span>
+        {t.invoice_number && (
+          // DESIGN §7.3: billed tickets are marked; the invoice number shows on hover and in the window.
+          <span className={classes.billed} title={`Billed on ${t.invoice_number}${t.unlocked_at ? ' (unlocked)' : ''}`} data-testid="billed-badge">
+            {t.unlocked_at ? 'Billed · unlocked' : 'Billed'}
+          </span>
+        )}
       </td>
       <td>{shortInstant(t.created_date)}</td>
       <td>{shortInstant(t.actual_completion_date)}</td>

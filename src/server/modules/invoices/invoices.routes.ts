@@ -1,0 +1,92 @@
+import { z } from 'zod';
+import {
+  INVOICE_FILE_TYPE,
+  invoiceCreateBody,
+  invoiceFileName,
+  invoiceListReply,
+  invoicePreviewReply,
+  invoiceReply,
+  unlockBody,
+} from '../../../shared/invoices.schemas';
+import { ticketReply } from '../../../shared/tickets.schemas';
+import type { App, AppContext } from '../../context';
+import { attachment, idParams } from '../../plugins/routes';
+import { invoicePdf, invoiceXlsx } from './invoice-files';
+import * as service from './invoices.service';
+
+const tags = ['invoices'];
+
+/**
+ * Invoices (DESIGN §7.3): roles 1–2 invoice and unlock (billing.write), role 3 reads
+ * (billing.read), roles 4–6 get 403 on all of it. Another company's job or invoice answers 404.
+ */
+export async function invoiceRoutes(app: App, ctx: AppContext) {
+  app.post(
+    '/jobs/:id/invoices',
+    {
+      config: { allow: 'billing.write' },
+      schema: {
+        tags,
+        summary: "Invoice the job's Complete, unbilled tickets (all, through_date, or ticket_ids): 201 {invoice}",
+        params: idParams,
+        body: invoiceCreateBody.nullish(),
+        response: { 201: invoiceReply },
+      },
+    },
+    async (request, reply) => reply.status(201).send(await service.createInvoice(ctx, request.user, request.params.id, request.body ?? {})),
+  );
+
+  app.post(
+    '/jobs/:id/invoices/preview',
+    {
+      config: { allow: 'billing.write' },
+      schema: { tags, summary: 'The invoice POST /jobs/{id}/invoices would make now, nothing written', params: idParams, body: invoiceCreateBody.nullish(), response: { 200: invoicePreviewReply } },
+    },
+    (request) => service.previewInvoice(ctx, request.user, request.params.id, request.body ?? {}),
+  );
+
+  app.get(
+    '/jobs/:id/invoices',
+    { config: { allow: 'billing.read' }, schema: { tags, summary: "The job's invoices, newest first (no lines)", params: idParams, response: { 200: invoiceListReply } } },
+    (request) => service.listInvoices(ctx, request.user, request.params.id),
+  );
+
+  app.get(
+    '/invoices/:id',
+    { config: { allow: 'billing.read' }, schema: { tags, summary: 'One invoice with its frozen lines', params: idParams, response: { 200: invoiceReply } } },
+    (request) => service.getInvoice(ctx, request.user, request.params.id),
+  );
+
+  for (const kind of ['xlsx', 'pdf'] as const) {
+    app.get(
+      `/invoices/:id/${kind}`,
+      {
+        config: { allow: 'billing.read' },
+        schema: {
+          tags,
+          summary: kind === 'xlsx' ? 'The invoice as an Excel workbook (numbers as numbers, currency format)' : 'The invoice as a printable PDF',
+          params: idParams,
+          response: { 200: z.any() },
+        },
+      },
+      async (request, reply) => {
+        const input = await service.invoiceForFile(ctx, request.user, request.params.id);
+        const body = kind === 'xlsx' ? await invoiceXlsx(input) : await invoicePdf(input);
+        return reply
+          .type(INVOICE_FILE_TYPE[kind])
+          .header('content-disposition', attachment(invoiceFileName(input.invoice.job_number, input.invoice.number, kind)))
+          .header('cache-control', 'private, no-store')
+          .send(body);
+      },
+    );
+  }
+
+  app.post(
+    '/tickets/:id/unlock',
+    {
+      config: { allow: 'billing.write' },
+      schema: { tags: ['tickets', ...tags], summary: "Unlock a billed ticket's tasks and status, with a reason", params: idParams, body: unlockBody, response: { 200: ticketReply } },
+    },
+    (request) => service.unlockTicket(ctx, request.user, request.params.id, request.body.reason),
+  );
+}

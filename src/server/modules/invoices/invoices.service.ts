@@ -1,0 +1,186 @@
+import Big from 'big.js';
+import { ERROR_CODE } from '../../../shared/error-codes';
+import {
+  invoiceNumber,
+  type Invoice,
+  type InvoiceCreate,
+  type InvoiceLine,
+  type InvoicePreview,
+  type InvoiceSummary,
+} from '../../../shared/invoices.schemas';
+import { MSG } from '../../../shared/messages';
+import { amountOf, sumMoney } from '../../../shared/money';
+import type { Ticket } from '../../../shared/tickets.schemas';
+import type { AppContext } from '../../context';
+import type { DbOrTx } from '../../db/client';
+import { isUniqueViolation } from '../../db/errors';
+import { badRequest, conflict, notFound } from '../../errors';
+import type { CurrentUser } from '../../plugins/auth';
+import { findJob } from '../jobs/jobs.repository';
+import { isoInstant, loadTicket } from '../tickets/tickets.read';
+import { lockTicket } from '../tickets/tickets.repository';
+import * as repo from './invoices.repository';
+
+/**
+ * Invoices (DESIGN §7.3; docs/decisions/025-invoices.md): a job's Complete tickets billed once,
+ * their tasks frozen into lines, numbered INV-000001… per company, all in one transaction.
+ */
+
+const where = (t: { pole_name: string | null; line_name: string | null; id: number }) =>
+  t.pole_name ? `${t.pole_name}${t.line_name ? ` / ${t.line_name}` : ''}` : `ticket ${t.id}`;
+
+/** At most a few names in a message; the rest counted. */
+function listed(items: readonly string[], max = 8): string {
+  const shown = items.slice(0, max).join(', ');
+  return items.length > max ? `${shown} and ${items.length - max} more` : shown;
+}
+
+/** quantity = init + additional, added exactly (0.1 + 0.2 is 0.3 on an invoice). */
+const quantityOf = (init: number, additional: number) => Number(new Big(init).plus(additional).toString());
+
+function toLines(sources: readonly repo.LineSource[]) {
+  return sources.map(({ init_qty, additional_qty, ...s }) => {
+    const quantity = quantityOf(init_qty, additional_qty);
+    const unit_price = s.unit_price == null ? null : new Big(s.unit_price).toFixed(2);
+    return { ...s, quantity, unit_price, amount: amountOf(quantity, unit_price) };
+  });
+}
+
+interface Draft {
+  ticketIds: number[];
+  lines: ReturnType<typeof toLines>;
+  total: string;
+}
+
+/**
+ * Picks and locks the tickets to bill and prices their tasks (no write). A ticket asked for by id
+ * that is not this job's answers 400; one not Complete, or already billed, 409 naming them.
+ */
+async function draftInvoice(tx: DbOrTx, me: CurrentUser, jobId: number, input: InvoiceCreate, timeZone: string): Promise<Draft> {
+  if (input.ticket_ids && input.through_date) throw badRequest(MSG.invoiceTicketsOrDate, { through_date: MSG.invoiceTicketsOrDate });
+  const picked = await repo.lockCandidates(tx, me.companyId, jobId, { ticketIds: input.ticket_ids, throughDate: input.through_date, timeZone });
+  if (input.ticket_ids) {
+    const found = new Set(picked.map((t) => t.id));
+    const missing = [...new Set(input.ticket_ids)].filter((id) => !found.has(id));
+    if (missing.length) throw badRequest(MSG.invoiceTicketsNotInJob(listed(missing.map(String))), { ticket_ids: 'not tickets of this job' });
+    const billed = picked.filter((t) => t.invoice_number != null);
+    if (billed.length) throw conflict(MSG.invoiceTicketsAlreadyBilled(listed(billed.map((t) => `${where(t)} (${t.invoice_number})`))), ERROR_CODE.alreadyBilled);
+    const pending = picked.filter((t) => !t.complete);
+    if (pending.length) throw conflict(MSG.invoiceTicketsNotComplete(listed(pending.map(where))));
+  }
+  if (picked.length === 0) throw conflict(MSG.invoiceNothingToBill, ERROR_CODE.nothingToInvoice);
+  const ticketIds = picked.map((t) => t.id);
+  const lines = toLines(await repo.lineSources(tx, me.companyId, ticketIds));
+  return { ticketIds, lines, total: sumMoney(lines.map((l) => l.amount)) };
+}
+
+/** POST /jobs/{id}/invoices/preview: the invoice that would be made now, nothing written. */
+export async function previewInvoice(ctx: AppContext, me: CurrentUser, jobId: number, input: InvoiceCreate): Promise<{ invoice: InvoicePreview }> {
+  const job = await findJob(ctx.db, me.companyId, jobId);
+  if (!job) throw notFound('job');
+  const company = await repo.companyBilling(ctx.db, me.companyId);
+  // In a transaction only so the row locks end with it; nothing is written.
+  const draft = await ctx.db.transaction((tx) => draftInvoice(tx, me, jobId, input, company.timeZone));
+  return {
+    invoice: {
+      id: null,
+      number: null,
+      created_at: null,
+      job_id: jobId,
+      job_number: job.jobNumber,
+      currency: company.currency,
+      total: draft.total,
+      created_by_name: null,
+      through_date: input.through_date ?? null,
+      ticket_count: draft.ticketIds.length,
+      line_count: draft.lines.length,
+      ticket_ids: draft.ticketIds,
+      lines: draft.lines,
+    },
+  };
+}
+
+/**
+ * POST /jobs/{id}/invoices: in ONE transaction, lock the tickets, freeze their lines, take the
+ * next number, and mark them billed. Two invoicers of the same tickets (any processes): the second
+ * waits on the row locks and then finds them billed (409); and should anything slip past that,
+ * billed_tickets' key refuses the second row, which is turned into the same 409 here.
+ */
+export async function createInvoice(ctx: AppContext, me: CurrentUser, jobId: number, input: InvoiceCreate): Promise<{ invoice: Invoice }> {
+  const job = await findJob(ctx.db, me.companyId, jobId);
+  if (!job) throw notFound('job');
+  const company = await repo.companyBilling(ctx.db, me.companyId);
+  let id: number;
+  try {
+    id = await ctx.db.transaction(async (tx) => {
+      const draft = await draftInvoice(tx, me, jobId, input, company.timeZone);
+      const { n, currency } = await repo.nextInvoiceNumber(tx, me.companyId);
+      const number = invoiceNumber(n);
+      const invoice = await repo.insertInvoice(tx, {
+        companyId: me.companyId,
+        jobId,
+        number,
+        currency,
+        total: draft.total,
+        throughDate: input.ticket_ids ? null : (input.through_date ?? null),
+        createdBy: me.id,
+      });
+      await repo.insertLines(tx, me.companyId, invoice.id, draft.lines);
+      await repo.markBilled(tx, me.companyId, invoice.id, number, draft.ticketIds);
+      return invoice.id;
+    });
+  } catch (err) {
+    if (isUniqueViolation(err, 'billed_tickets_pkey')) throw conflict(MSG.invoiceTicketsAlreadyBilled('some of these tickets, just now'), ERROR_CODE.alreadyBilled);
+    throw err;
+  }
+  return { invoice: await loadInvoice(ctx.db, me.companyId, id) };
+}
+
+function toSummary(row: repo.InvoiceSummaryRow): InvoiceSummary {
+  return { ...row, created_at: isoInstant(row.created_at) ?? '', total: new Big(row.total).toFixed(2) };
+}
+
+async function loadInvoice(db: DbOrTx, companyId: number, id: number): Promise<Invoice> {
+  const [row, lines, ticketIds] = await Promise.all([repo.findInvoice(db, companyId, id), repo.linesOf(db, companyId, id), repo.billedTicketIds(db, companyId, id)]);
+  if (!row) throw notFound('invoice');
+  const money2 = (v: string | null) => (v == null ? null : new Big(v).toFixed(2));
+  return {
+    ...toSummary(row),
+    ticket_ids: ticketIds,
+    lines: lines.map((l): InvoiceLine => ({ ...l, unit_price: money2(l.unit_price), amount: money2(l.amount)! })),
+  };
+}
+
+/** GET /jobs/{id}/invoices: newest first, without lines. */
+export async function listInvoices(ctx: AppContext, me: CurrentUser, jobId: number): Promise<{ invoices: InvoiceSummary[] }> {
+  if (!(await findJob(ctx.db, me.companyId, jobId))) throw notFound('job');
+  return { invoices: (await repo.invoicesOfJob(ctx.db, me.companyId, jobId)).map(toSummary) };
+}
+
+/** GET /invoices/{id}. */
+export async function getInvoice(ctx: AppContext, me: CurrentUser, id: number): Promise<{ invoice: Invoice }> {
+  return { invoice: await loadInvoice(ctx.db, me.companyId, id) };
+}
+
+/** The invoice and its company's name, for the downloads. */
+export async function invoiceForFile(ctx: AppContext, me: CurrentUser, id: number) {
+  const [invoice, company] = await Promise.all([loadInvoice(ctx.db, me.companyId, id), repo.companyBilling(ctx.db, me.companyId)]);
+  return { invoice, company: { name: company.name, timeZone: company.timeZone } };
+}
+
+/**
+ * POST /tickets/{id}/unlock {reason}: a billed ticket's tasks and status may change again. The
+ * ticket stays billed (its invoice's lines are frozen) and can never go on a second invoice.
+ */
+export async function unlockTicket(ctx: AppContext, me: CurrentUser, id: number, reasonIn: string): Promise<{ ticket: Ticket }> {
+  const reason = reasonIn.trim();
+  if (!reason) throw badRequest(MSG.unlockReasonRequired, { reason: MSG.unlockReasonRequired });
+  return ctx.db.transaction(async (tx) => {
+    const t = await lockTicket(tx, me.companyId, id);
+    if (!t) throw notFound('ticket');
+    if (!t.billedAt) throw conflict(MSG.unlockNotBilled);
+    await repo.unlockTicket(tx, me.companyId, id, me.id, reason);
+    const ticket = await loadTicket(tx, me.companyId, id);
+    return { ticket: ticket! };
+  });
+}

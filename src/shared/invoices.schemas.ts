@@ -1,0 +1,112 @@
+import { z } from 'zod';
+import { toIsoDate } from './dates';
+
+/**
+ * The invoice contract (DESIGN §7.3 invoices): POST /jobs/{id}/invoices (and its /preview),
+ * GET /jobs/{id}/invoices, GET /invoices/{id}, and POST /tickets/{id}/unlock. Amounts are money
+ * strings with two decimals ("1234.50", src/shared/money.ts); quantities are numbers.
+ */
+
+const money = z.string().regex(/^-?\d+\.\d{2}$/);
+const rowId = z.number().int().positive().max(2_147_483_647);
+
+/** A calendar day 'YYYY-MM-DD' (MM/DD/YYYY accepted and normalised), never shifted by a time zone. */
+const calendarDay = z
+  .string()
+  .max(10)
+  .transform((v, ctx) => {
+    const day = toIsoDate(v);
+    if (!day) {
+      ctx.addIssue({ code: 'custom', message: 'Choose a date (YYYY-MM-DD or MM/DD/YYYY).' });
+      return z.NEVER;
+    }
+    return day;
+  });
+
+/**
+ * What to bill: nothing (every Complete ticket of the job not yet billed), `through_date` (those
+ * completed on or before that day in the company's time zone) or `ticket_ids` (exactly these).
+ * The web app confirms a preview by sending the previewed ticket ids, so the invoice it makes is
+ * the one the user saw, or a 409 naming what changed meanwhile.
+ */
+export const invoiceCreateBody = z
+  .object({
+    ticket_ids: z.array(rowId).min(1, 'Choose at least one ticket.').max(50_000).optional(),
+    through_date: calendarDay.optional(),
+  })
+  .strict();
+export type InvoiceCreateInput = z.input<typeof invoiceCreateBody>;
+export type InvoiceCreate = z.output<typeof invoiceCreateBody>;
+
+/** One task of one ticket, frozen when the invoice was made. */
+export const invoiceLineSchema = z.object({
+  /** null once the ticket was deleted (the line stays). */
+  ticket_id: z.number().int().nullable(),
+  pole_name: z.string(),
+  line_name: z.string(),
+  /** The ticket's work orders, joined by ", ". */
+  work_order: z.string(),
+  code: z.string(),
+  description: z.string(),
+  uom: z.string(),
+  /** init_qty + additional_qty. */
+  quantity: z.number(),
+  /** null when the unit had no price: the line counts 0. */
+  unit_price: money.nullable(),
+  amount: money,
+});
+export type InvoiceLine = z.infer<typeof invoiceLineSchema>;
+
+/** An invoice without its lines (the job's list). */
+export const invoiceSummarySchema = z.object({
+  id: z.number().int(),
+  /** INV-000001…, unique in the company. */
+  number: z.string(),
+  job_id: z.number().int(),
+  job_number: z.string(),
+  currency: z.string(),
+  total: money,
+  /** ISO instant. */
+  created_at: z.string(),
+  created_by_name: z.string().nullable(),
+  /** The day asked for, when the invoice was made "through a date". */
+  through_date: z.string().nullable(),
+  ticket_count: z.number().int(),
+  line_count: z.number().int(),
+});
+export type InvoiceSummary = z.infer<typeof invoiceSummarySchema>;
+
+export const invoiceSchema = invoiceSummarySchema.extend({
+  /** The tickets it bills (those still existing), by id. */
+  ticket_ids: z.array(z.number().int()),
+  lines: z.array(invoiceLineSchema),
+});
+export type Invoice = z.infer<typeof invoiceSchema>;
+
+/** What POST /jobs/{id}/invoices/preview answers: the same shape, nothing written (no id or number yet). */
+export const invoicePreviewSchema = invoiceSchema.extend({
+  id: z.null(),
+  number: z.null(),
+  created_at: z.null(),
+});
+export type InvoicePreview = z.infer<typeof invoicePreviewSchema>;
+
+export const invoiceReply = z.object({ invoice: invoiceSchema });
+export const invoicePreviewReply = z.object({ invoice: invoicePreviewSchema });
+export const invoiceListReply = z.object({ invoices: z.array(invoiceSummarySchema) });
+
+/** POST /tickets/{id}/unlock: why a billed ticket's tasks or status must change. */
+export const UNLOCK_REASON_MAX = 500;
+export const unlockBody = z.object({ reason: z.string().max(UNLOCK_REASON_MAX, `Keep the reason under ${UNLOCK_REASON_MAX} characters.`) });
+export type UnlockInput = z.infer<typeof unlockBody>;
+
+/** The name of an invoice's downloads: "J-1001 INV-000001.xlsx". */
+export const invoiceFileName = (jobNumber: string, number: string, ext: 'xlsx' | 'pdf') => `${jobNumber} ${number}.${ext}`;
+
+export const INVOICE_FILE_TYPE = {
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  pdf: 'application/pdf',
+} as const;
+
+/** INV-000001: the company's counter, six digits at least. */
+export const invoiceNumber = (n: number) => `INV-${String(n).padStart(6, '0')}`;

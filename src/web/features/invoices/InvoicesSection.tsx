@@ -1,0 +1,112 @@
+import { useState } from 'react';
+import { Alert, Button, Group, Loader, Paper, Stack, Table, Text, Title } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { IconFileInvoice, IconFileSpreadsheet, IconFileTypePdf } from '@tabler/icons-react';
+import type { InvoiceSummary } from '../../../shared/invoices.schemas';
+import { MSG } from '../../../shared/messages';
+import { formatMoney } from '../../../shared/money';
+import { can } from '../../../shared/permissions';
+import { useSession } from '../../api/session';
+import { useJobInvoices } from './api/jobInvoices';
+import { useInvoiceDownload } from './api/invoiceFile';
+import { CreateInvoiceModal } from './CreateInvoiceModal';
+
+const day = (iso: string) => new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: '2-digit', day: '2-digit' });
+
+/**
+ * The job's invoices (DESIGN §7.3), on the job page for roles 1–3: number, date, tickets, total
+ * and the XLSX / PDF downloads; roles 1–2 also "Create invoice". Roles 4–6 see none of it.
+ */
+export default function InvoicesSection({ jobId }: { jobId: number }) {
+  const { claims } = useSession();
+  const canRead = can(claims?.roleId, 'billing.read');
+  const canWrite = can(claims?.roleId, 'billing.write');
+  const list = useJobInvoices(jobId, canRead);
+  const download = useInvoiceDownload();
+  const [creating, setCreating] = useState(false);
+  if (!canRead) return null;
+
+  const get = (invoice: InvoiceSummary, kind: 'xlsx' | 'pdf') =>
+    download.mutate(
+      { invoice, kind },
+      { onError: (err) => notifications.show({ color: 'red', title: `${invoice.number} was not downloaded`, message: err instanceof Error ? err.message : MSG.generic }) },
+    );
+  const busy = (invoice: InvoiceSummary, kind: 'xlsx' | 'pdf') => download.isPending && download.variables?.invoice.id === invoice.id && download.variables.kind === kind;
+
+  return (
+    <Paper withBorder p="md" component="section" aria-labelledby="invoices-title">
+      <Stack gap="sm">
+        <Group justify="space-between" wrap="wrap" gap="xs">
+          <Title order={3} id="invoices-title" size="h4">
+            Invoices
+          </Title>
+          {canWrite && (
+            <Button size="compact-sm" leftSection={<IconFileInvoice size={16} />} onClick={() => setCreating(true)}>
+              Create invoice
+            </Button>
+          )}
+        </Group>
+        {list.isPending ? (
+          <Loader size="sm" aria-label="Loading invoices" />
+        ) : list.isError ? (
+          <Alert color="red" role="alert">
+            {list.error.message}
+          </Alert>
+        ) : list.data.length === 0 ? (
+          <Text size="sm" c="dimmed">
+            No invoices yet.
+          </Text>
+        ) : (
+          <Table.ScrollContainer minWidth={520}>
+            <Table verticalSpacing={4} striped>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Invoice</Table.Th>
+                  <Table.Th>Date</Table.Th>
+                  <Table.Th style={{ textAlign: 'right' }}>Tickets</Table.Th>
+                  <Table.Th style={{ textAlign: 'right' }}>Total</Table.Th>
+                  <Table.Th>Download</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {list.data.map((inv) => (
+                  <Table.Tr key={inv.id} data-testid="invoice-row">
+                    <Table.Td fw={600}>{inv.number}</Table.Td>
+                    <Table.Td>{day(inv.created_at)}</Table.Td>
+                    <Table.Td style={{ textAlign: 'right' }}>{inv.ticket_count}</Table.Td>
+                    <Table.Td style={{ textAlign: 'right' }}>{formatMoney(inv.total, inv.currency)}</Table.Td>
+                    <Table.Td>
+                      <Group gap={4} wrap="nowrap">
+                        <Button
+                          size="compact-xs"
+                          variant="default"
+                          leftSection={<IconFileSpreadsheet size={14} />}
+                          loading={busy(inv, 'xlsx')}
+                          onClick={() => get(inv, 'xlsx')}
+                          aria-label={`Download ${inv.number} as XLSX`}
+                        >
+                          XLSX
+                        </Button>
+                        <Button
+                          size="compact-xs"
+                          variant="default"
+                          leftSection={<IconFileTypePdf size={14} />}
+                          loading={busy(inv, 'pdf')}
+                          onClick={() => get(inv, 'pdf')}
+                          aria-label={`Download ${inv.number} as PDF`}
+                        >
+                          PDF
+                        </Button>
+                      </Group>
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        )}
+      </Stack>
+      {canWrite && creating && <CreateInvoiceModal jobId={jobId} onClose={() => setCreating(false)} />}
+    </Paper>
+  );
+}

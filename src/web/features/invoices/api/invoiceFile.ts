@@ -1,0 +1,13 @@
+import { useMutation } from '@tanstack/react-query';
+import { invoiceFileName, type InvoiceSummary } from '../../../../shared/invoices.schemas';
+import { apiDownload } from '../../../api/client';
+import { saveFile } from '../../../components/saveFile';
+
+/** GET /invoices/{id}/xlsx and /pdf: built by the server, saved as "{job} {INV-…}.xlsx". */
+export const getInvoiceFile = (id: number, kind: 'xlsx' | 'pdf') => apiDownload(`/invoices/${id}/${kind}`);
+
+export const useInvoiceDownload = () =>
+  useMutation({
+    mutationFn: async ({ invoice, kind }: { invoice: InvoiceSummary; kind: 'xlsx' | 'pdf' }) =>
+      saveFile(await getInvoiceFile(invoice.id, kind), invoiceFileName(invoice.job_number, invoice.number, kind)),
+  });

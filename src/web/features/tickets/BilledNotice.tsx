@@ -1,0 +1,100 @@
+import { useState } from 'react';
+import { Alert, Button, Group, Modal, Stack, Text, Textarea } from '@mantine/core';
+import { IconLock, IconLockOpen } from '@tabler/icons-react';
+import { UNLOCK_REASON_MAX } from '../../../shared/invoices.schemas';
+import { MSG } from '../../../shared/messages';
+import { useUnlockTicket } from './api/unlockTicket';
+
+const when = (iso: string) => new Date(iso).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' });
+
+/**
+ * A billed ticket in the ticket window (DESIGN §7.3): which invoice holds it and that its tasks
+ * and status are locked; for roles 1–2, Unlock with a reason. Once unlocked, who, when and why.
+ */
+export function BilledNotice({
+  ticket,
+  canUnlock,
+  onUnlocked,
+}: {
+  ticket: { id: number | null; invoice_number: string | null; billed_at: string | null; unlocked_at: string | null; unlock_reason: string | null; unlocked_by_name: string | null };
+  canUnlock: boolean;
+  /** Loads the unlocked ticket into the window (its version changed). */
+  onUnlocked: () => void;
+}) {
+  const [asking, setAsking] = useState(false);
+  const [reason, setReason] = useState('');
+  const [problem, setProblem] = useState<string | null>(null);
+  const unlock = useUnlockTicket();
+  if (!ticket.billed_at || ticket.id == null) return null;
+  const id = ticket.id;
+
+  if (ticket.unlocked_at) {
+    return (
+      <Alert color="blue" icon={<IconLockOpen size={18} />} title={`Billed on ${ticket.invoice_number} — unlocked`} data-testid="billed-notice">
+        <Text size="sm">
+          Unlocked by {ticket.unlocked_by_name || 'someone'} on {when(ticket.unlocked_at)}: “{ticket.unlock_reason}”. Its tasks and status can change; the
+          invoice keeps what was billed.
+        </Text>
+      </Alert>
+    );
+  }
+
+  const submit = () => {
+    if (!reason.trim()) return setProblem(MSG.unlockReasonRequired);
+    unlock.mutate(
+      { id, reason: reason.trim() },
+      {
+        onSuccess: () => {
+          setAsking(false);
+          setReason('');
+          onUnlocked();
+        },
+        onError: (err) => setProblem(err.message),
+      },
+    );
+  };
+
+  return (
+    <Alert color="yellow" icon={<IconLock size={18} />} title={`Billed on ${ticket.invoice_number} — tasks and status are locked`} data-testid="billed-notice">
+      <Stack gap="xs" align="flex-start">
+        <Text size="sm">
+          {canUnlock
+            ? 'Unlock it to change its tasks or status. The invoice keeps what was billed, and the ticket is never billed again.'
+            : 'Notes and photos can still be added. An Admin or Office Manager must unlock it before its tasks or status change.'}
+        </Text>
+        {canUnlock && (
+          <Button size="xs" variant="default" leftSection={<IconLockOpen size={14} />} onClick={() => setAsking(true)}>
+            Unlock
+          </Button>
+        )}
+      </Stack>
+      <Modal opened={asking} onClose={() => setAsking(false)} title={`Unlock the ticket billed on ${ticket.invoice_number}`} zIndex={400}>
+        <Stack gap="sm">
+          <Textarea
+            label="Reason"
+            description="Kept on the ticket, with your name and the time."
+            required
+            autosize
+            minRows={2}
+            maxLength={UNLOCK_REASON_MAX}
+            value={reason}
+            error={problem}
+            onChange={(e) => {
+              setReason(e.currentTarget.value);
+              setProblem(null);
+            }}
+            data-autofocus
+          />
+          <Group justify="flex-end" gap="xs">
+            <Button variant="default" onClick={() => setAsking(false)}>
+              Cancel
+            </Button>
+            <Button onClick={submit} loading={unlock.isPending}>
+              Unlock ticket
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </Alert>
+  );
+}
