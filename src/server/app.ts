@@ -36,6 +36,7 @@ import { ticketRoutes } from './modules/tickets/tickets.routes';
 import { jobsRoutes } from './modules/jobs/jobs.routes';
 import { workRoutes } from './modules/work/work.routes';
 import { mapRoutes } from './modules/map/map.routes';
+import { dashboardRoutes } from './modules/dashboard/dashboard.routes';
 
 export interface BuildOptions extends AppContext {
   /** Built web app to serve (dist/web); omitted in API tests. */
@@ -116,6 +117,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
       await jobsRoutes(api, ctx);
       await workRoutes(api, ctx);
       await mapRoutes(api, ctx);
+      await dashboardRoutes(api, ctx);
     },
     { prefix: API_PREFIX },
   );
