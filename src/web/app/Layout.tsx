@@ -3,6 +3,7 @@ import { Anchor, Box, Burger, Container, Group, Paper, Text } from '@mantine/cor
 import { useClickOutside, useMediaQuery } from '@mantine/hooks';
 import { Link, NavLink, Outlet, useLocation } from 'react-router';
 import { CREW_LINK_ROLE_THRESHOLD } from '../../shared/constants';
+import { can } from '../../shared/permissions';
 import { useSession } from '../api/session';
 import { SyncStatus } from '../offline/SyncStatus';
 import { OfflineSync } from '../offline/OfflineSync';
@@ -14,6 +15,7 @@ function NavLinks({ roleId, onNavigate }: { roleId: number | undefined; onNaviga
   const links = [
     { to: '/work', label: 'My Work', active: pathname === '/work' || pathname.startsWith('/work/') },
     { to: '/jobs', label: 'Jobs', active: pathname === '/jobs' || pathname === '/job' },
+    ...(can(roleId, 'billing.read') ? [{ to: '/dashboard', label: 'Dashboard', active: pathname === '/dashboard' }] : []),
     ...(roleId != null && roleId < CREW_LINK_ROLE_THRESHOLD ? [{ to: '/crew', label: 'Crew', active: pathname === '/crew' }] : []),
     { to: '/user', label: 'User', active: pathname === '/user' },
   ];

@@ -19,6 +19,8 @@ const JobPage = lazy(() => import('./JobRoute'));
 const CrewPage = lazy(() => import('../features/crew/CrewPage'));
 const WorkPage = lazy(() => import('../features/work/WorkPage'));
 const WorkTicketPage = lazy(() => import('../features/work/WorkTicketPage'));
+// The dashboard carries the chart library (recharts): only its own chunk loads it.
+const DashboardPage = lazy(() => import('../features/dashboard/DashboardPage'));
 
 function Page({ children }: { children: ReactNode }) {
   return (
@@ -72,6 +74,7 @@ const router = createBrowserRouter([
           { path: '/crew', element: <Page><CrewPage /></Page> },
           { path: '/work', element: <Page><WorkPage /></Page> },
           { path: '/work/:ticketId', element: <Page><WorkTicketPage /></Page> },
+          { path: '/dashboard', element: <Page><DashboardPage /></Page> },
         ],
       },
       { path: '*', element: <NotFound /> },
