@@ -34,7 +34,7 @@ test.describe('dashboard', () => {
     await loginAs(USERS.office);
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Dashboard' }).click();
     await expect(page).toHaveURL(/\/dashboard$/);
-    await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
+    await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible({ timeout: 60_000 });
 
     // The four figures: counts, and money as money.
     for (const label of ['Open tickets', 'Overdue', 'Completed this week']) {
@@ -80,7 +80,7 @@ test.describe('dashboard', () => {
     await loginAs(USERS.foreman);
     await page.getByRole('button', { name: 'Toggle navigation' }).click();
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Dashboard' }).click();
-    await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
+    await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible({ timeout: 60_000 });
     await expect(page.getByRole('region', { name: 'Completed amount per week' }).locator('svg.recharts-surface')).toBeVisible();
     // On a phone each job is a card.
     await expect(page.getByRole('link', { name: `Job ${job.number}` })).toBeVisible();
