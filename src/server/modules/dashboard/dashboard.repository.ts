@@ -71,8 +71,8 @@ export interface TaskSumRow {
   unit_price: string | null;
   complete: boolean;
   billed: boolean;
-  init_qty: string;
-  additional_qty: string;
+  /** Σ (init_qty + additional_qty): the actual quantity, all production's amounts need here. */
+  qty: string;
 }
 
 /**
@@ -85,7 +85,7 @@ export async function jobTaskSums(db: DbOrTx, scope: DashboardScope): Promise<Ta
   const result = await db.execute(sql`
     select t.job_id, un.code, un.unit_price::text as unit_price,
       (t.actual_completion_date is not null) as complete, (b.ticket_id is not null) as billed,
-      sum(tt.init_qty::numeric)::text as init_qty, sum(tt.additional_qty::numeric)::text as additional_qty
+      sum(tt.init_qty::numeric + tt.additional_qty::numeric)::text as qty
     from ticket_tasks tt
     join tickets t on t.id = tt.ticket_id and t.company_id = tt.company_id
     join jobs j on j.id = t.job_id and j.company_id = t.company_id
@@ -100,26 +100,29 @@ export async function jobTaskSums(db: DbOrTx, scope: DashboardScope): Promise<Ta
 export interface CompletedDaySumRow {
   /** The completion day on the company's calendar. */
   day: string;
-  job_id: number;
-  code: string;
+  unit_id: number;
   unit_price: string | null;
-  init_qty: string;
-  additional_qty: string;
+  qty: string;
 }
 
-/** Tasks of tickets completed between `from` and `to` (days on the company's calendar), summed per day × job × unit. */
+/**
+ * Actual quantities (init + additional) of tickets completed between `from` and `to` (days on
+ * the company's calendar), summed per day × unit: a few hundred rows for 12 weeks, whatever the
+ * number of jobs. The bounds are turned into instants once, so each ticket is compared as stored.
+ */
 export async function completedTaskSumsByDay(db: DbOrTx, scope: DashboardScope, cal: { timeZone: string; from: string; to: string }): Promise<CompletedDaySumRow[]> {
   const result = await db.execute(sql`
     select to_char((t.actual_completion_date at time zone ${cal.timeZone}::text)::date, 'YYYY-MM-DD') as day,
-      t.job_id, un.code, un.unit_price::text as unit_price,
-      sum(tt.init_qty::numeric)::text as init_qty, sum(tt.additional_qty::numeric)::text as additional_qty
+      un.id as unit_id, un.unit_price::text as unit_price,
+      sum(tt.init_qty::numeric + tt.additional_qty::numeric)::text as qty
     from ticket_tasks tt
     join tickets t on t.id = tt.ticket_id and t.company_id = tt.company_id
     join jobs j on j.id = t.job_id and j.company_id = t.company_id
     join units un on un.id = tt.unit_id
-    where ${jobsInScope(scope)} and t.actual_completion_date is not null
-      and (t.actual_completion_date at time zone ${cal.timeZone}::text)::date between ${cal.from}::date and ${cal.to}::date
-    group by 1, t.job_id, un.id
-    order by 1, t.job_id, un.id`);
+    where ${jobsInScope(scope)}
+      and t.actual_completion_date >= (${cal.from}::date::timestamp at time zone ${cal.timeZone}::text)
+      and t.actual_completion_date < ((${cal.to}::date + 1)::timestamp at time zone ${cal.timeZone}::text)
+    group by 1, un.id
+    order by 1, un.id`);
   return rowsOf<CompletedDaySumRow>(result);
 }

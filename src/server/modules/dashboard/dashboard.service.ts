@@ -1,6 +1,6 @@
 import { addDays, dayInZone, lastWeekStarts } from '../../../shared/dashboard';
 import type { DashboardForeman, DashboardJob, DashboardQuery, DashboardReply } from '../../../shared/dashboard.schemas';
-import { sumMoney, ZERO, type Money } from '../../../shared/money';
+import { sumMoney, ZERO } from '../../../shared/money';
 import { fullName } from '../../../shared/names';
 import { computeProduction, type ProductionTask } from '../../../shared/production';
 import type { AppContext } from '../../context';
@@ -43,14 +43,16 @@ export async function dashboard(ctx: AppContext, me: CurrentUser, query: Dashboa
   }));
   const foremanOf = new Map(counts.map((c) => [c.job_id, c.foreman_id]));
 
-  // Per week: the completed amount of each job's tickets completed that week, summed over jobs.
-  const byWeek = new Map<string, Money[]>(weeks.map((w) => [w, []]));
+  // Per week: the completed amount of the tickets completed that week, unit by unit (keyed by
+  // the unit's id: two utilities' units may share a code at different prices).
   const weekOf = new Map<string, string>();
   for (const w of weeks) for (let d = 0; d < 7; d++) weekOf.set(addDays(w, d), w);
-  for (const [key, rows] of groupBy(daySums, (r) => `${weekOf.get(r.day)}|${r.job_id}`)) {
-    const week = key.split('|')[0]!;
-    byWeek.get(week)?.push(computeProduction(rows.map((r) => toTask({ ...r, complete: true, billed: false }))).totals.completed_amount);
-  }
+  const byWeek = groupBy(daySums, (r) => weekOf.get(r.day));
+  const weekly = weeks.map((w) => {
+    const rows = byWeek.get(w) ?? [];
+    const tasks = rows.map((r) => toTask({ code: String(r.unit_id), unit_price: r.unit_price, qty: r.qty, complete: true, billed: false }));
+    return { week_start: w, completed_amount: computeProduction(tasks).totals.completed_amount };
+  });
 
   return {
     currency,
@@ -64,19 +66,20 @@ export async function dashboard(ctx: AppContext, me: CurrentUser, query: Dashboa
       .map(([foremanId, jobs]): DashboardForeman => ({ foreman_id: foremanId, name: jobs[0]!.foreman_name, ...sumFigures(jobs) }))
       .filter((f) => f.open > 0 || f.completed_this_week > 0 || f.unbilled_completed_amount !== ZERO)
       .sort((a, b) => (a.name === null ? 1 : b.name === null ? -1 : a.name.localeCompare(b.name))),
-    weekly: weeks.map((w) => ({ week_start: w, completed_amount: sumMoney(byWeek.get(w)!) })),
+    weekly,
   };
 }
 
-/** One summed row as computeProduction's task: its quantities are the group's sums. */
-function toTask(r: { code: string; unit_price: string | null; init_qty: string; additional_qty: string; complete: boolean; billed: boolean }): ProductionTask {
+/** One summed row as computeProduction's task: its quantity is the group's actual quantity. */
+function toTask(r: { code: string; unit_price: string | null; qty: string; complete: boolean; billed: boolean }): ProductionTask {
   return {
     code: r.code,
     description: '',
     uom: '',
     unit_price: r.unit_price,
-    init_qty: Number(r.init_qty),
-    additional_qty: Number(r.additional_qty),
+    // The exact numeric sum read back as a number: exact for up to 15 significant digits.
+    init_qty: Number(r.qty),
+    additional_qty: 0,
     complete: r.complete,
     billed: r.billed,
   };
