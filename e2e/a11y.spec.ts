@@ -152,6 +152,28 @@ for (const size of [
       expect(found, found.join('\n')).toEqual([]);
     });
 
+    test('the dashboard, and its page for roles it is not for, have no WCAG A/AA violation', async ({ page }) => {
+      const found: string[] = [];
+      await login(page, USERS.admin);
+      await page.goto('/dashboard');
+      // The first visit loads the chart library (its own chunk): slow on a busy machine.
+      await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible({ timeout: 60_000 });
+      await expect(page.getByRole('region', { name: 'Completed amount per week' }).locator('svg.recharts-surface')).toBeVisible();
+      await scan(page, 'dashboard', found);
+      await page.getByRole('combobox', { name: 'Foreman' }).click();
+      await expect(page.getByRole('listbox')).toBeVisible();
+      await scan(page, 'dashboard foreman filter', found);
+      await page.keyboard.press('Escape');
+      // Signed out (cookie and remembered user), then in again as a lineman.
+      await page.context().clearCookies();
+      await page.evaluate(() => localStorage.clear());
+      await login(page, USERS.lineman);
+      await page.goto('/dashboard');
+      await expect(page.getByText('The dashboard is for the office and foremen')).toBeVisible();
+      await scan(page, 'dashboard (lineman)', found);
+      expect(found, found.join('\n')).toEqual([]);
+    });
+
     test("a lineman's view-only ticket window has no WCAG A/AA violation", async ({ page }) => {
       const found: string[] = [];
       await login(page, USERS.lineman);

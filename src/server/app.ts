@@ -38,6 +38,7 @@ import { workRoutes } from './modules/work/work.routes';
 import { mapRoutes } from './modules/map/map.routes';
 import { productionRoutes } from './modules/production/production.routes';
 import { invoiceRoutes } from './modules/invoices/invoices.routes';
+import { dashboardRoutes } from './modules/dashboard/dashboard.routes';
 
 export interface BuildOptions extends AppContext {
   /** Built web app to serve (dist/web); omitted in API tests. */
@@ -120,6 +121,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
       await mapRoutes(api, ctx);
       await productionRoutes(api, ctx);
       await invoiceRoutes(api, ctx);
+      await dashboardRoutes(api, ctx);
     },
     { prefix: API_PREFIX },
   );

@@ -15,6 +15,7 @@ function NavLinks({ roleId, onNavigate }: { roleId: number | undefined; onNaviga
   const links = [
     { to: '/work', label: 'My Work', active: pathname === '/work' || pathname.startsWith('/work/') },
     { to: '/jobs', label: 'Jobs', active: pathname === '/jobs' || pathname === '/job' },
+    ...(can(roleId, 'billing.read') ? [{ to: '/dashboard', label: 'Dashboard', active: pathname === '/dashboard' }] : []),
     ...(roleId != null && roleId < CREW_LINK_ROLE_THRESHOLD ? [{ to: '/crew', label: 'Crew', active: pathname === '/crew' }] : []),
     // Unit prices are for roles 1–3 (DESIGN §7.3).
     ...(can(roleId, 'billing.read') ? [{ to: '/units', label: 'Unit Library', active: pathname === '/units' }] : []),

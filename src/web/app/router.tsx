@@ -20,6 +20,8 @@ const CrewPage = lazy(() => import('../features/crew/CrewPage'));
 const WorkPage = lazy(() => import('../features/work/WorkPage'));
 const WorkTicketPage = lazy(() => import('../features/work/WorkTicketPage'));
 const UnitLibraryPage = lazy(() => import('../features/production/UnitLibraryPage'));
+// The dashboard carries the chart library (recharts): only its own chunk loads it.
+const DashboardPage = lazy(() => import('../features/dashboard/DashboardPage'));
 
 function Page({ children }: { children: ReactNode }) {
   return (
@@ -74,6 +76,7 @@ const router = createBrowserRouter([
           { path: '/work', element: <Page><WorkPage /></Page> },
           { path: '/work/:ticketId', element: <Page><WorkTicketPage /></Page> },
           { path: '/units', element: <Page><UnitLibraryPage /></Page> },
+          { path: '/dashboard', element: <Page><DashboardPage /></Page> },
         ],
       },
       { path: '*', element: <NotFound /> },

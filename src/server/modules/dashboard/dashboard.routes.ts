@@ -1,0 +1,20 @@
+import { dashboardQuery, dashboardReply } from '../../../shared/dashboard.schemas';
+import type { App, AppContext } from '../../context';
+import * as service from './dashboard.service';
+
+/** The dashboard (DESIGN §7.3): roles 1–3 read it (billing.read); 4–6 get 403 from the auth plugin. */
+export async function dashboardRoutes(app: App, ctx: AppContext) {
+  app.get(
+    '/dashboard',
+    {
+      config: { allow: 'billing.read' },
+      schema: {
+        tags: ['billing'],
+        summary: 'Open, overdue and completed tickets, unbilled completed amount, by job and by foreman, and completed amount per week (last 12 weeks)',
+        querystring: dashboardQuery,
+        response: { 200: dashboardReply },
+      },
+    },
+    (request) => service.dashboard(ctx, request.user, request.query),
+  );
+}

@@ -1,0 +1,59 @@
+import { z } from 'zod';
+
+/**
+ * The dashboard (DESIGN §7.3): GET /api/v1/dashboard. Used by the server's dashboard module
+ * (src/server/modules/dashboard/) and the web's Dashboard page. Types are z.infer: never re-declare them.
+ */
+
+/** An exact amount on the wire: a decimal string with two decimals ("1234.50"), never a float. */
+const amount = z.string().regex(/^-?\d+\.\d{2}$/);
+const count = z.number().int().nonnegative();
+const isoDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
+
+/** ?foreman_id= narrows every figure to the jobs of that foreman. */
+export const dashboardQuery = z.object({
+  foreman_id: z.coerce.number().int().positive().max(2_147_483_647).optional(),
+});
+export type DashboardQuery = z.infer<typeof dashboardQuery>;
+
+export const dashboardFiguresSchema = z.object({
+  /** Pending tickets (no completion date). */
+  open: count,
+  /** Pending tickets whose due date is before today on the company's calendar. */
+  overdue: count,
+  /** Tickets completed in the current week (Monday to Sunday, company's calendar). */
+  completed_this_week: count,
+  /** Σ (init_qty + additional_qty) × unit_price over Complete tickets not on an invoice; unpriced units count 0. */
+  unbilled_completed_amount: amount,
+});
+
+export const dashboardJobSchema = dashboardFiguresSchema.extend({
+  job_id: z.number().int(),
+  job_number: z.string(),
+  /** The job's foreman (jobs.foreman_id), or null when it has none. */
+  foreman_name: z.string().nullable(),
+  /** As the job's production view: completed ÷ actual amount, 0–100, one decimal. */
+  percent_complete: z.number(),
+});
+export type DashboardJob = z.infer<typeof dashboardJobSchema>;
+
+export const dashboardForemanSchema = dashboardFiguresSchema.extend({
+  /** null: the jobs that have no foreman, together. */
+  foreman_id: z.number().int().nullable(),
+  name: z.string().nullable(),
+});
+export type DashboardForeman = z.infer<typeof dashboardForemanSchema>;
+
+export const dashboardReply = z.object({
+  /** ISO 4217 code of every amount (the company's). */
+  currency: z.string(),
+  /** Today on the company's calendar: what "overdue" and "this week" were read against. */
+  today: isoDay,
+  totals: dashboardFiguresSchema,
+  /** The jobs with something to show: open tickets, completed this week or unbilled work. */
+  by_job: z.array(dashboardJobSchema),
+  by_foreman: z.array(dashboardForemanSchema),
+  /** The last 12 weeks, oldest first; `week_start` is a Monday. */
+  weekly: z.array(z.object({ week_start: isoDay, completed_amount: amount })),
+});
+export type DashboardReply = z.infer<typeof dashboardReply>;
