@@ -4,7 +4,7 @@ import { rowsOf, type DbOrTx } from '../../db/client';
 /**
  * The dashboard's SQL (DESIGN §7.3). A handful of grouped aggregates over the company's jobs,
  * whatever their number: one row per job, one per job × unit × state, one per completion day ×
- * job × unit — never a statement per job. Every statement is scoped by the caller's company.
+ * unit — never a statement per job. Every statement is scoped by the caller's company.
  */
 
 /** Which jobs count: the company's, or only those of one foreman of that company. */

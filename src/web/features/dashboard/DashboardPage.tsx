@@ -213,6 +213,8 @@ function compareBy<T>(sort: SortState<string>, money: readonly string[]) {
 }
 
 const jobHref = (id: number) => `/job?id=${id}`;
+/** Jobs listed at first and per "Show more": a big company has thousands with open work. */
+const PAGE = 100;
 
 function JobsTable({ jobs, money }: { jobs: DashboardJob[]; money: (v: string) => string }) {
   const [sort, onSort] = useStoredSort<JobColumn>(
@@ -220,6 +222,7 @@ function JobsTable({ jobs, money }: { jobs: DashboardJob[]; money: (v: string) =
     { column: 'overdue', direction: 'desc' },
     JOB_COLUMNS.map((c) => c.column),
   );
+  const [shown, setShown] = useState(PAGE);
   const rows = useMemo(() => [...jobs].sort(compareBy<DashboardJob>(sort, ['unbilled_completed_amount'])).map((j) => ({ ...j, id: j.job_id })), [jobs, sort]);
   return (
     <Paper withBorder p="md" component="section" aria-labelledby="by-job-title">
@@ -232,7 +235,7 @@ function JobsTable({ jobs, money }: { jobs: DashboardJob[]; money: (v: string) =
         columns={JOB_COLUMNS}
         sort={sort}
         onSort={onSort}
-        rows={rows}
+        rows={rows.slice(0, shown)}
         empty="No job has open tickets or unbilled work."
         row={(j) => (
           <Table.Tr>
@@ -269,6 +272,13 @@ function JobsTable({ jobs, money }: { jobs: DashboardJob[]; money: (v: string) =
           </Paper>
         )}
       />
+      {rows.length > shown && (
+        <Group justify="center" mt="sm">
+          <Button variant="default" onClick={() => setShown((n) => n + PAGE)}>
+            Show {Math.min(PAGE, rows.length - shown)} more ({shown} of {rows.length} jobs shown)
+          </Button>
+        </Group>
+      )}
     </Paper>
   );
 }
