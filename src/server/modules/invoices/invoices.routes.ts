@@ -11,7 +11,7 @@ import {
 import { ticketReply } from '../../../shared/tickets.schemas';
 import type { App, AppContext } from '../../context';
 import { attachment, idParams } from '../../plugins/routes';
-import { invoicePdf, invoiceXlsx } from './invoice-files';
+import { buildInvoiceFile } from './invoice-files-thread';
 import * as service from './invoices.service';
 
 const tags = ['invoices'];
@@ -71,7 +71,7 @@ export async function invoiceRoutes(app: App, ctx: AppContext) {
       },
       async (request, reply) => {
         const input = await service.invoiceForFile(ctx, request.user, request.params.id);
-        const body = kind === 'xlsx' ? await invoiceXlsx(input) : await invoicePdf(input);
+        const body = await buildInvoiceFile(kind, input);
         return reply
           .type(INVOICE_FILE_TYPE[kind])
           .header('content-disposition', attachment(invoiceFileName(input.invoice.job_number, input.invoice.number, kind)))

@@ -16,7 +16,7 @@ import type { DbOrTx } from '../../db/client';
 import { isUniqueViolation } from '../../db/errors';
 import { badRequest, conflict, notFound } from '../../errors';
 import type { CurrentUser } from '../../plugins/auth';
-import { findJob } from '../jobs/jobs.repository';
+import { findJob, lockJob } from '../jobs/jobs.repository';
 import { isoInstant, loadTicket } from '../tickets/tickets.read';
 import { lockTicket } from '../tickets/tickets.repository';
 import * as repo from './invoices.repository';
@@ -113,6 +113,9 @@ export async function createInvoice(ctx: AppContext, me: CurrentUser, jobId: num
   let id: number;
   try {
     id = await ctx.db.transaction(async (tx) => {
+      // The job row first (the order imports use too): a job deleted or re-imported at this
+      // moment is waited for, never half-seen (an invoice of a vanishing job would be a 500).
+      if ((await lockJob(tx, me.companyId, jobId)).length === 0) throw notFound('job');
       const draft = await draftInvoice(tx, me, jobId, input, company.timeZone);
       const { n, currency } = await repo.nextInvoiceNumber(tx, me.companyId);
       const number = invoiceNumber(n);
