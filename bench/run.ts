@@ -30,12 +30,12 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import autocannon, { type RequestSpec } from 'autocannon';
 import ExcelJS from 'exceljs';
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, sql as sqlText } from 'drizzle-orm';
 import { buildApp } from '../src/server/app';
 import { loadConfig } from '../src/server/config';
 import type { AppContext } from '../src/server/context';
 import { openDatabase, queryStats } from '../src/server/db/client';
-import { tickets, users } from '../src/server/db/schema/index';
+import { tickets, units, users } from '../src/server/db/schema/index';
 import { createMailer } from '../src/server/mail/mailer';
 import { hashPassword } from '../src/server/modules/auth/passwords';
 import { createStorage } from '../src/server/storage/create';
@@ -105,6 +105,8 @@ interface LoadFigures {
 type StatementCounts = Record<string, { warm: number; cold: number } | null>;
 /** The big job's page with the reply cache off (JOB_CACHE_MB=0): the cost of the first read after every change. */
 const COLD_ROUTE = 'GET /api/v1/jobs/{big job}, rebuilt';
+/** The big job's production (DESIGN §7.3): computeProduction over all its tasks, read in one statement. */
+const PRODUCTION_ROUTE = 'GET /api/v1/jobs/{big job}/production';
 
 interface DbResults {
   kind: Kind;
@@ -300,6 +302,12 @@ async function phase1(t: Target, m: Manifest): Promise<Phase1> {
       .set({ passwordHash: await hashPassword(BENCH_PASSWORD) })
       .where(and(eq(users.companyId, m.companyId), eq(users.email, BENCH_FOREMAN)));
     const token = login.json().token as string;
+    // Prices on every other unit of the library (this run's copy): production then does its
+    // money arithmetic for the priced units and flags the rest, as a real library is half filled.
+    await ctx.db
+      .update(units)
+      .set({ unitPrice: sqlText`((${units.id} % 40) + 1) * 1.25` })
+      .where(and(eq(units.companyId, m.companyId), sqlText`${units.id} % 2 = 0`));
     const injectInto = (target: typeof app) => (method: 'GET' | 'PUT', url: string, payload?: unknown) =>
       target.inject({ method, url, headers: { authorization: `Bearer ${token}` }, ...(payload ? { payload: payload as object } : {}) });
     const inject = injectInto(app);
@@ -337,6 +345,7 @@ async function phase1(t: Target, m: Manifest): Promise<Phase1> {
       ['GET /api/v1/jobs', '/api/v1/jobs', inject],
       ['GET /api/v1/jobs/{big job}', `/api/v1/jobs/${m.bigJobId}`, inject],
       [COLD_ROUTE, `/api/v1/jobs/${m.bigJobId}`, injectCold],
+      [PRODUCTION_ROUTE, `/api/v1/jobs/${m.bigJobId}/production`, inject],
     ] as const) {
       await send('GET', url);
       const { result, statements: st } = await capture(() => send('GET', url));
@@ -508,6 +517,7 @@ async function phase2(t: Target, m: Manifest, p1: Phase1, res: DbResults) {
     const routes: [string, string][] = [
       ['GET /api/v1/jobs', '/api/v1/jobs'],
       ['GET /api/v1/jobs/{big job}', `/api/v1/jobs/${m.bigJobId}`],
+      [PRODUCTION_ROUTE, `/api/v1/jobs/${m.bigJobId}/production`],
     ];
     for (const [name, url] of routes) {
       const probe = await http(origin, 'GET', url, token);
@@ -752,7 +762,7 @@ function buildRows(all: DbResults[]): Row[] {
   const row = (measure: string, budget: string, cell: (r: DbResults) => { text: string; status?: Status }) =>
     rows.push({ measure, budget, cells: Object.fromEntries(all.map((r) => [r.kind, cell(r)])) });
 
-  for (const name of ['GET /api/v1/jobs', 'GET /api/v1/jobs/{big job}', COLD_ROUTE, 'PUT /api/v1/tickets/']) {
+  for (const name of ['GET /api/v1/jobs', 'GET /api/v1/jobs/{big job}', COLD_ROUTE, PRODUCTION_ROUTE, 'PUT /api/v1/tickets/']) {
     const big = name === 'GET /api/v1/jobs/{big job}';
     row(`${name}, ${CONNECTIONS} clients: p50 / p99 / req/s`, big ? 'p50 < 150 ms (PostgreSQL)' : '', (r) => {
       const f = r.load[name];

@@ -63,6 +63,13 @@ for (const size of [
       await expect(page.getByRole('heading', { name: /Job J-1001/ })).toBeVisible({ timeout: 30_000 });
       await scan(page, 'job', found);
 
+      // Its Production section (roles 1–3), with the per-unit and per-foreman tables open.
+      const production = page.getByRole('region', { name: 'Production', exact: true });
+      await production.getByRole('button', { name: 'Show details' }).click();
+      await expect(production.getByRole('table', { name: 'Production by unit' })).toBeVisible();
+      await scan(page, 'job production details', found);
+      await production.getByRole('button', { name: 'Hide details' }).click();
+
       // The job map (no network: its tiles fail, so it also says "Base map unavailable").
       await page.getByRole('radiogroup', { name: 'Show the tickets as' }).getByText('Map', { exact: true }).click();
       await expect(page.getByText(/poles? on the map$/)).toBeVisible();
@@ -99,6 +106,18 @@ for (const size of [
         await scan(page, `ticket window, ${name}`, found);
       }
       await page.keyboard.press('Escape');
+
+      // The Unit Library, and a price the rule refuses (its message on the field); Escape puts the price back.
+      await page.goto('/units');
+      await expect(page.getByRole('heading', { name: 'Unit Library' })).toBeVisible();
+      const price = page.getByRole('textbox', { name: /^Price of / }).first();
+      await expect(price).toBeVisible();
+      await scan(page, 'unit library', found);
+      await price.fill('1.234');
+      await price.press('Enter');
+      await expect(page.getByText('Price can have at most two decimals.')).toBeVisible();
+      await scan(page, 'unit library, a refused price', found);
+      await price.press('Escape');
 
       await page.goto('/crew');
       await expect(page.getByRole('heading', { name: /Crew/ }).first()).toBeVisible();

@@ -37,7 +37,7 @@ test.describe('production', () => {
     await expect(price).toHaveValue('25.00');
 
     await openJob(page, job.id);
-    const production = page.getByRole('region', { name: 'Production' });
+    const production = page.getByRole('region', { name: 'Production', exact: true });
     await expect(production.getByTestId('production-percent')).toHaveText('0.0% complete');
     await expect(production.getByTestId('production-bid')).toHaveText('$75.00');
     await expect(production.getByText(/1 unit has no price/)).toBeVisible();
@@ -88,7 +88,7 @@ test.describe('production', () => {
     await expect(page.getByRole('table', { name: 'Units' })).toBeVisible();
     await expect(page.getByRole('textbox', { name: /^Price of/ })).toHaveCount(0);
     await openJob(page, job.id);
-    await expect(page.getByRole('region', { name: 'Production' })).toBeVisible();
+    await expect(page.getByRole('region', { name: 'Production', exact: true })).toBeVisible();
   });
 
   test('a lineman sees no Unit Library and no Production', async ({ page, loginAs, seededJob }) => {
@@ -96,6 +96,6 @@ test.describe('production', () => {
     await loginAs(USERS.lineman);
     await expect(page.getByRole('link', { name: 'Unit Library' })).toHaveCount(0);
     await openJob(page, job.id);
-    await expect(page.getByRole('region', { name: 'Production' })).toHaveCount(0);
+    await expect(page.getByRole('region', { name: 'Production', exact: true })).toHaveCount(0);
   });
 });

@@ -68,6 +68,8 @@ describe('workbookToImport with the openpyxl fixture', () => {
       action: 'Add',
       uom: 'EA',
       notes: 'Last one wins',
+      // No Price column mapped: null, which keeps the library's price.
+      unit_price: null,
       row: 6,
     });
     expect(result.library.find((u) => u.code === 'U-400')?.notes).toBe('');

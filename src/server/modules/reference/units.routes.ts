@@ -1,11 +1,10 @@
 import { z } from 'zod';
-import { parsePrice } from '../../../shared/money';
 import { can } from '../../../shared/permissions';
 import { unitLibraryItemSchema, unitUpdateBody, unitUpdateReply } from '../../../shared/production.schemas';
 import type { App, AppContext } from '../../context';
-import { badRequest, notFound } from '../../errors';
 import { idParams, rowId } from '../../plugins/routes';
-import { UNIT_LIBRARY_LIMIT, UNIT_SEARCH_LIMIT, searchUnits, updateUnitPrice } from './units.repository';
+import { UNIT_LIBRARY_LIMIT, UNIT_SEARCH_LIMIT, searchUnits } from './units.repository';
+import { setUnitPrice } from './units.service';
 
 /**
  * GET /units?search=&utility_id=&limit=: the unit library (DESIGN §4) for the ticket window's task
@@ -53,12 +52,6 @@ export async function unitRoutes(app: App, { db }: AppContext) {
         response: { 200: unitUpdateReply },
       },
     },
-    async (request) => {
-      const price = parsePrice(request.body.unit.unit_price);
-      if (!price.ok) throw badRequest(price.message, { unit_price: price.message });
-      const unit = await updateUnitPrice(db, request.user.companyId, request.params.id, price.value);
-      if (!unit) throw notFound('unit');
-      return { unit };
-    },
+    async (request) => ({ unit: await setUnitPrice(db, request.user, request.params.id, request.body.unit.unit_price) }),
   );
 }
