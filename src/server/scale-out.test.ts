@@ -15,7 +15,8 @@ import { startServer, type ServerProcess } from './test/server-process';
  * (so both race to migrate and seed: the advisory lock must make that safe). A session made on
  * one process works on the other, a write through one is read through the other, and a stale
  * `version` from one is refused by the other, and one `Idempotency-Key` sent to both is applied
- * once (DESIGN §7.1). Real HTTP to 127.0.0.1, no app.inject.
+ * once (DESIGN §7.1), and invoices of one job sent to both at once make one invoice (DESIGN §7.3).
+ * Real HTTP to 127.0.0.1, no app.inject.
  *
  * It needs a real PostgreSQL server (TEST_DATABASE_URL) — PGlite is one process by design — and
  * runs once, in the vitest "postgres" project.
@@ -226,6 +227,51 @@ describe.skipIf(skipReason !== null)('scale-out: two app processes, one PostgreS
       expect(other.status).toBe(422);
       expect(other.json.code).toBe(ERROR_CODE.idempotencyKeyReused);
       expect(await countCreated()).toBe(1);
+    } finally {
+      await db.end();
+    }
+  });
+  // Last: it bills every ticket of J-1001, which the tests above work on.
+  it(label('never billed twice: eight invoices of one job sent at once to both processes make one invoice, each ticket on it once, the rest 409'), async () => {
+    const db = new pg.Client({ connectionString: withDatabase(url!, dbName) });
+    await db.connect();
+    try {
+      const job = (await db.query(`SELECT id FROM jobs WHERE job_number = 'J-1001' AND company_id = (SELECT id FROM companies WHERE name = 'Demo Line Co')`)).rows[0]
+        .id as number;
+      // Every ticket of the job Complete and unbilled: something real to fight over.
+      await db.query(`UPDATE tickets SET actual_completion_date = now() - interval '1 day', billed_at = NULL, invoice_number = NULL WHERE job_id = $1`, [job]);
+      const ids = (await db.query(`SELECT id FROM tickets WHERE job_id = $1 ORDER BY id`, [job])).rows.map((r) => r.id as number);
+      expect(ids.length).toBeGreaterThan(1);
+
+      // Two people: the admin on one process, the office manager on the other.
+      const office = await fetch(`${b!.origin}/api/v1/crew/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'office@example.com', password: 'linecrew' }),
+      });
+      const officeAuth = { authorization: `Bearer ${((await office.json()) as { token: string }).token}` };
+      const replies = await Promise.all(
+        [a!, b!, a!, b!, a!, b!, a!, b!].map((server, i) =>
+          call(server, 'POST', `/jobs/${job}/invoices`, i < 4 ? {} : { ticket_ids: ids }, i % 2 ? officeAuth : {}),
+        ),
+      );
+      const made = replies.filter((r) => r.status === 201);
+      expect(made, JSON.stringify(replies.map((r) => [r.status, r.json.code ?? r.json.error]))).toHaveLength(1);
+      for (const r of replies) {
+        if (r.status === 201) continue;
+        expect(r.status).toBe(409);
+        expect([ERROR_CODE.alreadyBilled, ERROR_CODE.nothingToInvoice]).toContain(r.json.code);
+      }
+      const invoice = made[0].json.invoice as { id: number; number: string; ticket_ids: number[] };
+      expect(invoice.ticket_ids).toEqual(ids);
+
+      expect((await db.query(`SELECT id FROM invoices WHERE job_id = $1`, [job])).rows).toEqual([{ id: invoice.id }]);
+      const billed = await db.query(`SELECT ticket_id, invoice_id FROM billed_tickets WHERE ticket_id = ANY($1) ORDER BY ticket_id`, [ids]);
+      expect(billed.rows).toEqual(ids.map((id) => ({ ticket_id: id, invoice_id: invoice.id })));
+      expect((await db.query(`SELECT DISTINCT invoice_number FROM tickets WHERE job_id = $1`, [job])).rows).toEqual([{ invoice_number: invoice.number }]);
+      // Numbers were never handed out twice: the counter moved once.
+      const counter = await db.query(`SELECT last_invoice_number FROM companies WHERE name = 'Demo Line Co'`);
+      expect(counter.rows[0].last_invoice_number).toBe(Number(invoice.number.slice(4)));
     } finally {
       await db.end();
     }

@@ -1,3 +1,4 @@
+import { lazy, Suspense } from 'react';
 import { Alert, Anchor, Container, Stack } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
@@ -7,10 +8,13 @@ import { usePageTitle } from '../components/usePageTitle';
 import { can } from '../../shared/permissions';
 import { useSession } from '../api/session';
 import JobDetailHeader from '../features/jobs/JobDetailHeader';
-import ProductionSection from '../features/production/ProductionSection';
 import TicketsSection from '../features/tickets/TicketsSection';
-import InvoicesSection from '../features/invoices/InvoicesSection';
 import { jobIdFrom } from './jobId';
+
+// Production and invoices are for roles 1–3 (DESIGN §7.3): their code loads only for them, so a
+// crew's job page (and its tickets table) carries none of it.
+const ProductionSection = lazy(() => import('../features/production/ProductionSection'));
+const InvoicesSection = lazy(() => import('../features/invoices/InvoicesSection'));
 
 /**
  * /job?id=… composes the jobs feature (header, edit, delete, export) and the tickets feature
@@ -24,17 +28,20 @@ export default function JobRoute() {
   // exist is one "not found" with a way back, not a header and a tickets error.
   const job = useQuery({ ...jobQuery(id ?? 0), enabled: id !== null });
   const missing = job.error instanceof ApiError && job.error.status === 404;
-  // Production (DESIGN §7.3) is for roles 1–3; crews never request it.
+  // Production and invoices (DESIGN §7.3) are for roles 1–3; crews never request them.
   const { claims } = useSession();
-  const production = can(claims?.roleId, 'billing.read');
+  const billing = can(claims?.roleId, 'billing.read');
   if (id === null) return <NoJobNamed />;
   return (
     <Container size="xl" py="md">
       <Stack gap="md">
         <JobDetailHeader jobId={id} />
-        {!missing && production && job.data && <ProductionSection jobId={id} utilityId={job.data.selected_utility_id} />}
-        {/* Roles 1–3 only (DESIGN §7.3); the section renders nothing for the others. */}
-        {!missing && job.data && <InvoicesSection jobId={id} />}
+        {!missing && billing && job.data && (
+          <Suspense fallback={null}>
+            <ProductionSection jobId={id} utilityId={job.data.selected_utility_id} />
+            <InvoicesSection jobId={id} />
+          </Suspense>
+        )}
         {!missing && <TicketsSection jobId={id} />}
       </Stack>
     </Container>

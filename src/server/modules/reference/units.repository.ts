@@ -9,6 +9,18 @@ export const UNIT_LIBRARY_LIMIT = 5000;
 
 const containsPattern = (text: string) => `%${text.trim().toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
+/** A unit as GET /units shows it (the price is added for the roles that may see it). */
+const unitColumns = {
+  id: units.id,
+  code: units.code,
+  description: units.description,
+  family: units.family,
+  type: units.type,
+  action: units.action,
+  uom: units.uom,
+  utility_id: units.utilityId,
+};
+
 /**
  * The company's unit library matching `search` in the code or the description (case-insensitive),
  * codes starting with the text first; optionally one utility's library only.
@@ -27,14 +39,7 @@ export async function searchUnits(db: DbOrTx, companyId: number, search: string,
     : [asc(sql`lower(${units.code})`), asc(units.id)];
   const rows = await db
     .select({
-      id: units.id,
-      code: units.code,
-      description: units.description,
-      family: units.family,
-      type: units.type,
-      action: units.action,
-      uom: units.uom,
-      utility_id: units.utilityId,
+      ...unitColumns,
       // Only for the roles that may see prices (billing.read): otherwise not even selected.
       ...(withPrice ? { unit_price: units.unitPrice } : {}),
     })
@@ -58,14 +63,7 @@ export async function updateUnitPrice(db: DbOrTx, companyId: number, id: number,
     .set({ unitPrice })
     .where(and(eq(units.companyId, companyId), eq(units.id, id)))
     .returning({
-      id: units.id,
-      code: units.code,
-      description: units.description,
-      family: units.family,
-      type: units.type,
-      action: units.action,
-      uom: units.uom,
-      utility_id: units.utilityId,
+      ...unitColumns,
       unit_price: units.unitPrice,
     });
   return row && priced(row);
