@@ -36,13 +36,15 @@ export default function JobRoute() {
     <Container size="xl" py="md">
       <Stack gap="md">
         <JobDetailHeader jobId={id} />
+        {!missing && <TicketsSection jobId={id} />}
+        {/* After the tickets: they are what everyone opens a job for, and on a phone the first
+            ticket must be on the first screen (the table scrolls in its own box; cards page). */}
         {!missing && billing && job.data && (
           <Suspense fallback={null}>
             <ProductionSection jobId={id} utilityId={job.data.selected_utility_id} />
             <InvoicesSection jobId={id} />
           </Suspense>
         )}
-        {!missing && <TicketsSection jobId={id} />}
       </Stack>
     </Container>
   );
