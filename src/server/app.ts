@@ -33,6 +33,8 @@ import { unitRoutes } from './modules/reference/units.routes';
 import { poleRoutes } from './modules/poles/poles.routes';
 import { referenceRoutes } from './modules/reference/reference.routes';
 import { ticketRoutes } from './modules/tickets/tickets.routes';
+import { JobReplyCache } from './modules/jobs/job-replies';
+import type { TicketSlices } from './modules/jobs/job-page-reply';
 import { jobsRoutes } from './modules/jobs/jobs.routes';
 import { workRoutes } from './modules/work/work.routes';
 import { mapRoutes } from './modules/map/map.routes';
@@ -116,10 +118,12 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
       await poleRoutes(api, ctx);
       await referenceRoutes(api, ctx);
       await ticketRoutes(api, ctx);
-      await jobsRoutes(api, ctx);
+      // One budget (JOB_CACHE_MB) for every reply kept as bytes: job pages, jobs lists, production.
+      const replies = new JobReplyCache<TicketSlices>(ctx.config.jobCacheBytes);
+      await jobsRoutes(api, ctx, replies);
       await workRoutes(api, ctx);
       await mapRoutes(api, ctx);
-      await productionRoutes(api, ctx);
+      await productionRoutes(api, ctx, replies);
       await invoiceRoutes(api, ctx);
       await dashboardRoutes(api, ctx);
     },

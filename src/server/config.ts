@@ -24,7 +24,7 @@ export interface Config {
    * pick its own address by sending the header.
    */
   trustProxy: false | number | string[];
-  /** Bytes of serialised GET /jobs/{id} replies each process keeps (JOB_CACHE_MB; 0 = none). */
+  /** Bytes of serialised replies each process keeps: job pages, jobs lists, production (JOB_CACHE_MB; 0 = none). */
   jobCacheBytes: number;
   /** How long SIGTERM waits for requests in flight before the process exits anyway (SHUTDOWN_TIMEOUT_MS). */
   shutdownTimeoutMs: number;

@@ -5,6 +5,7 @@ import { ConfigError, loadConfig } from './config';
 import { openDatabase } from './db/client';
 import { DataDirLockedError } from './db/lock';
 import { seedIfEmpty } from './db/seed/seed';
+import { ABANDONED_IMPORT_MINUTES, discardAbandonedImports } from './modules/imports/staged-import.repository';
 import { createMailer } from './mail/mailer';
 import { createStorage } from './storage/create';
 import { buildApp } from './app';
@@ -27,6 +28,9 @@ async function main() {
   // One process migrates and seeds at a time; the others wait and then find it done.
   await database.withStartupLock(async () => {
     await database.migrate();
+    // Imports a stopped process left half written (decision 027). On PostgreSQL another process
+    // may be writing one right now: only those older than any import takes are abandoned.
+    await discardAbandonedImports(database.db, database.kind === 'pglite' ? 0 : ABANDONED_IMPORT_MINUTES);
     if (config.seedDemo) await seedIfEmpty(ctx);
   });
 

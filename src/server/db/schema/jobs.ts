@@ -1,4 +1,4 @@
-import { date, doublePrecision, index, integer, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, date, doublePrecision, index, integer, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { companies, users } from './core';
 import { permitTypes, units, utilities } from './reference';
 import { poles } from './poles';
@@ -29,6 +29,11 @@ export const jobs = pgTable(
     primaryVoltageOverride: text('primary_voltage_override'),
     secondaryVoltageOverride: text('secondary_voltage_override'),
     version: integer('version').notNull().default(1),
+    /**
+     * True while the job's ticket import is being written in short transactions (decision 027):
+     * readers treat the job as not there yet; publishing the import sets it false in one statement.
+     */
+    importPending: boolean('import_pending').notNull().default(false),
     createdAt: stamp('created_at').notNull().defaultNow(),
     updatedAt: stamp('updated_at').notNull().defaultNow(),
   },

@@ -25,6 +25,11 @@ export const poles = pgTable(
     arcRating: text('arc_rating'),
     subCurcuit: text('sub_curcuit'),
     sapCurcuit: text('sap_curcuit'),
+    /**
+     * The job whose import created the pole (decision 027): hidden while that job's import is
+     * pending, removed if it fails. No foreign key: the pole outlives its job.
+     */
+    importJobId: integer('import_job_id'),
   },
   (t) => [
     index('poles_lookup_idx').on(t.companyId, t.utilityId, t.poleName, t.lineName),

@@ -53,6 +53,8 @@ export const units = pgTable(
     notes: text('notes').notNull().default(''),
     /** Price of one unit in the company's currency (DESIGN §7.3): exact, null = not priced. */
     unitPrice: numeric('unit_price', { precision: 14, scale: 2 }),
+    /** As poles.import_job_id: the job whose pending import created the unit (decision 027). */
+    importJobId: integer('import_job_id'),
   },
   (t) => [
     uniqueIndex('units_company_utility_code_unique').on(t.companyId, t.utilityId, t.code),

@@ -18,8 +18,9 @@ export interface DashboardScope {
  * nothing, even on a job that (by bad data) names him.
  */
 function jobsInScope({ companyId, foremanId }: DashboardScope): SQL {
-  if (foremanId === undefined) return sql`j.company_id = ${companyId}`;
-  return sql`j.company_id = ${companyId} and j.foreman_id = ${foremanId}
+  // A job whose import is still being written is not there yet (decision 027).
+  if (foremanId === undefined) return sql`j.company_id = ${companyId} and not j.import_pending`;
+  return sql`j.company_id = ${companyId} and not j.import_pending and j.foreman_id = ${foremanId}
     and exists (select 1 from users fu where fu.id = ${foremanId} and fu.company_id = ${companyId})`;
 }
 

@@ -1,6 +1,7 @@
 import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
 import { rowsOf, type DbOrTx } from '../../db/client';
 import { poles, tickets, ticketTasks, units, workOrders } from '../../db/schema/index';
+import { notFromPendingImport } from './staged-import.repository';
 
 /**
  * The SQL of the ticket import (the only place with it). Lists travel as ONE JSON parameter:
@@ -11,10 +12,14 @@ import { poles, tickets, ticketTasks, units, workOrders } from '../../db/schema/
 /** Let other requests' callbacks run between two synchronous pieces of an import. */
 export const breathe = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-/** Rows per multi-row INSERT: ~1,000 rows × ≤ 17 columns stays far below PostgreSQL's 65,535 parameters. */
-const CHUNK = 1000;
-/** Ids or names per look-up statement. */
-const LOOKUP_CHUNK = 5000;
+/**
+ * Rows per multi-row INSERT. Small enough that one statement is a few tens of milliseconds on
+ * PGlite, which runs it on this thread: a staged import (decision 027) lets other requests in
+ * between two statements, and a long one would keep them waiting all the same.
+ */
+const CHUNK = 250;
+/** Ids or names per look-up statement: a few tens of milliseconds on PGlite, as CHUNK. */
+const LOOKUP_CHUNK = 1000;
 
 function chunks<T>(list: readonly T[], size = CHUNK): T[][] {
   const out: T[][] = [];
@@ -104,7 +109,15 @@ export const polesNamed = (tx: DbOrTx, { companyId, utilityId }: ImportTarget, n
     tx
       .select({ id: poles.id, poleName: poles.poleName, lineName: poles.lineName })
       .from(poles)
-      .where(and(eq(poles.companyId, companyId), eq(poles.utilityId, utilityId), inJsonList(sql`lower(trim(${poles.poleName}))`, part, 'text')))
+      .where(
+        and(
+          eq(poles.companyId, companyId),
+          eq(poles.utilityId, utilityId),
+          inJsonList(sql`lower(trim(${poles.poleName}))`, part, 'text'),
+          // Another import's pending poles may yet be discarded: never build on them.
+          notFromPendingImport(poles.importJobId),
+        ),
+      )
       .orderBy(asc(poles.id)),
   );
 
@@ -156,6 +169,21 @@ export const upsertUnits = (tx: DbOrTx, { companyId, utilityId }: ImportTarget, 
   );
 };
 
+/**
+ * The codes of a staged import that the library does not have yet, inserted marked with the
+ * import's job (hidden until it is published; decision 027). A code another import has just
+ * added is left as it is. Their fields are written at publication, with the rest of the library.
+ */
+export const insertStagedUnits = (tx: DbOrTx, { companyId, utilityId, jobId }: ImportTarget, codes: readonly string[]) =>
+  insertChunked(
+    tx,
+    'units',
+    { company_id: companyId, utility_id: utilityId, import_job_id: jobId },
+    [['code', 'text']],
+    codes.map((code) => ({ code })),
+    'on conflict (company_id, utility_id, code) do nothing',
+  );
+
 const poleColumns = [
   ['pole_name', 'text'],
   ['line_name', 'text'],
@@ -173,11 +201,12 @@ const poleColumns = [
 ] as const;
 type PoleRecord = RecordOf<typeof poleColumns>;
 
-export const insertPoles = (tx: DbOrTx, { companyId, utilityId }: ImportTarget, rows: readonly PoleRecord[]) =>
+/** New poles; with `stagedFor`, marked as created by that job's staged import (decision 027). */
+export const insertPoles = (tx: DbOrTx, { companyId, utilityId }: ImportTarget, rows: readonly PoleRecord[], stagedFor?: number) =>
   insertChunked<{ id: number; pole_name: string; line_name: string }>(
     tx,
     'poles',
-    { company_id: companyId, utility_id: utilityId },
+    { company_id: companyId, utility_id: utilityId, ...(stagedFor === undefined ? {} : { import_job_id: stagedFor }) },
     poleColumns,
     rows,
     'returning id, pole_name, line_name',

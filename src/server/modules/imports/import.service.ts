@@ -4,10 +4,11 @@ import type { PoleDraft, TaskDraft, TicketDraft, UnitDraft } from '../../../shar
 import { LIMITS } from '../../../shared/constants';
 import { MSG } from '../../../shared/messages';
 import type { ChangedQuantity } from '../../../shared/reimport';
-import type { DbOrTx } from '../../db/client';
+import type { Db, DbOrTx } from '../../db/client';
 import { ERROR_CODE } from '../../../shared/error-codes';
 import { AppError, badRequest } from '../../errors';
 import * as repo from './import.repository';
+import * as stagedRepo from './staged-import.repository';
 
 /**
  * Ticket import (DESIGN §4 Excel workbook, Atomicity): ticket drafts (from a workbook through
@@ -15,8 +16,9 @@ import * as repo from './import.repository';
  * poles, tickets, tasks and work orders, with multi-row statements in chunks, so that 10,000
  * rows take a few dozen statements instead of tens of thousands.
  *
- * Run it inside the caller's transaction: every problem is found before the first write and
- * answered with a 400 naming the row; a database failure rolls the whole save back.
+ * Run it inside the caller's transaction, or staged for a new job (importTicketsStaged): every
+ * problem is found before the first write and answered with a 400 naming the row; a database
+ * failure rolls the whole save back (staged: removes what was written).
  *
  * The server keeps answering other requests meanwhile: no step holds the event loop
  * for long. Lists travel as ONE JSON parameter (drizzle's query builder takes tens of
@@ -102,6 +104,12 @@ export interface ImportOptions {
   mode?: ImportMode;
   /** A preview's token: the import is refused (StalePreviewError) when the plan differs now. */
   expectedToken?: string;
+  /**
+   * Staged (decision 027): the job is new and marked import_pending, and `tx` is the database,
+   * not a transaction. Every statement commits on its own; the library's fields and `publish`
+   * (which makes the job visible) run last, in one short transaction.
+   */
+  publish?: (tx: DbOrTx) => Promise<void>;
 }
 
 /** 409: the job changed between the preview and the import; carries the plan as it is now. */
@@ -191,8 +199,9 @@ export async function reimportTickets(
   }
 
   // 7. Write: the library rows, the missing poles, the missing tickets, then work orders and tasks.
-  const unitIds = await writeLibrary(tx, scope, library, counts);
-  await writePoles(tx, scope, groups, poleIds, counts);
+  const staged = options.publish;
+  const unitIds = staged ? await stageNewUnits(tx, scope, library) : await writeLibrary(tx, scope, library, counts);
+  await writePoles(tx, scope, groups, poleIds, counts, staged ? scope.jobId : undefined);
   await writeTickets(tx, scope, groups, planned.mergedKeys, poleIds, ticketOfPole, counts);
   const touched = await writeWorkOrdersAndTasks(tx, scope, groups, planned, (k) => ticketOfPole.get(poleIds.get(k)!)!, (code) => unitIds.get(library.code(code)!)!, counts);
   let updated = 0;
@@ -203,7 +212,39 @@ export async function reimportTickets(
   }
   // A ticket window opened before the import must not save its old tasks over the new ones.
   await repo.bumpTicketVersions(tx, scope, [...touched]);
+  if (staged) {
+    // The library's fields change for everyone: with the publication, never before it.
+    await tx.transaction(async (t) => {
+      await writeLibrary(t, scope, library, counts);
+      await staged(t);
+    });
+  }
   return { counts, updated, plan };
+}
+
+/**
+ * The import of a new job created with `import_pending` (decision 027): written in short
+ * statements, published in one short transaction. On any failure what it wrote is removed (a
+ * stopped process's leftovers go at the next start: discardAbandonedImports), so a failed import
+ * leaves nothing, and no reader sees part of one meanwhile.
+ */
+export async function importTicketsStaged(
+  db: Db,
+  scope: ImportScope,
+  drafts: readonly ImportTicket[],
+  libraryDrafts: readonly ImportUnit[],
+  log?: (err: unknown) => void,
+): Promise<ImportCounts> {
+  const publish = async (tx: DbOrTx) => {
+    if (!(await stagedRepo.publishStagedJob(tx, scope.companyId, scope.jobId))) throw new Error(`job ${scope.jobId}: its staged import is gone`);
+  };
+  try {
+    return (await reimportTickets(db, scope, drafts, libraryDrafts, { publish })).counts;
+  } catch (err) {
+    // The client gets the import's own error; a failed clean-up is retried at the next start.
+    await stagedRepo.discardStagedImport(db, scope.companyId, scope.jobId).catch((e: unknown) => log?.(e));
+    throw err;
+  }
 }
 
 /** 1. Validate and group the drafts by pole + line (case-insensitive, trimmed) — no writes yet. */
@@ -398,8 +439,21 @@ async function writeLibrary(tx: DbOrTx, scope: ImportScope, library: Library, co
   return unitIds;
 }
 
-/** The poles no one has yet; their ids join `poleIds`. */
-async function writePoles(tx: DbOrTx, scope: ImportScope, groups: Map<string, Group>, poleIds: Map<string, number>, counts: ImportCounts) {
+/**
+ * Staged: the codes the library lacks, inserted bare (tasks need their ids); code → unit id of
+ * the whole library. The fields of every library row are written at publication (writeLibrary).
+ */
+async function stageNewUnits(tx: DbOrTx, scope: ImportScope, library: Library): Promise<Map<string, number>> {
+  const have = new Set(library.existing.map((u) => u.code));
+  const missing = [...library.drafts.keys()].filter((code) => !have.has(code));
+  if (missing.length === 0) return new Map(library.existing.map((u) => [u.code, u.id]));
+  await repo.insertStagedUnits(tx, scope, missing);
+  // Read back rather than RETURNING: a code another import added meanwhile is not returned.
+  return new Map((await repo.unitsOfUtility(tx, scope)).map((u) => [u.code, u.id]));
+}
+
+/** The poles no one has yet (with `stagedFor`, marked as its import's); their ids join `poleIds`. */
+async function writePoles(tx: DbOrTx, scope: ImportScope, groups: Map<string, Group>, poleIds: Map<string, number>, counts: ImportCounts, stagedFor?: number) {
   const newPoles = [...groups.entries()].filter(([k]) => !poleIds.has(k));
   const rows = await repo.insertPoles(
     tx,
@@ -422,6 +476,7 @@ async function writePoles(tx: DbOrTx, scope: ImportScope, groups: Map<string, Gr
         sap_curcuit: blankToNull(p.sap_curcuit),
       };
     }),
+    stagedFor,
   );
   for (const r of rows) poleIds.set(poleKey(r.pole_name, r.line_name), Number(r.id));
   counts.poles += rows.length;

@@ -61,6 +61,27 @@ describe('JobReplyCache', () => {
     expect(JSON.parse((await cache.get('k', 'fp', async () => ({ ok: true }))).json.toString())).toEqual({ ok: true });
   });
 
+  it('getRebuilt hands the builder the kept reply (bytes and state), whatever its fingerprint', async () => {
+    const cache = new JobReplyCache<{ n: number }>(1024 * 1024);
+    const seen: ({ json: string; n: number } | undefined)[] = [];
+    const build = (n: number) => async (kept?: { json: Buffer; state: { n: number } }) => {
+      seen.push(kept && { json: kept.json.toString(), n: kept.state.n });
+      return { json: Buffer.from(`{"n":${n}}`), state: { n } };
+    };
+    const first = await cache.getRebuilt('k', 'fp1', build(1));
+    expect(first.state).toEqual({ n: 1 });
+    expect(await cache.getRebuilt('k', 'fp1', build(9))).toBe(first);
+    await expect(cache.getRebuilt('k', 'fp2', async () => Promise.reject(new Error('db down')))).rejects.toThrow('db down');
+    const second = await cache.getRebuilt('k', 'fp2', build(2));
+    expect(JSON.parse(second.json.toString())).toEqual({ n: 2 });
+    // A failed rebuild leaves the kept reply to start from.
+    expect(seen).toEqual([undefined, { json: '{"n":1}', n: 1 }]);
+    // A reply kept by get has no state: the next rebuild starts from scratch.
+    await cache.get('plain', 'fp', async () => ({ x: 1 }));
+    await cache.getRebuilt('plain', 'fp2', build(3));
+    expect(seen.at(-1)).toBeUndefined();
+  });
+
   it('compresses once per encoding, to the same JSON', async () => {
     const reply = await new JobReplyCache(1024 * 1024).get('k', 'fp', async () => body(5000));
     const z = await reply.encoded('gzip');

@@ -9,13 +9,21 @@ const brotli = promisify(brotliCallback);
 export type Encoding = 'br' | 'gzip';
 
 /** One serialised GET /jobs/{id} reply, valid while the job's fingerprint is unchanged. */
-export interface JobReply {
+export interface JobReply<S = unknown> {
   fingerprint: string;
   /** Weak: the same reply is sent plain or compressed. */
   etag: string;
   json: Buffer;
   /** Compressed on first demand, on the libuv pool (not the event loop), then kept. */
   encoded(encoding: Encoding): Promise<Buffer>;
+  /** What a builder left to rebuild the next reply from (`getRebuilt`); undefined for `get`. */
+  state?: S;
+}
+
+/** A reply as a builder made it: its bytes and what the next rebuild may start from. */
+export interface BuiltReply<S> {
+  json: Buffer;
+  state: S;
 }
 
 /**
@@ -24,17 +32,28 @@ export interface JobReply {
  * fingerprint (jobs.repository `jobFingerprint`), and a crew reloads the same job all day: the
  * reply is built once per change and then served as bytes. Every request still checks the
  * fingerprint against the database, so a write made through another process is seen at once.
+ * The jobs list and a job's production are kept here too, under keys of their own
+ * (jobs.service getJobListReply, production.service getProductionReply): one budget for all.
  */
-export class JobReplyCache {
-  private readonly entries = new Map<string, JobReply>();
+export class JobReplyCache<S = unknown> {
+  private readonly entries = new Map<string, JobReply<S>>();
   /** Builds in flight, so ten clients opening a changed job build it once. */
-  private readonly building = new Map<string, Promise<JobReply>>();
+  private readonly building = new Map<string, Promise<JobReply<S>>>();
   private bytes = 0;
 
   constructor(private readonly maxBytes: number) {}
 
   /** The reply for this fingerprint, from the cache or from `build` (then cached). */
-  async get(key: string, fingerprint: string, build: () => Promise<unknown>): Promise<JobReply> {
+  get(key: string, fingerprint: string, build: () => Promise<unknown>): Promise<JobReply<S>> {
+    return this.getRebuilt(key, fingerprint, async () => ({ json: Buffer.from(JSON.stringify(await build())), state: undefined as S }));
+  }
+
+  /**
+   * As `get`, but a change is rebuilt from the reply kept for this key (whatever its
+   * fingerprint): `build` gets that reply's bytes and state, or undefined when none is kept, so
+   * it can redo only what changed (the job page: only the tickets saved since, job-page-reply.ts).
+   */
+  async getRebuilt(key: string, fingerprint: string, build: (previous: BuiltReply<S> | undefined) => Promise<BuiltReply<S>>): Promise<JobReply<S>> {
     const hit = this.entries.get(key);
     if (hit && hit.fingerprint === fingerprint) {
       // Re-insert: Map order is the recency order.
@@ -45,8 +64,9 @@ export class JobReplyCache {
     const flightKey = `${key}\u0000${fingerprint}`;
     let flight = this.building.get(flightKey);
     if (!flight) {
-      flight = build()
-        .then((body) => this.store(key, fingerprint, Buffer.from(JSON.stringify(body))))
+      const previous = hit && hit.state !== undefined ? { json: hit.json, state: hit.state } : undefined;
+      flight = build(previous)
+        .then((built) => this.store(key, fingerprint, built))
         .finally(() => this.building.delete(flightKey));
       this.building.set(flightKey, flight);
     }
@@ -65,18 +85,19 @@ export class JobReplyCache {
     return this.bytes;
   }
 
-  private store(key: string, fingerprint: string, json: Buffer): JobReply {
+  private store(key: string, fingerprint: string, { json, state }: BuiltReply<S>): JobReply<S> {
     const compressed: Partial<Record<Encoding, Promise<Buffer>>> = {};
     const compress = (encoding: Encoding) =>
       encoding === 'br'
         ? // Quality 6: a 2 MB job page in ~50 ms to ~40 % of its gzip size (11 would take seconds).
           brotli(json, { params: { [constants.BROTLI_PARAM_QUALITY]: 6, [constants.BROTLI_PARAM_SIZE_HINT]: json.length } })
         : gzip(json);
-    const reply: JobReply = {
+    const reply: JobReply<S> = {
       fingerprint,
       etag: `W/"${createHash('sha256').update(`${key}:${fingerprint}`).digest('base64url').slice(0, 27)}"`,
       json,
       encoded: (encoding) => (compressed[encoding] ??= compress(encoding)),
+      state,
     };
     // The last build stored wins: a reply of an older fingerprint is never served for a newer
     // one (every request compares), it only costs one more build.

@@ -3,6 +3,7 @@ import { alias } from 'drizzle-orm/pg-core';
 import { JOB_STATUS, JOB_TYPE } from '../../../shared/constants';
 import { rowsOf, type DbOrTx } from '../../db/client';
 import { companies, jobs, tickets, users, utilities } from '../../db/schema/index';
+import { jobIsPublished } from '../imports/staged-import.repository';
 
 /** Jobs SQL (the only place with it). Every statement is scoped by the caller's company. */
 
@@ -66,14 +67,32 @@ export function selectJobs(db: DbOrTx, companyId: number, jobId?: number) {
     .leftJoin(foreman, and(eq(foreman.id, jobs.foremanId), eq(foreman.companyId, jobs.companyId)))
     .leftJoin(stats, eq(stats.jobId, jobs.id));
   return jobId === undefined
-    ? q.where(eq(jobs.companyId, companyId)).orderBy(desc(jobs.jobNumber), desc(jobs.id))
-    : q.where(and(eq(jobs.companyId, companyId), eq(jobs.id, jobId)));
+    ? q.where(and(eq(jobs.companyId, companyId), jobIsPublished)).orderBy(desc(jobs.jobNumber), desc(jobs.id))
+    : q.where(and(eq(jobs.companyId, companyId), eq(jobs.id, jobId), jobIsPublished));
 }
 export type JobRow = Awaited<ReturnType<typeof selectJobs>>[number];
 
+/**
+ * A fingerprint of every row GET /jobs reads, in ONE statement (the method of `jobFingerprint`
+ * below: per table the count and Σ xmin, so any committed write by any process changes it):
+ * the company's jobs, its tickets (count, completion) and its units (prices, for "% Complete").
+ * What else the list shows touches those rows when it changes, whoever writes it: a task's
+ * quantity its ticket (migrations 0004, 0009), a person's or a utility's new name the jobs that
+ * show it (0009); scanning or joining those tables here cost more than all the rest. Nothing in
+ * the list depends on the date.
+ */
+export async function jobListFingerprint(db: DbOrTx, companyId: number): Promise<string> {
+  const result = await db.execute<{ fp: string }>(sql`
+    select concat(j.n, '.', j.t, '.', s.n, '.', s.t, '.', un.n, '.', un.t) as fp
+    from (select count(*) as n, sum(xmin::text::bigint) as t from jobs where company_id = ${companyId}) j,
+    (select count(*) as n, sum(xmin::text::bigint) as t from tickets where company_id = ${companyId}) s,
+    (select count(*) as n, sum(xmin::text::bigint) as t from units where company_id = ${companyId}) un`);
+  return rowsOf<{ fp: string }>(result)[0]?.fp ?? '';
+}
+
 /** The job's row, the one finder of the jobs table every area uses. */
 export const findJob = async (db: DbOrTx, companyId: number, id: number) =>
-  (await db.select().from(jobs).where(and(eq(jobs.companyId, companyId), eq(jobs.id, id))))[0];
+  (await db.select().from(jobs).where(and(eq(jobs.companyId, companyId), eq(jobs.id, id), jobIsPublished)))[0];
 export type JobRecord = typeof jobs.$inferSelect;
 
 /**
@@ -87,7 +106,7 @@ export const jobsWithNumber = (db: DbOrTx, companyId: number, jobNumber: string)
   db
     .select({ id: jobs.id, job_number: jobs.jobNumber })
     .from(jobs)
-    .where(and(eq(jobs.companyId, companyId), eq(jobs.jobNumber, jobNumber)));
+    .where(and(eq(jobs.companyId, companyId), eq(jobs.jobNumber, jobNumber), jobIsPublished));
 
 export const companyTimeZone = async (db: DbOrTx, companyId: number) =>
   (await db.select({ tz: companies.timeZone }).from(companies).where(eq(companies.id, companyId)))[0]?.tz ?? 'UTC';
@@ -138,7 +157,7 @@ export async function fileUrlsOfJob(db: DbOrTx, companyId: number, jobId: number
  * tickets' poles and assignees are covered through the tickets: renaming a pole or a person
  * touches the tickets that show the name (triggers of migration 0002), and deleting one sets the
  * tickets' reference to null. The rows' counts of tasks, photos and notes likewise: adding or
- * removing one touches its ticket (triggers of migration 0004). Sums, because a new row
+ * removing one touches its ticket (triggers of migration 0004), moving one touches both (0009 for a task, 0010 for a photo or note). Sums, because a new row
  * version's xmin is always newer: with an equal count, a changed set cannot sum the same
  * (xid wrap-around aside, which needs four billion transactions and an exact cancellation). null when the job is not the company's.
  * One statement, a few ms for 5,000 tickets against ~250 ms to read and serialise them.
@@ -158,6 +177,41 @@ export async function jobFingerprint(db: DbOrTx, companyId: number, jobId: numbe
   return rowsOf<{ fp: string }>(result)[0]?.fp ?? null;
 }
 
+
+/** Each ticket's id and `xmin` (the transaction that wrote its row version), ordered by id. */
+export interface TicketVersion {
+  id: number;
+  xmin: number;
+}
+
+/**
+ * Where a rebuild of GET /jobs/{id} starts (job-page-reply.ts): the company's time zone and the
+ * job's tickets with their `xmin`. A ticket row of the reply changes only with a new row version of
+ * its ticket (see jobFingerprint: renames, counts and moved rows touch the ticket), so the tickets
+ * whose xmin is not the one kept are all that must be read again. One statement; the pairs come
+ * as one text ("id:xmin,…"): PGlite hands over one value far faster than 5,000 rows.
+ * null when the job is not the company's.
+ */
+export async function jobTicketVersions(
+  db: DbOrTx,
+  companyId: number,
+  jobId: number,
+): Promise<{ timeZone: string; tickets: TicketVersion[] } | null> {
+  const result = await db.execute<{ tz: string; v: string | null }>(sql`
+    select c.time_zone as tz,
+      (select string_agg(t.id || ':' || t.xmin, ',' order by t.id) from tickets t where t.company_id = j.company_id and t.job_id = j.id) as v
+    from jobs j join companies c on c.id = j.company_id
+    where j.company_id = ${companyId} and j.id = ${jobId}`);
+  const row = rowsOf<{ tz: string; v: string | null }>(result)[0];
+  if (!row) return null;
+  const tickets = row.v
+    ? row.v.split(',').map((pair) => {
+        const colon = pair.indexOf(':');
+        return { id: Number(pair.slice(0, colon)), xmin: Number(pair.slice(colon + 1)) };
+      })
+    : [];
+  return { timeZone: row.tz, tickets };
+}
 
 /** Deletes the job; tickets, tasks, notes, work orders, permits and images go by FK cascade. */
 export const deleteJob = async (db: DbOrTx, companyId: number, id: number) =>

@@ -6,7 +6,9 @@ import type { App, AppContext } from '../../context';
 import { MAP_EXPORT_TYPE, mapExportFileName, ticketsToGeoJson, ticketsToKml } from '../../../shared/map-export';
 import { mapFeatureCollection } from '../../../shared/map.schemas';
 import { attachment, idParams } from '../../plugins/routes';
-import { JobReplyCache, matchesEtag, preferredEncoding } from './job-replies';
+import { sendCachedReply } from '../../plugins/cached-reply';
+import type { JobReplyCache } from './job-replies';
+import type { TicketSlices } from './job-page-reply';
 import * as service from './jobs.service';
 
 const tags = ['jobs'];
@@ -15,28 +17,18 @@ const tags = ['jobs'];
 const SAVE_BODY_LIMIT = 32 * 1024 * 1024;
 
 /** Jobs (SPEC §7 Jobs; DESIGN §4 roles: everyone reads, roles 1–3 write). */
-export async function jobsRoutes(app: App, ctx: AppContext) {
-  app.get('/jobs', { config: { allow: 'read' }, schema: { tags, response: { 200: z.array(jobListRowSchema) } } }, (request) =>
-    service.listJobs(ctx, request.user),
+export async function jobsRoutes(app: App, ctx: AppContext, replies: JobReplyCache<TicketSlices>) {
+  // The list and the job page are served as bytes built once per change of what they show
+  // (job-replies.ts); their schemas document them and the API tests check every reply against
+  // them. The list is one reply per company: every role of it sees the same list.
+  app.get('/jobs', { config: { allow: 'read' }, schema: { tags, response: { 200: z.array(jobListRowSchema) } } }, async (request, reply) =>
+    sendCachedReply(request, reply as FastifyReply, await service.getJobListReply(ctx, request.user, replies)),
   );
 
-  // The reply is served as bytes built once per change of the job (job-replies.ts); its schema
-  // documents it and the API tests check every reply against it.
-  const replies = new JobReplyCache(ctx.config.jobCacheBytes);
   app.get(
     '/jobs/:id',
     { config: { allow: 'read' }, schema: { tags, params: idParams, response: { 200: jobSchema } } },
-    async (request, typedReply) => {
-      const reply = typedReply as FastifyReply; // sends bytes, not the typed object
-      const job = await service.getJobReply(ctx, request.user, request.params.id, replies);
-      // no-cache: a browser may keep it but must ask again (304 when unchanged).
-      reply.header('etag', job.etag).header('cache-control', 'private, no-cache').header('vary', 'Accept-Encoding');
-      if (matchesEtag(request.headers['if-none-match'], job.etag)) return reply.code(304).send();
-      reply.type('application/json; charset=utf-8');
-      const encoding = preferredEncoding(request.headers['accept-encoding']);
-      if (!encoding) return reply.send(job.json);
-      return reply.header('content-encoding', encoding).send(await job.encoded(encoding));
-    },
+    async (request, reply) => sendCachedReply(request, reply as FastifyReply, await service.getJobReply(ctx, request.user, request.params.id, replies)),
   );
 
   app.get(

@@ -12,12 +12,13 @@ import { AppError, badRequest, conflict, notFound } from '../../errors';
 import type { CurrentUser } from '../../plugins/auth';
 import { requireUploadedFile } from '../../storage/keys';
 import { loadWorkbookImport } from '../excel/excel.service';
-import { importTickets, type ImportCounts, type ImportTicket, type ImportUnit } from '../imports/import.service';
-import { isoInstant, loadTicketRows, loadTicketsOfJob } from '../tickets/tickets.read';
+import { importTickets, importTicketsStaged, type ImportCounts, type ImportTicket, type ImportUnit } from '../imports/import.service';
+import { isoInstant, loadTicketRows, loadTicketRowVersions, loadTicketsOfJob } from '../tickets/tickets.read';
 import { deleteUnreferencedFiles } from '../uploads/stored-files';
 import { findUser } from '../crew/crew.repository';
 import { findUtility } from '../reference/reference.repository';
-import type { JobReply, JobReplyCache } from './job-replies';
+import type { BuiltReply, JobReply, JobReplyCache } from './job-replies';
+import { assembleJobPage, freshTicket, mergeTickets, staleTickets, type TicketSlices } from './job-page-reply';
 import { jobHasInvoices } from '../invoices/invoices.repository';
 import * as repo from './jobs.repository';
 import { selectJobPercents } from '../production/production.repository';
@@ -33,11 +34,21 @@ function toListItem(row: repo.JobRow): JobListItem {
   };
 }
 
-/** GET /jobs: the jobs and their "% Complete", two statements whatever the number of jobs. */
-export async function listJobs(ctx: AppContext, me: CurrentUser): Promise<JobListRow[]> {
-  const rows = await repo.selectJobs(ctx.db, me.companyId);
-  const percents = await selectJobPercents(ctx.db, me.companyId);
+/** The jobs and their "% Complete", two statements whatever the number of jobs. */
+async function listJobs(ctx: AppContext, companyId: number): Promise<JobListRow[]> {
+  const rows = await repo.selectJobs(ctx.db, companyId);
+  const percents = await selectJobPercents(ctx.db, companyId);
   return rows.map((row) => ({ ...toListItem(row), percent_complete: percents.get(row.id) ?? 0 }));
+}
+
+/**
+ * GET /jobs as serialised bytes, one reply per company (nothing in it depends on the role):
+ * 5,000 jobs take two grouped statements over every ticket and task of the company and ~1 MB
+ * of JSON to build, their fingerprint one cheap statement. Fingerprint FIRST, as getJobReply.
+ */
+export async function getJobListReply(ctx: AppContext, me: CurrentUser, cache: JobReplyCache): Promise<JobReply> {
+  const fingerprint = await repo.jobListFingerprint(ctx.db, me.companyId);
+  return cache.get(`jobs:${me.companyId}`, fingerprint, () => listJobs(ctx, me.companyId));
 }
 
 async function jobHeader(ctx: AppContext, companyId: number, id: number): Promise<JobListItem> {
@@ -58,14 +69,32 @@ export async function getJob(ctx: AppContext, me: CurrentUser, id: number): Prom
  * so a write landing in between can only make the stored reply newer than its fingerprint,
  * which the next request sees as a change; a reply older than the database is never served.
  */
-export async function getJobReply(ctx: AppContext, me: CurrentUser, id: number, cache: JobReplyCache): Promise<JobReply> {
+export async function getJobReply(ctx: AppContext, me: CurrentUser, id: number, cache: JobReplyCache<TicketSlices>): Promise<JobReply> {
   const key = `${me.companyId}:${id}`;
   const fingerprint = await repo.jobFingerprint(ctx.db, me.companyId, id);
   if (fingerprint === null) {
     cache.delete(key);
     throw notFound('job');
   }
-  return cache.get(key, fingerprint, () => getJob(ctx, me, id));
+  return cache.getRebuilt(key, fingerprint, (kept) => buildJobPage(ctx, me.companyId, id, kept));
+}
+
+/**
+ * The bytes of GET /jobs/{id}, the same as `getJob` serialised, from the kept reply when there is
+ * one: the header is read again (its status and counts come from the tickets), the tickets' xmins
+ * tell which rows changed, and only those are read and serialised (decision 028). Three statements
+ * whatever changed (two when no ticket did); the whole job is read when nothing is kept or much changed.
+ */
+async function buildJobPage(ctx: AppContext, companyId: number, id: number, kept?: BuiltReply<TicketSlices>): Promise<BuiltReply<TicketSlices>> {
+  const [versions, header] = await Promise.all([repo.jobTicketVersions(ctx.db, companyId, id), jobHeader(ctx, companyId, id)]);
+  if (!versions) throw notFound('job');
+  const stale = staleTickets(kept?.state, versions.tickets);
+  if (!kept || stale === null) {
+    const rows = await loadTicketRowVersions(ctx.db, companyId, id);
+    return assembleJobPage(header, versions.timeZone, rows.map(freshTicket));
+  }
+  const fresh = stale.length ? (await loadTicketRowVersions(ctx.db, companyId, id, stale)).map(freshTicket) : [];
+  return assembleJobPage(header, versions.timeZone, mergeTickets(kept, versions.tickets, fresh));
 }
 
 export async function ticketsOfJob(ctx: AppContext, me: CurrentUser, id: number): Promise<Ticket[]> {
@@ -139,8 +168,8 @@ async function workbookDrafts(ctx: AppContext, me: CurrentUser, file: TicketsFil
 
 /**
  * PUT /jobs/ {job}: no id creates, with id updates (needs the current version). Drafts of
- * newTickets / newUnits / ticketsFile are imported in the SAME transaction as the job row:
- * a bad row answers 400 naming it and nothing is written.
+ * newTickets / newUnits / ticketsFile are imported all or nothing with the job row (a new job's
+ * staged, decision 027): a bad row answers 400 naming it and nothing is written.
  */
 export async function saveJob(ctx: AppContext, me: CurrentUser, input: JobSave, log?: (err: unknown) => void): Promise<JobSaveReply> {
   const { companyId } = me;
@@ -196,6 +225,11 @@ export async function saveJob(ctx: AppContext, me: CurrentUser, input: JobSave, 
 
   let imported: ImportCounts | undefined;
   let jobId: number;
+  // A new job's import is staged (decision 027): the job is created hidden, its tickets written
+  // in short statements and published at once, so the one PGlite connection is never held for
+  // the seconds a big workbook takes. Into an existing job, the import runs in the save's transaction.
+  const hasImport = drafts.length > 0 || library.length > 0;
+  const staged = !existing && hasImport;
   try {
     jobId = await ctx.db.transaction(async (tx) => {
       let id: number;
@@ -204,9 +238,9 @@ export async function saveJob(ctx: AppContext, me: CurrentUser, input: JobSave, 
         if (!row) throw conflict(MSG.staleVersion, ERROR_CODE.staleVersion);
         id = row.id;
       } else {
-        id = (await repo.insertJob(tx, { ...values, companyId, createdBy: me.id })).id;
+        id = (await repo.insertJob(tx, { ...values, companyId, createdBy: me.id, importPending: staged })).id;
       }
-      if (drafts.length || library.length) {
+      if (hasImport && !staged) {
         imported = await importTickets(tx, { companyId, jobId: id, utilityId: input.selected_utility_id, userId: me.id }, drafts, library);
       }
       return id;
@@ -215,6 +249,7 @@ export async function saveJob(ctx: AppContext, me: CurrentUser, input: JobSave, 
     if (isUniqueViolation(err, 'jobs_company_number_unique')) throw conflict(MSG.jobNumberExists, ERROR_CODE.jobNumberTaken);
     throw err;
   }
+  if (staged) imported = await importTicketsStaged(ctx.db, { companyId, jobId, utilityId: input.selected_utility_id, userId: me.id }, drafts, library, log);
   // A replaced packet nobody else shows is removed from storage (after the commit).
   const oldPacket = existing?.workPacketUrl;
   if (oldPacket && oldPacket !== input.work_packet_url) await deleteUnreferencedFiles(ctx, companyId, [oldPacket], log);

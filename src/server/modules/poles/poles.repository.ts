@@ -3,6 +3,7 @@ import type { PoleFields } from '../../../shared/poles.schemas';
 import type { Pole } from '../../../shared/tickets.schemas';
 import type { DbOrTx } from '../../db/client';
 import { accessTypes, poles, utilities } from '../../db/schema/index';
+import { notFromPendingImport } from '../imports/staged-import.repository';
 
 /** SPEC §3 Pole as the routes answer it; utility and access type are joined, company-scoped. */
 const poleColumns = {
@@ -52,7 +53,7 @@ export interface PoleSearch {
 }
 
 export async function searchPoles(db: DbOrTx, s: PoleSearch): Promise<Pole[]> {
-  const where: SQL[] = [eq(poles.companyId, s.companyId)];
+  const where: SQL[] = [eq(poles.companyId, s.companyId), notFromPendingImport(poles.importJobId)];
   if (s.utilityId != null) where.push(eq(poles.utilityId, s.utilityId));
   const match = (col: typeof poles.poleName | typeof poles.lineName, text: string | undefined) => {
     if (!text?.trim()) return;

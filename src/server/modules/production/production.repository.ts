@@ -101,3 +101,39 @@ export async function selectJobPercents(db: DbOrTx, companyId: number): Promise<
     from per_job`);
   return new Map(rowsOf<{ job_id: number; percent: string }>(result).map((r) => [Number(r.job_id), Number(r.percent)]));
 }
+
+/**
+ * A fingerprint of every row GET /jobs/{id}/production reads, in ONE statement (the method of
+ * jobs.repository `jobFingerprint`: per table the count and Σ xmin, so any committed write by
+ * any process changes it): the job (its foreman's renames touch it, migration 0009), its tickets
+ * (status, billed_at, working foreman, whose renames touch them, 0002; and their tasks: adding,
+ * removing or changing one touches its ticket, 0004 and 0009), the company's units (code,
+ * description, price: a few hundred rows, cheaper than finding the job's own), and the job's
+ * invoices, their lines (the billed amount) and billed_tickets. Nothing in the reply depends on
+ * the date. null when the job is not the company's.
+ */
+export async function productionFingerprint(db: DbOrTx, companyId: number, jobId: number): Promise<string | null> {
+  const result = await db.execute<{ fp: string }>(sql`
+    -- concat, not concat_ws: a null (no rows) stays in its place.
+    select concat(j.xmin, '.', s.n, '.', s.t, '.', un.n, '.', un.t, '.', i.n, '.', i.t, '.', l.n, '.', l.t, '.', b.n, '.', b.t) as fp
+    from jobs j
+    cross join lateral (
+      select count(*) as n, sum(t.xmin::text::bigint) as t from tickets t where t.company_id = j.company_id and t.job_id = j.id
+    ) s
+    cross join lateral (select count(*) as n, sum(u.xmin::text::bigint) as t from units u where u.company_id = j.company_id) un
+    cross join lateral (
+      select count(*) as n, sum(v.xmin::text::bigint) as t from invoices v where v.company_id = j.company_id and v.job_id = j.id
+    ) i
+    cross join lateral (
+      select count(*) as n, sum(x.xmin::text::bigint) as t
+      from invoice_lines x join invoices v on v.id = x.invoice_id
+      where v.company_id = j.company_id and v.job_id = j.id
+    ) l
+    cross join lateral (
+      select count(*) as n, sum(bt.xmin::text::bigint) as t
+      from billed_tickets bt join invoices v on v.id = bt.invoice_id
+      where v.company_id = j.company_id and v.job_id = j.id
+    ) b
+    where j.company_id = ${companyId} and j.id = ${jobId}`);
+  return rowsOf<{ fp: string }>(result)[0]?.fp ?? null;
+}

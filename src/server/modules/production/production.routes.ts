@@ -1,10 +1,16 @@
+import type { FastifyReply } from 'fastify';
 import { productionReply } from '../../../shared/production.schemas';
 import type { App, AppContext } from '../../context';
+import { sendCachedReply } from '../../plugins/cached-reply';
 import { idParams } from '../../plugins/routes';
-import { jobProduction } from './production.service';
+import type { JobReplyCache } from '../jobs/job-replies';
+import { getProductionReply } from './production.service';
 
-/** GET /jobs/{id}/production (DESIGN §7.3): roles 1–3 (billing.read); another company's job is 404. */
-export async function productionRoutes(app: App, ctx: AppContext) {
+/**
+ * GET /jobs/{id}/production (DESIGN §7.3): roles 1–3 (billing.read); another company's job is 404.
+ * Served as bytes built once per change of what it reads (job-replies.ts, production.service).
+ */
+export async function productionRoutes(app: App, ctx: AppContext, replies: JobReplyCache) {
   app.get(
     '/jobs/:id/production',
     {
@@ -16,6 +22,6 @@ export async function productionRoutes(app: App, ctx: AppContext) {
         response: { 200: productionReply },
       },
     },
-    (request) => jobProduction(ctx, request.user, request.params.id),
+    async (request, reply) => sendCachedReply(request, reply as FastifyReply, await getProductionReply(ctx, request.user, request.params.id, replies)),
   );
 }

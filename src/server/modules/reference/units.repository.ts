@@ -2,6 +2,7 @@ import { and, asc, eq, or, sql } from 'drizzle-orm';
 import { money } from '../../../shared/money';
 import type { DbOrTx } from '../../db/client';
 import { units } from '../../db/schema/index';
+import { notFromPendingImport } from '../imports/staged-import.repository';
 
 export const UNIT_SEARCH_LIMIT = 50;
 /** Most units one GET /units answers (the Unit Library page reads a utility's whole library). */
@@ -27,7 +28,7 @@ const unitColumns = {
  */
 export async function searchUnits(db: DbOrTx, companyId: number, search: string, utilityId: number | null, limit = UNIT_SEARCH_LIMIT, withPrice = false) {
   const text = search.trim().toLowerCase();
-  const where = [eq(units.companyId, companyId)];
+  const where = [eq(units.companyId, companyId), notFromPendingImport(units.importJobId)];
   if (utilityId != null) where.push(eq(units.utilityId, utilityId));
   if (text) {
     const like = containsPattern(text);

@@ -351,3 +351,21 @@ export async function loadTicketRows(db: DbOrTx, companyId: number, jobId: numbe
   const rows = await selectTicketRows(db, {}).where(ticketWhere(companyId, { jobId })).orderBy(asc(tickets.id));
   return rows.map(toTicketRow);
 }
+
+/**
+ * The same rows with each ticket's `xmin`, read in the same statement (so a row and its version
+ * always match): the job page's kept reply is rebuilt ticket by ticket from them
+ * (jobs/job-page-reply.ts). `ids`: only these tickets of the job. One statement.
+ */
+export async function loadTicketRowVersions(
+  db: DbOrTx,
+  companyId: number,
+  jobId: number,
+  ids?: readonly number[],
+): Promise<{ row: TicketRow; xmin: number }[]> {
+  const where = ticketWhere(companyId, { jobId });
+  const rows = await selectTicketRows(db, { xmin: sql<number>`${tickets}.xmin::text::bigint`.mapWith(Number) })
+    .where(ids ? and(where, inArray(tickets.id, [...ids])) : where)
+    .orderBy(asc(tickets.id));
+  return rows.map((r) => ({ row: toTicketRow(r), xmin: r.xmin }));
+}

@@ -2,6 +2,7 @@ import { and, eq, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { WorkTicket } from '../../../shared/work.schemas';
 import type { DbOrTx } from '../../db/client';
 import { jobs, tickets, users } from '../../db/schema/index';
+import { jobIsPublished } from '../imports/staged-import.repository';
 import { selectTicketRows, toTicketRow } from '../tickets/tickets.read';
 
 /** My Work's SQL (DESIGN §7.1). Every statement is scoped by the caller's company. */
@@ -37,6 +38,7 @@ export async function openTicketRows(db: DbOrTx, companyId: number, scope: WorkS
       and(
         eq(tickets.companyId, companyId),
         isNull(tickets.actualCompletionDate),
+        jobIsPublished,
         scopeWhere(companyId, scope),
         foremanId === undefined ? undefined : eq(jobs.foremanId, foremanId),
       ),

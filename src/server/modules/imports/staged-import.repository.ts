@@ -1,0 +1,65 @@
+import { sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import { rowsOf, type DbOrTx } from '../../db/client';
+import { jobs } from '../../db/schema/index';
+
+/**
+ * The SQL of staged imports (decision 027). A new job's ticket import is written in many short
+ * statements, so that on PGlite's one connection other requests get their turn, under a job row
+ * marked `import_pending`; publishing clears the mark in one short transaction. Until then the
+ * job and everything under it is not there for readers, and the poles and units the import
+ * created (`import_job_id`) are hidden too. A failed import is discarded: the job (and by
+ * cascade its tickets, tasks and work orders), then the poles and units it created.
+ */
+
+/** Readers' condition on `jobs`: a job whose import is still being written is not there yet. */
+export const jobIsPublished: SQL = sql`not ${jobs.importPending}`;
+
+/** Readers' condition on poles and units: not created by an import that is still pending. */
+export const notFromPendingImport = (importJobId: AnyColumn): SQL =>
+  sql`(${importJobId} is null or not exists (select 1 from jobs pj where pj.id = ${importJobId} and pj.import_pending))`;
+
+/** Makes the staged job and everything under it visible at once. */
+export async function publishStagedJob(tx: DbOrTx, companyId: number, jobId: number): Promise<boolean> {
+  const rows = rowsOf(await tx.execute(sql`update jobs set import_pending = false where company_id = ${companyId} and id = ${jobId} and import_pending returning id`));
+  return rows.length === 1;
+}
+
+/** Tickets deleted per statement when a staged import is discarded: each statement stays short. */
+const DISCARD_CHUNK = 500;
+
+/**
+ * Removes what a staged import wrote: its tickets (their tasks and work orders go with them by
+ * cascade) a few hundred per statement, its job, then the poles and units it created that
+ * nothing else uses (another import may already have picked up a unit).
+ */
+export async function discardStagedImport(db: DbOrTx, companyId: number, jobId: number): Promise<void> {
+  const pending = rowsOf(await db.execute(sql`select 1 from jobs where company_id = ${companyId} and id = ${jobId} and import_pending`));
+  if (pending.length === 0) return;
+  for (;;) {
+    const gone = rowsOf(
+      await db.execute(sql`delete from tickets where id in (select id from tickets where company_id = ${companyId} and job_id = ${jobId} limit ${DISCARD_CHUNK}) returning id`),
+    );
+    if (gone.length < DISCARD_CHUNK) break;
+  }
+  await db.execute(sql`delete from jobs where company_id = ${companyId} and id = ${jobId} and import_pending`);
+  await db.execute(sql`delete from poles p where p.company_id = ${companyId} and p.import_job_id = ${jobId}
+    and not exists (select 1 from tickets t where t.pole_id = p.id)`);
+  await db.execute(sql`delete from units u where u.company_id = ${companyId} and u.import_job_id = ${jobId}
+    and not exists (select 1 from ticket_tasks tt where tt.unit_id = u.id)`);
+}
+
+/** A staged import older than this is abandoned (the workbook limits keep a real one far shorter). */
+export const ABANDONED_IMPORT_MINUTES = 60;
+
+/**
+ * Discards the staged imports a stopped process left behind: every one on PGlite (one process
+ * per data folder, so none can be running), on PostgreSQL those older than `olderThanMinutes`
+ * (another process may be writing a younger one right now).
+ */
+export async function discardAbandonedImports(db: DbOrTx, olderThanMinutes: number): Promise<number> {
+  const rows = rowsOf<{ id: number; company_id: number }>(
+    await db.execute(sql`select id, company_id from jobs where import_pending and created_at < now() - make_interval(mins => ${olderThanMinutes})`),
+  );
+  for (const r of rows) await discardStagedImport(db, r.company_id, r.id);
+  return rows.length;
+}
