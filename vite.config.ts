@@ -33,6 +33,29 @@ function precompress(): Plugin {
 }
 
 /**
+ * Mantine's ScrollArea imports one helper from @floating-ui/react, useMergeRefs, to merge three
+ * refs. That one import puts floating-ui's whole module (~15 KB gzip, what Popover, Select and
+ * Tooltip use of it) in every page with a ScrollArea — and Mantine's Table has one
+ * (Table.ScrollContainer), so the jobs list carried it (issue 17). Mantine's own
+ * useMergedRef does the same job; the build swaps it in. If a Mantine release changes that
+ * import, the build stops here rather than quietly growing the first load again.
+ */
+function scrollAreaWithoutFloatingUi(): Plugin {
+  const FROM = 'import { useMergeRefs } from "@floating-ui/react";';
+  const TO = 'import { useMergedRef } from "@mantine/hooks";\nconst useMergeRefs = (refs) => useMergedRef(...refs);';
+  return {
+    name: 'linecrew-scrollarea-without-floating-ui',
+    enforce: 'pre',
+    transform(code, id) {
+      if (!id.replace(/\\/g, '/').endsWith('@mantine/core/esm/components/ScrollArea/ScrollArea.mjs')) return null;
+      if (code.includes(FROM)) return { code: code.replace(FROM, TO), map: null };
+      if (code.includes('@floating-ui/')) this.error('ScrollArea.mjs imports floating-ui differently now: update scrollAreaWithoutFloatingUi() in vite.config.ts');
+      return null;
+    },
+  };
+}
+
+/**
  * Installable and opens offline (DESIGN §7.1): a web manifest and a Workbox service worker at
  * /sw.js that precaches the app shell and the hashed assets. Only the shell: the data a crew
  * needs offline lives in IndexedDB (src/web/offline/), never in a cache of API replies that could
@@ -76,7 +99,7 @@ const pwa = VitePWA({
 // The web app lives in src/web and is built to dist/web, which the server serves.
 export default defineConfig({
   root: 'src/web',
-  plugins: [react(), pwa, precompress()],
+  plugins: [scrollAreaWithoutFloatingUi(), react(), pwa, precompress()],
   build: {
     outDir: '../../dist/web',
     emptyOutDir: true,

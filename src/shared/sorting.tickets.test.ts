@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sortTickets, type TicketSortRow } from './sorting';
+import { sortTextValues, sortTickets, type TicketSortRow } from './sorting';
 
 const row = (id: number, over: Partial<TicketSortRow> = {}): TicketSortRow => ({
   id,
@@ -72,5 +72,10 @@ describe('ticket table sorting (SPEC §5)', () => {
     const ms = performance.now() - t0;
     expect(ms).toBeGreaterThanOrEqual(0); // measured for the report, not asserted (DESIGN §6)
     console.info(`sorting 5,000 tickets twice: ${ms.toFixed(1)} ms`);
+  });
+
+  it('orders filter values as the text column sorts: case-insensitive, numbers in numeric order, equal keys as given', () => {
+    expect(sortTextValues(['P-10', 'p-9', 'Line B', 'line a', 'P-9', '100', '20'])).toEqual(['20', '100', 'line a', 'Line B', 'p-9', 'P-9', 'P-10']);
+    expect(sortTextValues(new Set<string>())).toEqual([]);
   });
 });

@@ -98,6 +98,17 @@ export function textKey(v: unknown): string {
 }
 const padDigits = (d: string) => d.replace(/^0+(?=\d)/, '').padStart(16, '0');
 
+/**
+ * Text values in the table's text order (textKey: case-insensitive, '9' before '10'), e.g. the
+ * options of a filter. One key per value, then plain string comparisons: 5,000 pole names sort in
+ * a few ms, where Intl.Collator's compare took ~10× as long. Equal keys keep the order given.
+ */
+export function sortTextValues(values: Iterable<string>): string[] {
+  const keyed = Array.from(values, (v) => ({ v, key: textKey(v) }));
+  keyed.sort((a, b) => (a.key === b.key ? 0 : a.key < b.key ? -1 : 1));
+  return keyed.map((k) => k.v);
+}
+
 // Sort keys per row object and column: rows keep their identity until the data is reloaded, so
 // the second sort by a column (and every sort after a filter change) reuses them.
 const keyCache = new WeakMap<object, Map<TicketSortColumn, number | string | null>>();

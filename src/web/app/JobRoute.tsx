@@ -5,6 +5,7 @@ import { Link, useSearchParams } from 'react-router';
 import { ApiError } from '../api/client';
 import { jobQuery } from '../api/job';
 import { usePageTitle } from '../components/usePageTitle';
+import { useWhenIdle } from '../components/useWhenIdle';
 import { can } from '../../shared/permissions';
 import { useSession } from '../api/session';
 import JobDetailHeader from '../features/jobs/JobDetailHeader';
@@ -31,6 +32,10 @@ export default function JobRoute() {
   // Production and invoices (DESIGN §7.3) are for roles 1–3; crews never request them.
   const { claims } = useSession();
   const billing = can(claims?.roleId, 'billing.read');
+  // Below the tickets, they mount once the tickets are on screen: their chunks, their requests and
+  // the server's production sums (hundreds of ms of CPU for 5,000 tickets) then never compete with
+  // the tickets' first paint (issue 15).
+  const belowTickets = useWhenIdle(Boolean(job.data));
   if (id === null) return <NoJobNamed />;
   return (
     <Container size="xl" py="md">
@@ -39,7 +44,7 @@ export default function JobRoute() {
         {!missing && <TicketsSection jobId={id} />}
         {/* After the tickets: they are what everyone opens a job for, and on a phone the first
             ticket must be on the first screen (the table scrolls in its own box; cards page). */}
-        {!missing && billing && job.data && (
+        {!missing && billing && job.data && belowTickets && (
           <Suspense fallback={null}>
             <ProductionSection jobId={id} utilityId={job.data.selected_utility_id} />
             <InvoicesSection jobId={id} />

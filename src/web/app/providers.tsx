@@ -1,8 +1,6 @@
 import type { ReactNode } from 'react';
 import {
-  Drawer,
   MantineProvider,
-  Modal,
   Notification,
   createTheme,
   darken,
@@ -11,11 +9,11 @@ import {
   type CSSVariablesResolver,
   type VariantColorsResolver,
 } from '@mantine/core';
-import { Notifications } from '@mantine/notifications';
-import { ModalsProvider } from '@mantine/modals';
 import { onlineManager, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { ApiError } from '../api/client';
+import { ConfirmHost } from '../components/confirm';
 import { network } from '../offline/network';
+import { NotificationsHost } from './NotificationsHost';
 
 /**
  * WCAG AA contrast (4.5 : 1 for text) everywhere, since crews read this in sunlight: Mantine's
@@ -42,10 +40,11 @@ const theme = createTheme({
   variantColorResolver,
   defaultRadius: 'sm',
   components: {
-    Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close dialog' } } }),
-    Drawer: Drawer.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close dialog' } } }),
-    // A plain entry, not DatePickerInput.extend(): importing @mantine/dates here would put the
-    // whole date library (~25 KB gzip) in the entry chunk of every page, date picker or not.
+    // Plain entries, not Modal.extend() and the like: importing a component here puts it in the
+    // entry chunk of every page — Modal and Drawer bring ScrollArea and floating-ui (~20 KB
+    // gzip), @mantine/dates the whole date library (~25 KB) — though first paint needs none.
+    Modal: { defaultProps: { closeButtonProps: { 'aria-label': 'Close dialog' } } },
+    Drawer: { defaultProps: { closeButtonProps: { 'aria-label': 'Close dialog' } } },
     DatePickerInput: { defaultProps: { clearButtonProps: { 'aria-label': 'Clear date' } } },
     Notification: Notification.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Dismiss notification' } } }),
   },
@@ -84,10 +83,9 @@ export function AppProviders({ children }: { children: ReactNode }) {
   return (
     <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver}>
       <QueryClientProvider client={queryClient}>
-        <ModalsProvider>
-          <Notifications position="top-center" />
-          {children}
-        </ModalsProvider>
+        <NotificationsHost />
+        <ConfirmHost />
+        {children}
       </QueryClientProvider>
     </MantineProvider>
   );

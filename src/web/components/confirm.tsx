@@ -1,8 +1,30 @@
-import { Text } from '@mantine/core';
-import { modals } from '@mantine/modals';
+import { lazy, Suspense, useSyncExternalStore } from 'react';
 import { MSG } from '../../shared/messages';
 
-/** A yes/no question in a Mantine modal (stacks above an open modal); resolves true on confirm. */
+export interface ConfirmRequest {
+  title: string;
+  message: string;
+  confirmLabel: string;
+  cancelLabel: string;
+  danger: boolean;
+  /** false once answered: the dialog stays mounted for its closing transition and focus return. */
+  opened: boolean;
+  answer: (yes: boolean) => void;
+}
+
+// One question at a time, kept outside React so any handler can ask (await confirmDialog(...)).
+let current: ConfirmRequest | null = null;
+const listeners = new Set<() => void>();
+const publish = (next: ConfirmRequest | null) => {
+  current = next;
+  listeners.forEach((l) => l());
+};
+const subscribe = (l: () => void) => {
+  listeners.add(l);
+  return () => listeners.delete(l);
+};
+
+/** A yes/no question in a modal (stacks above an open modal); resolves true on confirm. */
 export function confirmDialog({
   title,
   message,
@@ -17,20 +39,42 @@ export function confirmDialog({
   danger?: boolean;
 }): Promise<boolean> {
   return new Promise((resolve) => {
-    modals.openConfirmModal({
+    // A question still open is answered "no" by a newer one: its caller never waits forever.
+    current?.answer(false);
+    let answered = false;
+    const request: ConfirmRequest = {
       title,
-      centered: true,
-      zIndex: 400,
-      children: <Text size="sm">{message}</Text>,
-      labels: { confirm: confirmLabel, cancel: cancelLabel },
-      confirmProps: danger ? { color: 'red' } : undefined,
-      onConfirm: () => resolve(true),
-      onCancel: () => resolve(false),
-      onClose: () => resolve(false),
-    });
+      message,
+      confirmLabel,
+      cancelLabel,
+      danger,
+      opened: true,
+      answer: (yes) => {
+        if (answered) return;
+        answered = true;
+        resolve(yes);
+        if (current === request) publish({ ...request, opened: false });
+      },
+    };
+    publish(request);
   });
 }
 
 /** The one "close with unsaved changes?" question of every form and window; true = discard. */
 export const confirmDiscard = () =>
   confirmDialog({ title: 'Unsaved changes', message: MSG.unsavedChanges, confirmLabel: 'Close anyway', cancelLabel: 'Keep editing', danger: true });
+
+// The dialog (Mantine's Modal, its focus trap and scroll lock) loads on the first question, not
+// with every page: most visits never ask one (issue 17's initial JavaScript).
+const ConfirmModal = lazy(() => import('./ConfirmModal'));
+
+/** Mounted once in the app shell: shows the open question, if any. */
+export function ConfirmHost() {
+  const request = useSyncExternalStore(subscribe, () => current);
+  if (!request) return null;
+  return (
+    <Suspense fallback={null}>
+      <ConfirmModal request={request} />
+    </Suspense>
+  );
+}

@@ -3,7 +3,10 @@ import { Button, Group, Text } from '@mantine/core';
 import { IconCloudCheck, IconCloudOff, IconRefresh } from '@tabler/icons-react';
 import { statusText } from './outboxLogic';
 import { useOutbox } from './OfflineSync';
-import { OutboxDrawer } from './OutboxDrawer';
+import { lazyDialog } from '../components/lazyDialog';
+
+// The queue (a drawer, and the conflict dialog inside it) loads when first opened: every page shows this line.
+const OutboxDrawer = lazyDialog(() => import('./OutboxDrawer').then((m) => m.OutboxDrawer));
 
 /**
  * The line under the header that tells a crew where their work is (DESIGN §7.1): "Offline",

@@ -1,5 +1,6 @@
 import type { Query, QueryClient, QueryKey } from '@tanstack/react-query';
 import { offlineDb, type Copy } from './db';
+import { whenIdle } from '../components/useWhenIdle';
 
 /**
  * Offline copies (DESIGN §7.1 "offline data"): My Work's tickets and every job or ticket opened
@@ -32,11 +33,15 @@ export async function restoreAndKeepCopies(qc: QueryClient, userId: number): Pro
     // No IndexedDB (a private window): the app works online as before.
   }
   const pending = new Map<string, { query: Query; drop: boolean }>();
-  let timer: ReturnType<typeof setTimeout> | null = null;
+  let cancelWrite: (() => void) | null = null;
   // Written in a batch a moment later (one transaction for the reads of one moment), and at once
-  // when the page is left: a crew may open a ticket and move on within a second.
+  // when the page is left: a crew may open a ticket and move on within a second. "A moment" is
+  // when the browser is next idle (at most 2 s): IndexedDB copies the data on the page's own
+  // thread, ~200 ms for a job of 5,000 tickets on a slow machine, which must not land between
+  // the job's arrival and its table or map being drawn (issue 15).
+  const later = () => whenIdle(() => void write(), 2000, 50);
   const write = async () => {
-    timer = null;
+    cancelWrite = null;
     const batch = [...pending.values()];
     pending.clear();
     try {
@@ -59,9 +64,9 @@ export async function restoreAndKeepCopies(qc: QueryClient, userId: number): Pro
   for (const query of qc.getQueryCache().findAll({ predicate: (q) => keepsCopy(q.queryKey) && q.state.status === 'success' })) {
     pending.set(query.queryHash, { query, drop: false });
   }
-  if (pending.size) timer = setTimeout(() => void write(), 50);
+  if (pending.size) cancelWrite = later();
   const leaving = () => {
-    if (timer) clearTimeout(timer);
+    cancelWrite?.();
     if (pending.size) void write();
   };
   window.addEventListener('pagehide', leaving);
@@ -70,7 +75,7 @@ export async function restoreAndKeepCopies(qc: QueryClient, userId: number): Pro
     const gone = event.action.type === 'error' && isGone(event.action.error);
     if (event.action.type !== 'success' && !gone) return;
     pending.set(event.query.queryHash, { query: event.query, drop: gone });
-    timer ??= setTimeout(() => void write(), 50);
+    cancelWrite ??= later();
   });
   return () => {
     unsubscribe();

@@ -1,10 +1,12 @@
 import { lazy, Suspense } from 'react';
 import { Center, Loader } from '@mantine/core';
+import { loadTicketMap } from './loadTicketMap';
 import type { TicketMapProps } from './TicketMap';
 
 // The map, its count, Leaflet, supercluster and the map's CSS load only when a map is first
-// shown: this file is all the job and My Work pages carry (issue 17's page weights).
-const TicketMap = lazy(() => import('./TicketMap'));
+// shown (or preloaded, loadTicketMap.ts): this file is all the job and My Work pages carry
+// (issue 17's page weights).
+const TicketMap = lazy(loadTicketMap);
 
 /** A map of the list's tickets (DESIGN §7.2): see TicketMap. */
 export function MapView(props: TicketMapProps) {

@@ -167,10 +167,16 @@ function LeafletMap({
     tiles.on('tileerror', () => {
       if (!loaded) setBaseMap('failed');
     });
-    tiles.addTo(m);
     m.setView(DEFAULT_CENTER, 4);
     setMap(m);
+    // The base map after the points: laying out and requesting the tiles of the first view (and
+    // again of the fitted one) must not delay the poles being drawn (issue 15: usable < 1.5 s).
+    const addTiles = () => tiles.addTo(m);
+    const idle = typeof requestIdleCallback === 'undefined' ? null : requestIdleCallback(addTiles, { timeout: 500 });
+    const timer = idle === null ? setTimeout(addTiles, 0) : null;
     return () => {
+      if (idle !== null) cancelIdleCallback(idle);
+      if (timer !== null) clearTimeout(timer);
       setMap(null);
       m.remove();
     };

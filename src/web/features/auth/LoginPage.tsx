@@ -6,9 +6,11 @@ import { ERROR_CODE } from '../../../shared/error-codes';
 import { MSG } from '../../../shared/messages';
 import { ApiError } from '../../api/client';
 import { setSession, useSession } from '../../api/session';
-import { ForgotPasswordModal } from './ForgotPasswordModal';
+import { lazyDialog } from '../../components/lazyDialog';
 import { usePageTitle } from '../../components/usePageTitle';
 import { login } from './api/login';
+
+const ForgotPasswordModal = lazyDialog(() => import('./ForgotPasswordModal').then((m) => m.ForgotPasswordModal));
 
 /** SPEC §2 Login: email and password, inputs disabled while signing in, the spec's messages. */
 export default function LoginPage() {

@@ -7,10 +7,12 @@ import { formatLongDate } from '../../../shared/dates';
 import { MSG } from '../../../shared/messages';
 import { signOut } from '../../api/session';
 import { LoadState } from '../../components/LoadState';
-import { ForgotPasswordModal } from './ForgotPasswordModal';
+import { lazyDialog } from '../../components/lazyDialog';
 import { useMyData } from './api/myData';
 import { useSaveProfile } from './api/saveProfile';
 import { usePageTitle } from '../../components/usePageTitle';
+
+const ForgotPasswordModal = lazyDialog(() => import('./ForgotPasswordModal').then((m) => m.ForgotPasswordModal));
 
 type Banner = { kind: 'success' | 'error'; text: string } | null;
 

@@ -5,7 +5,7 @@ import { useLocalStorage, useMediaQuery } from '@mantine/hooks';
 import { IconAdjustmentsHorizontal, IconArrowLeft, IconFileSpreadsheet, IconListCheck, IconPlus } from '@tabler/icons-react';
 import { TICKET_STATUS } from '../../../shared/constants';
 import { can } from '../../../shared/permissions';
-import { sortTickets, TICKET_SORT_COLUMNS, warmTicketSortKeys, type TicketSortColumn } from '../../../shared/sorting';
+import { sortTextValues, sortTickets, TICKET_SORT_COLUMNS, warmTicketSortKeys, type TicketSortColumn } from '../../../shared/sorting';
 import type { TicketRow, XlsRejectedReply } from '../../../shared/tickets.schemas';
 import { acceptFor } from '../../../shared/uploads';
 import { ApiError } from '../../api/client';
@@ -28,24 +28,24 @@ import { COLUMNS, TicketsTable } from './TicketsTable';
 import { TicketWindow, type WindowTarget } from './TicketWindow';
 import { ticketHref, ticketParam, type TicketLocationState } from './ticketUrl';
 import { useMovePole } from './useMovePole';
+import { TICKET_VIEW_KEY, type TicketView } from './ticketView';
 
 const ALL = 'All';
 const SORT_OPTIONS = COLUMNS.map((c) => ({ value: c.key, label: c.label }));
 type StatusFilter = 'All' | 'Pending' | 'Complete';
-type TicketView = 'table' | 'map';
 const VIEWS = [
   { value: 'table', label: 'Table' },
   { value: 'map', label: 'Map' },
 ];
 
-/** Distinct non-empty values, in natural order, for the Pole and Line filters. */
+/** Distinct non-empty values, in the table's text order, for the Pole and Line filters. */
 function distinct(rows: TicketRow[], pick: (t: TicketRow) => string | null): string[] {
   const set = new Set<string>();
   for (const r of rows) {
     const v = pick(r);
     if (v) set.add(v);
   }
-  return [...set].sort(new Intl.Collator('en', { numeric: true, sensitivity: 'base' }).compare);
+  return sortTextValues(set);
 }
 
 function mark(name: string) {
@@ -122,7 +122,7 @@ export default function TicketsSection({ jobId }: { jobId: number }) {
   const jobQuery = useJob(jobId);
   // Table or Map (DESIGN §7.2), remembered on this device; read at once, so a reload in Map
   // view never flashes the table first.
-  const [view, setView] = useLocalStorage<TicketView>({ key: 'linecrew.tickets.view', defaultValue: 'table', getInitialValueInEffect: false });
+  const [view, setView] = useLocalStorage<TicketView>({ key: TICKET_VIEW_KEY, defaultValue: 'table', getInitialValueInEffect: false });
   const onView = useCallback((v: string) => setView(v === 'map' ? 'map' : 'table'), [setView]);
   const job = jobQuery.data;
 
@@ -157,8 +157,13 @@ export default function TicketsSection({ jobId }: { jobId: number }) {
 
   // Sort everything once per sort order, then filter the sorted list (filtering keeps the order):
   // changing a filter never re-sorts, and re-sorting reuses cached keys (src/shared/sorting.ts).
+  // The map draws the same rows in any order: it skips the sort (keys for 5,000 rows) until the
+  // table or the cards are shown.
   const deferredSort = useDeferredValue(sort);
-  const sorted = useMemo(() => sortTickets(tickets, deferredSort.column, deferredSort.direction), [tickets, deferredSort]);
+  const sorted = useMemo(
+    () => (view === 'map' ? tickets : sortTickets(tickets, deferredSort.column, deferredSort.direction)),
+    [tickets, deferredSort, view],
+  );
   const rows = useMemo(
     () =>
       pole === ALL && line === ALL && statusFilter === 'All'
@@ -182,11 +187,11 @@ export default function TicketsSection({ jobId }: { jobId: number }) {
   // While the browser is idle, prepare the sort keys of the other columns: the first click on
   // any header then costs what a repeat click does.
   useEffect(() => {
-    if (tickets.length < 500 || typeof requestIdleCallback === 'undefined') return;
+    if (view === 'map' || tickets.length < 500 || typeof requestIdleCallback === 'undefined') return;
     const handles: number[] = [];
     for (const column of TICKET_SORT_COLUMNS) handles.push(requestIdleCallback(() => warmTicketSortKeys(tickets, [column]), { timeout: 5000 }));
     return () => handles.forEach((h) => cancelIdleCallback(h));
-  }, [tickets]);
+  }, [tickets, view]);
 
   // 'tickets-sort' / 'tickets-filter': from the click to the re-ordered rows being painted.
   const pending = useRef<'tickets-sort' | 'tickets-filter' | null>(null);

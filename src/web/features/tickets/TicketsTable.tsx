@@ -25,6 +25,7 @@ export const COLUMNS: { key: TicketSortColumn; label: string; width: number }[] 
 ];
 
 const ROW_HEIGHT = 41;
+const initialHeight = () => (typeof window === 'undefined' ? 600 : Math.max(320, window.innerHeight - 300));
 const SHORT = new Intl.DateTimeFormat('en-US', { month: '2-digit', day: '2-digit', year: 'numeric' });
 function shortInstant(v: string | null): string {
   if (!v) return '--';
@@ -99,6 +100,27 @@ const Row = memo(function Row({
   );
 });
 
+/** A column header; memoised so that a re-sort re-renders only the headers whose arrow changes. */
+const Header = memo(function Header({
+  column,
+  label,
+  active,
+  direction,
+  onSort,
+}: {
+  column: TicketSortColumn;
+  label: string;
+  active: boolean;
+  direction: SortState<TicketSortColumn>['direction'];
+  onSort: (c: TicketSortColumn) => void;
+}) {
+  return (
+    <SortableTh active={active} direction={active ? direction : 'asc'} onSort={() => onSort(column)}>
+      {label}
+    </SortableTh>
+  );
+});
+
 /**
  * The job's tickets (SPEC §2 Job detail). Only the rows in view (plus a few) are in the DOM, so a
  * job of 5,000 tickets scrolls, filters and re-sorts without delay; the header stays in place.
@@ -130,6 +152,9 @@ export function TicketsTable({
     // A few rows beyond the view: every re-sort mounts all of them anew.
     overscan: 4,
     getItemKey: (i) => rows[i].id,
+    // The box's height as its CSS gives it (max(320px, 100dvh - 300px)): the first render already
+    // holds the rows in view, instead of none and a second render once the box is measured.
+    initialRect: { width: 0, height: initialHeight() },
   });
   const items = virtualizer.getVirtualItems();
   const top = items.length ? items[0].start : 0;
@@ -139,13 +164,12 @@ export function TicketsTable({
     scrollRef.current?.scrollTo({ top: 0 });
   }, [sort.column, sort.direction]);
 
-  // The column headers change with the sort order only (not with the rows a deferred re-sort brings).
+  // The column headers change with the sort order only (not with the rows a deferred re-sort brings),
+  // and then only the two whose arrow changes re-render.
   const headers = useMemo(
     () =>
       COLUMNS.map((c) => (
-        <SortableTh key={c.key} active={sort.column === c.key} direction={sort.direction} onSort={() => onSort(c.key)}>
-          {c.label}
-        </SortableTh>
+        <Header key={c.key} column={c.key} label={c.label} active={sort.column === c.key} direction={sort.direction} onSort={onSort} />
       )),
     [sort.column, sort.direction, onSort],
   );
