@@ -90,6 +90,8 @@ const pwa = VitePWA({
     // calls and stored files are never answered from the cache.
     navigateFallback: '/index.html',
     navigateFallbackDenylist: [/^\/api\//, /^\/files\//],
+    // Where the browser allows it they skip the worker altogether (public/sw-network-routes.js).
+    importScripts: ['/sw-network-routes.js'],
     cleanupOutdatedCaches: true,
     clientsClaim: true,
     maximumFileSizeToCacheInBytes: 4 * 1024 * 1024,

@@ -223,7 +223,7 @@ test('a ticket deleted while the crew was offline: its queued note is kept and c
   expect(readFileSync((await file.path())!, 'utf8')).toContain('Crossarm cracked');
 });
 
-test('the app is installable: a manifest starting at My Work, standalone, with 192, 512 and maskable PNG icons, and a service worker at /sw.js for the whole site', async ({ page, request }) => {
+test('the app is installable: a manifest starting at My Work, standalone, with 192, 512 and maskable PNG icons, and a service worker at /sw.js for the whole site that API calls bypass', async ({ page, request }) => {
   const manifest = (await (await request.get('/manifest.webmanifest')).json()) as { name: string; start_url: string; display: string; scope: string; icons: { src: string; sizes: string; purpose?: string }[] };
   expect(manifest).toMatchObject({ name: 'Linecrew', start_url: '/work', display: 'standalone', scope: '/' });
   expect(manifest.icons.map((i) => `${i.sizes} ${i.purpose ?? 'any'}`).sort()).toEqual(['192x192 any', '512x512 any', '512x512 maskable']);
@@ -238,6 +238,19 @@ test('the app is installable: a manifest starting at My Work, standalone, with 1
   const scope = await page.evaluate(async () => (await navigator.serviceWorker.ready).scope);
   expect(new URL(scope).pathname).toBe('/');
   expect(await page.evaluate(async () => (await navigator.serviceWorker.ready).active?.scriptURL)).toMatch(/\/sw\.js$/);
+
+  // Once the worker controls the page, API calls bypass it (its static routes go to the network):
+  // the page's own network, and its offline, is the only way a change leaves the phone.
+  await page.reload();
+  await page.waitForFunction(() => Boolean(navigator.serviceWorker.controller));
+  const routed = await page.evaluate(async () => {
+    const url = new URL('/api/v1/health?routed', location.href).href;
+    await fetch(url);
+    await new Promise((r) => setTimeout(r, 200));
+    const [entry] = performance.getEntriesByName(url) as (PerformanceResourceTiming & { workerMatchedSourceType?: string })[];
+    return entry?.workerMatchedSourceType;
+  });
+  expect(routed).toBe('network');
 });
 
 test("the office's ticket window without a connection: the ticket's fields and notes wait on the device and sync once", async ({ page, context, request, seededJob }) => {

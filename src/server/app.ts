@@ -146,7 +146,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
         if (filePath.includes(`${path.sep}assets${path.sep}`)) reply.header('cache-control', 'public, max-age=31536000, immutable');
         // The service worker and the manifest name the current release too: a browser that kept
         // an old sw.js would keep serving the old app shell (DESIGN §7.1: never stale forever).
-        else if (/\.(html|webmanifest)$|[\\/]sw\.js$/.test(filePath)) reply.header('cache-control', 'no-cache');
+        else if (/\.(html|webmanifest)$|[\\/]sw(-network-routes)?\.js$/.test(filePath)) reply.header('cache-control', 'no-cache');
         if (filePath.endsWith('.webmanifest')) reply.header('content-type', 'application/manifest+json; charset=utf-8');
       },
     });
