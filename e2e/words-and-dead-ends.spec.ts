@@ -65,6 +65,21 @@ test('a lineman opening /crew is told the page is for office roles, with a way b
   await expect(page).toHaveTitle('Jobs · Linecrew');
 });
 
+test('a page whose code cannot be loaded says so and offers a reload, never a blank screen', async ({ page }) => {
+  await login(page, USERS.admin);
+  // A release replaced the app's files, or the phone lost its signal before this page's code came.
+  const crewCode = /\/assets\/CrewPage-[^/]*\.js$/;
+  await page.route(crewCode, (route) => route.abort('internetdisconnected'));
+  await page.getByRole('link', { name: 'Crew', exact: true }).click();
+  await expect(page.getByRole('alert').filter({ hasText: MSG.generic })).toBeVisible();
+  await expect(page).toHaveTitle('Something went wrong · Linecrew');
+  await page.unroute(crewCode);
+  await page.getByRole('button', { name: 'Reload Linecrew' }).click();
+  await expect(page).toHaveURL(/\/jobs$/);
+  await page.getByRole('link', { name: 'Crew', exact: true }).click();
+  await expect(page.getByRole('heading', { name: /Crew/ }).first()).toBeVisible();
+});
+
 test('a new company\'s empty jobs list offers Create Job', async ({ page, request }) => {
   const email = `${unique('founder')}@example.org`;
   const res = await request.post(`${API}/crew/sign-up`, { data: { name: 'Fran Founder', email, password: 'secret', companyName: unique('Empty Co') } });

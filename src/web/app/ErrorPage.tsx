@@ -1,11 +1,9 @@
 import { Alert, Button, Code, Stack } from '@mantine/core';
-import { useRouteError } from 'react-router';
 import { MSG } from '../../shared/messages';
 import { usePageTitle } from '../components/usePageTitle';
 
 /** The error boundary of SPEC §2: 'Something went wrong.' with details. */
-export function ErrorPage() {
-  const error = useRouteError();
+export function ErrorPage({ error }: { error: unknown }) {
   usePageTitle('Something went wrong');
   const detail = error instanceof Error ? error.message : typeof error === 'string' ? error : JSON.stringify(error);
   return (

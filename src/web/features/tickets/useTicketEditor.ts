@@ -1,6 +1,6 @@
 import { network } from '../../offline/network';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { useBlocker } from 'react-router';
+import { useBlocker } from '../../components/useBlocker';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
