@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import { LIMITS } from '../../../shared/constants';
 import { toIsoDate } from '../../../shared/dates';
 import type { CellValue, ParsedSheet, ParsedWorkbook, WorkbookColumns } from '../../../shared/excel';
@@ -8,6 +8,13 @@ import { MSG } from '../../../shared/messages';
 import { ERROR_CODE } from '../../../shared/error-codes';
 import { AppError, unprocessable } from '../../errors';
 import { entryText, readZipDirectory, type ZipEntry } from './zip-check';
+
+/**
+ * exceljs is ~200 ms of module loading: only the import worker (and the rare fallback on the
+ * server's thread) reads workbooks, so the server's start and every test that builds the app do
+ * not pay for it up front.
+ */
+const loadExcelJs = () => import('exceljs');
 
 /**
  * Reading a ticket workbook (DESIGN §4 Excel workbook): .xlsx through exceljs, .csv through a
@@ -181,7 +188,8 @@ export async function readXlsxSheets(buf: Buffer, limits: WorkbookLimits = DEFAU
     const entry = parts.get(name);
     return entry && Readable.from(entryText(buf, entry));
   };
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([]), {
+  const { default: Excel } = await loadExcelJs();
+  const reader = new Excel.stream.xlsx.WorkbookReader(Readable.from([]), {
     sharedStrings: 'cache',
     styles: 'cache', // needed to see which numbers are dates
     hyperlinks: 'ignore', // a hyperlink cell's text is its value already
@@ -239,7 +247,8 @@ export async function readXlsxSheets(buf: Buffer, limits: WorkbookLimits = DEFAU
  * unzipped-size check before it bounds what it can take).
  */
 export async function readXlsxSheetsWhole(buf: Buffer, limits: WorkbookLimits = DEFAULT_WORKBOOK_LIMITS): Promise<PickedSheets> {
-  const workbook = new ExcelJS.Workbook();
+  const { default: Excel } = await loadExcelJs();
+  const workbook = new Excel.Workbook();
   await workbook.xlsx.load(buf as unknown as ArrayBuffer);
   const sheets = workbook.worksheets;
   if (sheets.length === 0) throw new Error('no sheets');
@@ -253,7 +262,7 @@ export async function readXlsxSheetsWhole(buf: Buffer, limits: WorkbookLimits = 
       let headerCandidates = 0;
       row.eachCell({ includeEmpty: false }, (cell, col) => {
         // Merged cells repeat their master's value here; the streaming reader leaves them empty.
-        if (cell.type === ExcelJS.ValueType.Merge) return;
+        if (cell.type === Excel.ValueType.Merge) return;
         const v = normaliseCell(cell.value);
         if (v !== null) {
           values[col] = v;
