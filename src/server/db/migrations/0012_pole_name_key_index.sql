@@ -1,0 +1,1 @@
+CREATE INDEX "poles_name_key_idx" ON "poles" USING btree ("company_id","utility_id",lower(trim("pole_name")));
