@@ -185,6 +185,12 @@ const MAX_WORKERS = 2;
  * needs more ends its worker with ERR_WORKER_OUT_OF_MEMORY (413) instead of growing the process.
  */
 const WORKER_HEAP_MB = 512;
+/**
+ * Reading a workbook makes millions of short-lived strings and objects (the XML parser's): with
+ * V8's default young generation (16 MB) the worker spent a quarter of its time collecting them.
+ * 64 MB: a 10,000-row read in ~320 ms instead of ~350–440 (medians of 10, same file).
+ */
+const WORKER_YOUNG_MB = 64;
 /** A worker whose heap has grown past this after a job is replaced (a 10,000-row job: ~100 MB). */
 const RECYCLE_HEAP_MB = 200;
 const DEFAULT_TIME_LIMIT_MS = 60_000;
@@ -199,7 +205,7 @@ function startSlot(): Slot {
   // A .mjs entry: a worker starts as plain Node, and the entry makes sure TypeScript loads
   // (under `node --import tsx` and under Vitest alike).
   const worker = new Worker(new URL('./workbook-import.worker.mjs', import.meta.url), {
-    resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
+    resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: WORKER_YOUNG_MB },
   });
   const slot: Slot = { worker, job: null };
   worker.on('message', (msg: WorkerReply) => {
