@@ -2,9 +2,9 @@ import { Button, Group, Modal, Text } from '@mantine/core';
 import type { ConfirmRequest } from './confirm';
 
 /** The question of confirm.tsx: Cancel and the confirm button, which is red for a destructive answer. */
-export default function ConfirmModal({ request }: { request: ConfirmRequest }) {
+export function ConfirmModal({ opened, request }: { opened: boolean; request: ConfirmRequest }) {
   return (
-    <Modal opened={request.opened} onClose={() => request.answer(false)} title={request.title} centered zIndex={400}>
+    <Modal opened={opened} onClose={() => request.answer(false)} title={request.title} centered zIndex={400}>
       <Text size="sm" mb="md">
         {request.message}
       </Text>

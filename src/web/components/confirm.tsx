@@ -1,5 +1,6 @@
-import { lazy, Suspense, useSyncExternalStore } from 'react';
+import { useSyncExternalStore } from 'react';
 import { MSG } from '../../shared/messages';
+import { lazyDialog } from './lazyDialog';
 
 export interface ConfirmRequest {
   title: string;
@@ -66,15 +67,10 @@ export const confirmDiscard = () =>
 
 // The dialog (Mantine's Modal, its focus trap and scroll lock) loads on the first question, not
 // with every page: most visits never ask one (issue 17's initial JavaScript).
-const ConfirmModal = lazy(() => import('./ConfirmModal'));
+const ConfirmModal = lazyDialog(() => import('./ConfirmModal').then((m) => m.ConfirmModal));
 
 /** Mounted once in the app shell: shows the open question, if any. */
 export function ConfirmHost() {
   const request = useSyncExternalStore(subscribe, () => current);
-  if (!request) return null;
-  return (
-    <Suspense fallback={null}>
-      <ConfirmModal request={request} />
-    </Suspense>
-  );
+  return request ? <ConfirmModal opened={request.opened} request={request} /> : null;
 }
