@@ -9,7 +9,10 @@ export function ErrorPage({ error }: { error: unknown }) {
   return (
     <Stack p="md" maw={720} mx="auto">
       <Alert color="red" title={MSG.generic} role="alert">
-        <Code block>{detail}</Code>
+        {/* Wrapped: a long message (a chunk URL) must be readable on a phone, not cut at the edge. */}
+        <Code block style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+          {detail}
+        </Code>
       </Alert>
       <Button variant="light" onClick={() => window.location.assign('/')}>
         Reload Linecrew
