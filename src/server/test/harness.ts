@@ -16,6 +16,7 @@ import { makeStorageKey, type StorageKind } from '../storage/keys';
 import { LocalStorage } from '../storage/local';
 import type { Storage } from '../storage/storage';
 import type { App, AppContext } from '../context';
+import type { JobListItem, JobSaveInput } from '../../shared/jobs.schemas';
 import { PG_TEMPLATE_DB, PGLITE_TEMPLATE, withDatabase } from './global-setup';
 import { SEEDED_USERS, type SeededRole } from './seeded-users';
 
@@ -43,6 +44,11 @@ export interface TestApp {
    * browser PUTs the bytes, then sends the url). The content type follows the kind unless given.
    */
   storeFile(companyId: number, kind: StorageKind, name: string, file?: { body?: Buffer; type?: string }): Promise<{ key: string; url: string }>;
+  /**
+   * A new job through PUT /jobs/, as the create modal sends it: a stored packet PDF, job type 0,
+   * due 12/31/2027, then `fields` (number, utility, newTickets, newUnits…). Throws unless 200.
+   */
+  createJob(token: string, companyId: number, fields: Partial<JobSaveInput> & Pick<JobSaveInput, 'job_number' | 'selected_utility_id'>): Promise<JobListItem>;
 }
 
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
@@ -125,6 +131,13 @@ export async function createTestApp(overrides: { mail?: Mailer; storage?: Storag
     },
     loginAs(...roles) {
       return Promise.all(roles.map((role) => testApp.login(SEEDED_USERS[role])));
+    },
+    async createJob(token, companyId, fields) {
+      const packet = await testApp.storeFile(companyId, 'work_packet', 'packet.pdf');
+      const job: JobSaveInput = { job_type: 0, due_date: '12/31/2027', work_packet_url: packet.url, work_packet_name: 'packet.pdf', ...fields };
+      const res = await request({ method: 'PUT', url: '/api/v1/jobs/', token, body: { job } });
+      if (res.statusCode !== 200) throw new Error(`creating job ${fields.job_number} failed: ${res.statusCode} ${res.body}`);
+      return res.json().job as JobListItem;
     },
     async storeFile(companyId, kind, name, { body = Buffer.from('%PDF-1.4 test'), type = typeOfKind(kind) } = {}) {
       const key = makeStorageKey(companyId, kind, name);

@@ -52,27 +52,20 @@ let seq = 0;
 /** A job of this test: tickets as drafts, units INV-A (12.50), INV-B (0.10), INV-C (no price). */
 async function createJob(newTickets: JobSaveInput['newTickets']): Promise<JobListItem> {
   seq += 1;
-  const packet = await t.storeFile(demoId, 'work_packet', 'packet.pdf');
-  const job: JobSaveInput = {
+  const job = await t.createJob(tok.admin, demoId, {
     job_number: `INV-JOB-${seq}`,
-    job_type: 0,
-    due_date: '12/31/2027',
     selected_utility_id: ngrid,
-    work_packet_url: packet.url,
-    work_packet_name: 'packet.pdf',
     newTickets,
     newUnits: [
       { code: 'INV-A', description: 'Install crossarm', uom: 'EA' },
       { code: 'INV-B', description: 'String wire', uom: 'FT' },
       { code: 'INV-C', description: 'Unpriced unit', uom: 'EA' },
     ],
-  };
-  const res = await api('PUT', '/jobs/', tok.admin, { job });
-  expect(res.statusCode, res.body).toBe(200);
+  });
   // Prices are set in SQL: the unit-price API belongs to another part of this feature.
   await db.update(units).set({ unitPrice: '12.50' }).where(and(eq(units.companyId, demoId), eq(units.code, 'INV-A')));
   await db.update(units).set({ unitPrice: '0.10' }).where(and(eq(units.companyId, demoId), eq(units.code, 'INV-B')));
-  return res.json().job;
+  return job;
 }
 
 const ticketsOf = async (jobId: number): Promise<Ticket[]> => {

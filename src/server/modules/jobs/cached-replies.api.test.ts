@@ -38,22 +38,13 @@ const production = async (jobId: number): Promise<ProductionReply> => {
   return productionReply.strict().parse(res.json());
 };
 
-async function createJob(newTickets: NonNullable<JobSaveInput['newTickets']>): Promise<JobListItem> {
-  const packet = await t.storeFile(demoId, 'work_packet', 'packet.pdf');
-  const job: JobSaveInput = {
+const createJob = (newTickets: NonNullable<JobSaveInput['newTickets']>): Promise<JobListItem> =>
+  t.createJob(admin, demoId, {
     job_number: `KEPT-${stamp}-${++seq}`,
-    job_type: 0,
-    due_date: '12/31/2027',
     selected_utility_id: ngrid,
-    work_packet_url: packet.url,
-    work_packet_name: 'packet.pdf',
     newTickets,
     newUnits: ['KPT-A', 'KPT-B'].map((code) => ({ code, description: `Unit ${code}`, uom: 'EA' })),
-  };
-  const res = await t.request({ method: 'PUT', url: `${API}/jobs/`, token: admin, body: { job } });
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json().job;
-}
+  });
 /** A job of two tickets: K-1 with 4 × KPT-A (10.00), K-2 with 6 × KPT-A. */
 const twoTicketJob = () =>
   createJob(['K-1', 'K-2'].map((pole_name, i) => ({ pole: { pole_name, line_name: 'L' }, work_orders: [], tasks: [{ code: 'KPT-A', init_qty: i === 0 ? 4 : 6 }] })));

@@ -29,25 +29,16 @@ beforeAll(async () => {
 const get = (url: string, token: string | undefined = lineman) => t.request({ method: 'GET', url: `${API}${url}`, token });
 
 let seq = 0;
-async function createJob(jobNumber: string, newTickets: JobSaveInput['newTickets']): Promise<JobListItem> {
-  const packet = await t.storeFile(demoId, 'work_packet', 'packet.pdf');
-  const job: JobSaveInput = {
+const createJob = (jobNumber: string, newTickets: JobSaveInput['newTickets']): Promise<JobListItem> =>
+  t.createJob(admin, demoId, {
     job_number: jobNumber,
-    job_type: 0,
-    due_date: '12/31/2027',
     selected_utility_id: ngrid,
-    work_packet_url: packet.url,
-    work_packet_name: 'packet.pdf',
     newTickets,
     newUnits: [
       { code: 'MAP-A', description: 'Unit A' },
       { code: 'MAP-B', description: 'Unit B' },
     ],
-  };
-  const res = await t.request({ method: 'PUT', url: `${API}/jobs/`, token: admin, body: { job } });
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json().job;
-}
+  });
 
 const fullTickets = async (jobId: number): Promise<Ticket[]> => {
   const res = await get(`/jobs/tickets/${jobId}`);

@@ -33,23 +33,14 @@ const production = async (jobId: number): Promise<ProductionReply> => {
 
 let seq = 0;
 const stamp = Date.now().toString(36);
-async function createJob(newTickets: JobSaveInput['newTickets'], foremanId: number | null = null): Promise<JobListItem> {
-  const packet = await t.storeFile(demoId, 'work_packet', 'packet.pdf');
-  const job: JobSaveInput = {
+const createJob = (newTickets: JobSaveInput['newTickets'], foremanId: number | null = null): Promise<JobListItem> =>
+  t.createJob(admin, demoId, {
     job_number: `PROD-${stamp}-${++seq}`,
-    job_type: 0,
-    due_date: '12/31/2027',
     selected_utility_id: ngrid,
     foreman_id: foremanId,
-    work_packet_url: packet.url,
-    work_packet_name: 'packet.pdf',
     newTickets,
     newUnits: ['PRD-A', 'PRD-B', 'PRD-C', 'PRD-D', 'PRD-E'].map((code) => ({ code, description: `Unit ${code}`, uom: 'EA' })),
-  };
-  const res = await t.request({ method: 'PUT', url: `${API}/jobs/`, token: admin, body: { job } });
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json().job;
-}
+  });
 const ticketsOf = async (jobId: number): Promise<Ticket[]> => (await get(`/jobs/tickets/${jobId}`)).json();
 async function complete(ticket: Ticket) {
   const res = await t.request({ method: 'PUT', url: `${API}/tickets/`, token: admin, body: { ticket: { id: ticket.id, version: ticket.version, status: 'Complete' } } });
