@@ -1,9 +1,9 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { jobSchema } from '../../../shared/jobs.schemas';
 import type { Ticket, TicketRow } from '../../../shared/tickets.schemas';
-import { queryStats } from '../../db/client';
+import { queryStats, rowsOf } from '../../db/client';
 import { jobs, tickets, ticketTasks, units } from '../../db/schema/index';
 import { createTestApp } from '../../test/harness';
 
@@ -90,6 +90,25 @@ describe('GET /jobs/{id}: ticket counts', () => {
     const del = await t.request({ method: 'DELETE', url: `${API}/tickets/images/${imageId}`, token: lineman });
     expect(del.statusCode).toBe(200);
     expect(await rowOf(id)).toMatchObject({ task_count: 1, photo_count: 0, note_count: 1 });
+  });
+
+  it('a task added under a job whose import is still pending leaves its ticket as it is; once published, a task touches it', async () => {
+    const job = await t.createJob(admin, company, { job_number: 'CNT-PENDING', selected_utility_id: ngrid, newTickets: [{ pole: { pole_name: 'CNT-P1', line_name: 'CNT' }, tasks: [] }] });
+    const [ticket] = await t.ctx.db.select({ id: tickets.id }).from(tickets).where(eq(tickets.jobId, job.id));
+    const xmin = async () => rowsOf<{ x: string }>(await t.ctx.db.execute(sql`select xmin::text as x from tickets where id = ${ticket.id}`))[0].x;
+    const [unit] = await t.ctx.db.select().from(units).where(eq(units.companyId, company)).limit(1);
+    const addTask = () => t.ctx.db.insert(ticketTasks).values({ companyId: company, ticketId: ticket.id, unitId: unit.id, initQty: 1 });
+
+    // As a staged import's tasks are written (decision 027): nobody can read the job yet.
+    await t.ctx.db.update(jobs).set({ importPending: true }).where(eq(jobs.id, job.id));
+    const before = await xmin();
+    await addTask();
+    expect(await xmin()).toBe(before);
+
+    await t.ctx.db.update(jobs).set({ importPending: false }).where(eq(jobs.id, job.id));
+    await addTask();
+    expect(await xmin()).not.toBe(before);
+    expect((await jobPage(job.id)).tickets.find((r) => r.id === ticket.id)!.task_count).toBe(2);
   });
 
   it('takes the same number of SQL statements for a job of 5 tickets and one of 40 (no N+1), built or rebuilt', async () => {
