@@ -176,7 +176,8 @@ export async function reimportTickets(
   const groups = await groupDrafts(drafts);
   const library = await checkLibrary(tx, scope, libraryDrafts, groups);
   const poleIds = await findPoles(tx, scope, groups);
-  const ticketOfPole = await findJobTickets(tx, scope, poleIds);
+  // A staged import's job was created for it (importTicketsStaged): it has no tickets to merge into.
+  const ticketOfPole = options.publish ? new Map<number, number>() : await findJobTickets(tx, scope, poleIds);
   const planned = await planImport(tx, scope, groups, library.code, poleIds, ticketOfPole);
   const { plan } = planned;
   if (mode === 'preview') return { counts, updated: 0, plan };
