@@ -15,17 +15,11 @@ export const breathe = () => new Promise<void>((resolve) => setImmediate(resolve
 /**
  * Rows per multi-row INSERT. Small enough that one statement is a few tens of milliseconds on
  * PGlite, which runs it on this thread: a staged import (decision 027) lets other requests in
- * between two statements, and a long one would keep them waiting all the same.
+ * between two statements, and a long one would keep them waiting all the same. Tried and undone:
+ * 500 or 1,000 task rows a statement (fewer re-locks of the units for the foreign-key checks)
+ * saved under 10 % of the bench import but let GET /health wait up to 119–166 ms during it.
  */
 const CHUNK = 250;
-/**
- * Rows per INSERT of the narrow rows of tasks and work orders: ~30 ms a statement on PGlite.
- * Each statement (its own transaction in a staged import) locks again, for its foreign-key
- * checks, every unit its rows name: the 10,000-row bench workbook names its 100 units in every
- * chunk, so 1,000-row statements lock them a quarter as often. On PGlite its tasks took 365 →
- * 290 ms, its work orders 66 → 52 ms.
- */
-const NARROW_CHUNK = 1000;
 /** Ids or names per look-up statement: a few tens of milliseconds on PGlite, as CHUNK. */
 const LOOKUP_CHUNK = 1000;
 
@@ -92,16 +86,9 @@ async function insertRecords<R>(
 }
 
 /** Inserts `rows` in chunks of one statement each; the returned rows of all of them. */
-async function insertChunked<R>(
-  tx: DbOrTx,
-  table: string,
-  fixed: Record<string, number>,
-  columns: Columns,
-  rows: readonly Record<string, unknown>[],
-  { tail, chunk = CHUNK }: { tail?: string; chunk?: number } = {},
-) {
+async function insertChunked<R>(tx: DbOrTx, table: string, fixed: Record<string, number>, columns: Columns, rows: readonly Record<string, unknown>[], tail?: string) {
   const out: R[] = [];
-  for (const part of chunks(rows, chunk)) out.push(...(await insertRecords<R>(tx, table, fixed, columns, part, tail)));
+  for (const part of chunks(rows)) out.push(...(await insertRecords<R>(tx, table, fixed, columns, part, tail)));
   return out;
 }
 
@@ -180,7 +167,7 @@ export const upsertUnits = (tx: DbOrTx, { companyId, utilityId }: ImportTarget, 
     { company_id: companyId, utility_id: utilityId },
     [['code', 'text'], ...UNIT_TEXT.map((c) => [c, 'text'] as const), ['unit_price', 'numeric']],
     rows,
-    { tail: `on conflict (company_id, utility_id, code) do update set ${keep} returning id, code` },
+    `on conflict (company_id, utility_id, code) do update set ${keep} returning id, code`,
   );
 };
 
@@ -196,7 +183,7 @@ export const insertStagedUnits = (tx: DbOrTx, { companyId, utilityId, jobId }: I
     { company_id: companyId, utility_id: utilityId, import_job_id: jobId },
     [['code', 'text']],
     codes.map((code) => ({ code })),
-    { tail: 'on conflict (company_id, utility_id, code) do nothing' },
+    'on conflict (company_id, utility_id, code) do nothing',
   );
 
 const poleColumns = [
@@ -224,7 +211,7 @@ export const insertPoles = (tx: DbOrTx, { companyId, utilityId }: ImportTarget, 
     { company_id: companyId, utility_id: utilityId, ...(stagedFor === undefined ? {} : { import_job_id: stagedFor }) },
     poleColumns,
     rows,
-    { tail: 'returning id, pole_name, line_name' },
+    'returning id, pole_name, line_name',
   );
 
 const ticketColumns = [
@@ -246,11 +233,11 @@ export const insertTickets = (tx: DbOrTx, { companyId, jobId }: ImportTarget, ro
     { company_id: companyId, job_id: jobId },
     ticketColumns,
     rows,
-    { tail: 'returning id, pole_id' },
+    'returning id, pole_id',
   );
 
 export const insertWorkOrders = (tx: DbOrTx, { companyId }: ImportTarget, rows: readonly { ticket_id: number; work_order: string }[]) =>
-  insertChunked(tx, 'work_orders', { company_id: companyId }, [['ticket_id', 'int'], ['work_order', 'text']], rows, { chunk: NARROW_CHUNK });
+  insertChunked(tx, 'work_orders', { company_id: companyId }, [['ticket_id', 'int'], ['work_order', 'text']], rows);
 
 const taskColumns = [
   ['ticket_id', 'int'],
@@ -263,7 +250,7 @@ export const insertTasks = (
   tx: DbOrTx,
   { companyId }: ImportTarget,
   rows: readonly { ticket_id: number; unit_id: number; init_qty: number; additional_qty: number }[],
-) => insertChunked(tx, 'ticket_tasks', { company_id: companyId }, taskColumns, rows, { chunk: NARROW_CHUNK });
+) => insertChunked(tx, 'ticket_tasks', { company_id: companyId }, taskColumns, rows);
 
 /** Sets the bid quantity of existing tasks. */
 export async function setBidQuantities(tx: DbOrTx, { companyId }: ImportTarget, updates: readonly { id: number; initQty: number }[]) {
