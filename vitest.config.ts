@@ -15,8 +15,8 @@ export default defineConfig({
     pool: 'forks',
     // Test files share their worker's loaded modules: each file no longer pays ~1.5 s of loading
     // Fastify, drizzle and PGlite again (3 m 24 s → 2 m 14 s for the PGlite project on 2 cores).
-    // Safe because no test relies on a fresh module: the app is built per test file by
-    // buildTestApp, and configuration is read from the options passed, not module state.
+    // Safe because no test relies on a fresh module: each test file builds its own app
+    // (createTestApp), and configuration is read from the options passed, not module state.
     isolate: false,
     projects: [
       { extends: true, test: { name: 'pglite', include: ['src/**/*.test.{ts,tsx}'], env: { TEST_DB_KIND: 'pglite' } } },

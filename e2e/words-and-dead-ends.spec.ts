@@ -73,6 +73,13 @@ test('a page whose code cannot be loaded says so and offers a reload, never a bl
   await page.getByRole('link', { name: 'Crew', exact: true }).click();
   await expect(page.getByRole('alert').filter({ hasText: MSG.generic })).toBeVisible();
   await expect(page).toHaveTitle('Something went wrong · Linecrew');
+  // Back leaves the error behind: the page before it shows again.
+  await page.goBack();
+  await expect(page).toHaveURL(/\/jobs$/);
+  await expect(page).toHaveTitle('Jobs · Linecrew');
+  await expect(page.getByRole('alert').filter({ hasText: MSG.generic })).toHaveCount(0);
+  await page.getByRole('link', { name: 'Crew', exact: true }).click();
+  await expect(page.getByRole('alert').filter({ hasText: MSG.generic })).toBeVisible();
   await page.unroute(crewCode);
   await page.getByRole('button', { name: 'Reload Linecrew' }).click();
   await expect(page).toHaveURL(/\/jobs$/);

@@ -69,11 +69,17 @@ function usePrefetchJob() {
   }, [id]);
 }
 
-/** SPEC §2's error boundary around every page: "Something went wrong." with the details. */
-class PageErrorBoundary extends Component<{ children: ReactNode }, { error: unknown }> {
-  state = { error: null as unknown };
+/**
+ * SPEC §2's error boundary around every page: "Something went wrong." with the details. A move to
+ * another address (Back included) shows that page again, as the data router's errorElement did.
+ */
+class PageErrorBoundary extends Component<{ children: ReactNode; address: string }, { error: unknown; address: string }> {
+  state = { error: null as unknown, address: this.props.address };
   static getDerivedStateFromError(error: unknown) {
     return { error: error ?? new Error('Unknown error') };
+  }
+  static getDerivedStateFromProps(props: { address: string }, state: { address: string }) {
+    return props.address === state.address ? null : { error: null, address: props.address };
   }
   componentDidCatch(error: unknown, info: ErrorInfo) {
     console.error(error, info.componentStack);
@@ -81,6 +87,11 @@ class PageErrorBoundary extends Component<{ children: ReactNode }, { error: unkn
   render() {
     return this.state.error ? <ErrorPage error={this.state.error} /> : this.props.children;
   }
+}
+
+function PageErrors({ children }: { children: ReactNode }) {
+  const { pathname, search } = useLocation();
+  return <PageErrorBoundary address={pathname + search}>{children}</PageErrorBoundary>;
 }
 
 function AppRoutes() {
@@ -115,9 +126,9 @@ function AppRoutes() {
 export function AppRouter() {
   return (
     <BrowserRouter>
-      <PageErrorBoundary>
+      <PageErrors>
         <AppRoutes />
-      </PageErrorBoundary>
+      </PageErrors>
     </BrowserRouter>
   );
 }
