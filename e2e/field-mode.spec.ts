@@ -89,7 +89,7 @@ test('a crew works a ticket offline; every change reaches the server exactly onc
   await expect(status(page)).toHaveText('Offline');
 
   await page.getByRole('button', { name: 'One more P40-2' }).click();
-  await expect(page.getByLabel('Actual quantity of P40-2: 3')).toBeVisible();
+  await expect(page.getByText('Actual quantity of P40-2: 3')).toBeVisible();
   await page.getByRole('textbox', { name: 'New note' }).fill('Guy wire loose, tightened');
   await page.getByRole('button', { name: 'Add note' }).click();
   await page.locator('input[type=file]').setInputFiles({ name: 'IMG_0001.jpg', mimeType: 'image/jpeg', buffer: await cameraPhoto() });
@@ -105,7 +105,7 @@ test('a crew works a ticket offline; every change reaches the server exactly onc
   await again.goto(`/work/${ticketId}`);
   await expect(status(again)).toHaveText('Offline · 4 changes waiting to sync');
   await expect(again.getByText('Guy wire loose, tightened')).toBeVisible();
-  await expect(again.getByLabel('Actual quantity of P40-2: 3')).toBeVisible();
+  await expect(again.getByText('Actual quantity of P40-2: 3')).toBeVisible();
 
   // Nothing reached the server yet.
   expect((await readTicket(request, admin, ticketId)).notes).toHaveLength(0);

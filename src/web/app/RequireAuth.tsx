@@ -1,5 +1,6 @@
 import { Navigate, Outlet, useLocation } from 'react-router';
-import { Center, Loader } from '@mantine/core';
+import { Center } from '@mantine/core';
+import { Spinner } from '../components/Spinner';
 import { useSession } from '../api/session';
 
 /** SPEC §2: protected routes send a signed-out visitor to /login, remembering where they were going. */
@@ -9,7 +10,7 @@ export function RequireAuth() {
   if (status === 'checking') {
     return (
       <Center py="xl">
-        <Loader aria-label="Loading" />
+        <Spinner label="Loading" />
       </Center>
     );
   }

@@ -1,6 +1,7 @@
 import { Component, lazy, Suspense, useLayoutEffect, type ErrorInfo, type ReactNode } from 'react';
 import { BrowserRouter, Navigate, Route, Routes, useLocation } from 'react-router';
-import { Center, Loader } from '@mantine/core';
+import { Center } from '@mantine/core';
+import { Spinner } from '../components/Spinner';
 import { jobQuery } from '../api/job';
 import { isSignedIn, useSession } from '../api/session';
 import { installHistoryGuard } from '../components/useBlocker';
@@ -35,7 +36,7 @@ function Page({ children }: { children: ReactNode }) {
     <Suspense
       fallback={
         <Center py="xl">
-          <Loader aria-label="Loading" />
+          <Spinner label="Loading" />
         </Center>
       }
     >

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
-import { Alert, Button, Center, Group, Loader, Text } from '@mantine/core';
+import { Alert, Button, Center, Group, Text } from '@mantine/core';
+import { Spinner } from './Spinner';
 
 /** What LoadState reads of a query (TanStack Query's result has all of it). */
 export interface Loadable {
@@ -17,7 +18,7 @@ export function LoadState({ query, loading, failed, children }: { query: Loadabl
   if (query.isLoading)
     return (
       <Center py="xl">
-        <Loader aria-label={loading} />
+        <Spinner label={loading} />
       </Center>
     );
   if (query.isError)

@@ -51,7 +51,7 @@ export function OutboxDrawer({ opened, onClose }: { opened: boolean; onClose: ()
         {entries.map((e) => {
           const gone = entries.filter((x) => x.ticketId === e.ticketId && x.state === 'gone');
           return (
-            <Card key={e.id} withBorder padding="sm" aria-label={`${e.label}: ${describe(e)}`}>
+            <Card key={e.id} withBorder padding="sm">
               <Group justify="space-between" wrap="nowrap" align="flex-start">
                 <div>
                   <Text fw={600}>{e.label}</Text>

@@ -1,5 +1,6 @@
 import { lazy, Suspense } from 'react';
-import { Center, Loader } from '@mantine/core';
+import { Center } from '@mantine/core';
+import { Spinner } from '../Spinner';
 import { loadTicketMap } from './loadTicketMap';
 import type { TicketMapProps } from './TicketMap';
 
@@ -14,7 +15,7 @@ export function MapView(props: TicketMapProps) {
     <Suspense
       fallback={
         <Center h={320}>
-          <Loader aria-label="Loading the map" />
+          <Spinner label="Loading the map" />
         </Center>
       }
     >

@@ -2,8 +2,9 @@ import 'leaflet/dist/leaflet.css';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import L from 'leaflet';
 import Supercluster from 'supercluster';
-import { Button, Center, Group, Loader, Stack, Text } from '@mantine/core';
+import { Button, Center, Group, Stack, Text } from '@mantine/core';
 import { IconFocusCentered } from '@tabler/icons-react';
+import { Spinner } from '../Spinner';
 import { distanceMeters, type LatLon } from '../../../shared/distance';
 import type { MapConfig } from '../../../shared/map.schemas';
 import { localIsoDay } from '../../../shared/ticket-state';
@@ -124,7 +125,7 @@ export default function TicketMap({ rows, ...props }: TicketMapProps) {
         <LeafletMap key={config.data.tile_url} config={config.data} points={points} {...props} />
       ) : (
         <Center h={320}>
-          <Loader aria-label="Loading the map" />
+          <Spinner label="Loading the map" />
         </Center>
       )}
     </Stack>

@@ -1,8 +1,9 @@
 import { useEffect, type ReactNode } from 'react';
-import { ActionIcon, Alert, Anchor, Button, Group, Input, Loader, Paper, Progress, Stack, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Alert, Anchor, Button, Group, Input, Paper, Progress, Stack, Text, Tooltip } from '@mantine/core';
 import { Dropzone, type FileWithPath } from '@mantine/dropzone';
 import '@mantine/dropzone/styles.css';
 import { IconFileUpload, IconFile, IconX, IconRefresh } from '@tabler/icons-react';
+import { Spinner } from '../Spinner';
 import { MSG } from '../../../shared/messages';
 import { formatBytes, UPLOAD_RULES, type UploadKind } from '../../../shared/uploads';
 import { useSignedUpload } from './useSignedUpload';
@@ -79,7 +80,7 @@ export function UploadField({
     body = (
       <Paper withBorder p="sm" role="status" aria-live="polite">
         <Group gap="sm" wrap="nowrap">
-          <Loader size="sm" aria-label="Uploading" />
+          <Spinner size="sm" label="Uploading" />
           <Stack gap={4} style={{ flex: 1, minWidth: 0 }}>
             <Text size="sm" truncate="end">
               Uploading {up.fileName}… {up.progress}%

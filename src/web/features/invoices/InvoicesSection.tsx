@@ -1,7 +1,8 @@
 import { useState } from 'react';
-import { Alert, Button, Group, Loader, Paper, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Button, Group, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconFileInvoice, IconFileSpreadsheet, IconFileTypePdf } from '@tabler/icons-react';
+import { Spinner } from '../../components/Spinner';
 import type { InvoiceSummary } from '../../../shared/invoices.schemas';
 import { MSG } from '../../../shared/messages';
 import { formatMoney } from '../../../shared/money';
@@ -47,7 +48,7 @@ export default function InvoicesSection({ jobId }: { jobId: number }) {
           )}
         </Group>
         {list.isPending ? (
-          <Loader size="sm" aria-label="Loading invoices" />
+          <Spinner size="sm" label="Loading invoices" />
         ) : list.isError ? (
           <Alert color="red" role="alert">
             {list.error.message}

@@ -1,9 +1,10 @@
 import { useState } from 'react';
-import { Accordion, Alert, Button, Group, Loader, Modal, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { Accordion, Alert, Button, Group, Modal, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useForm, type UseFormReturnType } from '@mantine/form';
 import { useMediaQuery } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
+import { Spinner } from '../../components/Spinner';
 import { disabledTargets, type JobOverrides, type TicketsFile } from '../../../shared/excel';
 import { LIMITS } from '../../../shared/constants';
 import { ERROR_CODE } from '../../../shared/error-codes';
@@ -158,7 +159,7 @@ function JobFormDialog({ job, onClose }: { job: Job | null; onClose: () => void 
         numberCheck.forget();
       }}
       onBlur={() => void numberCheck.run(number)}
-      rightSection={numberState === 'checking' ? <Loader size="xs" aria-label="Checking the job number" /> : null}
+      rightSection={numberState === 'checking' ? <Spinner size="xs" label="Checking the job number" /> : null}
       error={
         numberState === 'exists'
           ? MSG.jobNumberExists

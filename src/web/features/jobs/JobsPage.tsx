@@ -155,7 +155,12 @@ export default function JobsPage() {
                 ? ''
                 : `Showing ${(current - 1) * JOBS_PAGE_SIZE + 1}–${Math.min(current * JOBS_PAGE_SIZE, rows.length)} of ${rows.length.toLocaleString('en-US')} job${rows.length === 1 ? '' : 's'}`}
             </Text>
-            {pages > 1 && <Pagination total={pages} value={current} onChange={setPage} size="sm" siblings={phone ? 0 : 1} aria-label="Pages" />}
+            {/* The name goes on a <nav>: Mantine puts it on a bare <div>, which may not carry one. */}
+            {pages > 1 && (
+              <nav aria-label="Pages">
+                <Pagination total={pages} value={current} onChange={setPage} size="sm" siblings={phone ? 0 : 1} />
+              </nav>
+            )}
           </Group>
         </LoadState>
       </ListPage>

@@ -1,7 +1,8 @@
 import { useState } from 'react';
-import { Alert, Anchor, Badge, Button, Center, Group, Loader, Modal, Stack, Tabs, Text } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Center, Group, Modal, Stack, Tabs, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconEye, IconInfoCircle, IconListCheck, IconMapPin, IconTrash } from '@tabler/icons-react';
+import { Spinner } from '../../components/Spinner';
 import type { Job } from '../../../shared/jobs.schemas';
 import { MSG } from '../../../shared/messages';
 import { can } from '../../../shared/permissions';
@@ -76,7 +77,7 @@ export function TicketWindow({
           </Alert>
         ) : (
           <Center py="xl">
-            <Loader aria-label="Loading ticket" />
+            <Spinner label="Loading ticket" />
           </Center>
         )
       ) : (

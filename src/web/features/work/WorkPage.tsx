@@ -1,8 +1,9 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { Alert, Badge, Button, Center, Container, Group, Loader, NativeSelect, Paper, Stack, Text, TextInput, Title, UnstyledButton } from '@mantine/core';
+import { Alert, Badge, Button, Center, Container, Group, NativeSelect, Paper, Stack, Text, TextInput, Title, UnstyledButton } from '@mantine/core';
 import { useLocalStorage } from '@mantine/hooks';
 import { IconCurrentLocation, IconSearch } from '@tabler/icons-react';
 import { useNavigate } from 'react-router';
+import { Spinner } from '../../components/Spinner';
 import { isoToUs } from '../../../shared/dates';
 import { byDistance, formatDistance } from '../../../shared/distance';
 import { fullName } from '../../../shared/names';
@@ -147,7 +148,7 @@ export default function WorkPage() {
     }
     return (
       <Center py="xl">
-        <Loader aria-label="Loading my work" />
+        <Spinner label="Loading my work" />
       </Center>
     );
   }

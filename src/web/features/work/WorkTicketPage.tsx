@@ -10,17 +10,18 @@ import {
   FileButton,
   Group,
   Image,
-  Loader,
   Paper,
   SimpleGrid,
   Stack,
   Text,
   Textarea,
   Title,
+  VisuallyHidden,
 } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconArrowLeft, IconCamera, IconMapPin, IconMinus, IconPlus } from '@tabler/icons-react';
 import { Link, useParams } from 'react-router';
+import { Spinner } from '../../components/Spinner';
 import { LIMITS, TICKET_STATUS } from '../../../shared/constants';
 import { isoToUs } from '../../../shared/dates';
 import { formatGeo } from '../../../shared/geo';
@@ -77,7 +78,7 @@ export default function WorkTicketPage() {
     if (query.isPending && !query.isPaused) {
       return (
         <Center py="xl">
-          <Loader aria-label="Loading the ticket" />
+          <Spinner label="Loading the ticket" />
         </Center>
       );
     }
@@ -189,7 +190,10 @@ export default function WorkTicketPage() {
                     >
                       <IconMinus size={20} />
                     </ActionIcon>
-                    <Text fw={700} w={40} ta="center" aria-live="polite" aria-label={`Actual quantity of ${t.code}: ${actual}`}>
+                    {/* A paragraph may not carry a name (axe: aria-prohibited-attr): the words are hidden text,
+                        read whole at each new count. */}
+                    <Text fw={700} w={40} ta="center" aria-live="polite" aria-atomic="true">
+                      <VisuallyHidden>Actual quantity of {t.code}: </VisuallyHidden>
                       {actual}
                     </Text>
                     <ActionIcon size={44} variant="default" aria-label={`One more ${t.code}`} onClick={() => setQty(t.ticket_task_id, t.additional_qty + 1)}>
