@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, numeric, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { index, integer, numeric, pgTable, serial, text, unique, uniqueIndex } from 'drizzle-orm/pg-core';
 import { companies } from './core';
 
 export const utilities = pgTable(
@@ -58,6 +58,8 @@ export const units = pgTable(
   },
   (t) => [
     uniqueIndex('units_company_utility_code_unique').on(t.companyId, t.utilityId, t.code),
+    // What a task's (unit_id, company_id) refers to (ticket_tasks_unit_company_fk).
+    unique('units_id_company_unique').on(t.id, t.companyId),
     index('units_company_idx').on(t.companyId),
   ],
 );
