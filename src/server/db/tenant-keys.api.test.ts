@@ -24,7 +24,7 @@ describe('rows of another company', async () => {
     .limit(1);
 
   const [other] = await db.insert(companies).values({ name: 'Other Line Co' }).returning({ id: companies.id });
-  const [otherUtility] = await db.insert(utilities).values({ companyId: other.id, code: 'OTHER', name: 'Other utility' }).returning({ id: utilities.id });
+  const [otherUtility] = await db.insert(utilities).values({ companyId: other.id, code: 'OTHER' }).returning({ id: utilities.id });
   const [otherUnit] = await db.insert(units).values({ companyId: other.id, utilityId: otherUtility.id, code: 'OX-1' }).returning({ id: units.id });
 
   /** The driver's error code of a statement that must fail (23503: foreign key violation). */
