@@ -17,7 +17,10 @@ export const breathe = () => new Promise<void>((resolve) => setImmediate(resolve
  * PGlite, which runs it on this thread: a staged import (decision 027) lets other requests in
  * between two statements, and a long one would keep them waiting all the same. Tried and undone:
  * 500 or 1,000 task rows a statement (fewer re-locks of the units for the foreign-key checks)
- * saved under 10 % of the bench import but let GET /health wait up to 119–166 ms during it.
+ * saved under 10 % of the bench import but let GET /health wait up to 119–166 ms during it. A
+ * request waits for the statement running when each of its queries comes: bigger statements,
+ * longer waits for everyone else. (/health then also made three thread-pool trips, each behind
+ * a statement; it makes none now, so its figures since are lower for the same statements.)
  */
 const CHUNK = 250;
 /** Ids or names per look-up statement: a few tens of milliseconds on PGlite, as CHUNK. */
