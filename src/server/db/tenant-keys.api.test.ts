@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { createTestApp } from '../test/harness';
+import { errorChain } from './errors';
 import { companies, jobs, notes, ticketTasks, tickets, units, utilities, workOrders } from './schema';
 
 /**
@@ -32,7 +33,7 @@ describe('rows of another company', async () => {
     try {
       await work;
     } catch (err) {
-      for (let e = err as { code?: string; cause?: unknown } | undefined; e; e = e.cause as typeof e) if (e.code) return e.code;
+      for (const e of errorChain(err)) if (typeof e.code === 'string') return e.code;
       return 'no code';
     }
     return 'written';

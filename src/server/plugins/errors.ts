@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError } from '../errors';
+import { errorChain } from '../db/errors';
 import { MSG } from '../../shared/messages';
 
 /** Human names for the 4xx Fastify raises itself (body too big, bad JSON, …). */
@@ -30,7 +31,7 @@ export const DATABASE_CANNOT_WRITE = 'The database cannot save changes (it is re
  * not a bug": the person knows nothing was saved and whom to tell.
  */
 export function storageFailure(err: unknown): AppError | null {
-  for (let e = err as { code?: unknown; message?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
+  for (const e of errorChain(err)) {
     const code = e.code;
     const text = typeof e.message === 'string' ? e.message : '';
     if (code === 'ENOSPC' || code === 'EDQUOT' || code === '53100' || (code === '58030' && /no space left|quota/i.test(text))) {
