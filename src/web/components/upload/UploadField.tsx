@@ -1,9 +1,8 @@
 import { useEffect, type ReactNode } from 'react';
-import { ActionIcon, Alert, Anchor, Button, Group, Input, Paper, Progress, Stack, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Alert, Anchor, Button, Group, Input, Loader, Paper, Progress, Stack, Text, Tooltip } from '@mantine/core';
 import { Dropzone, type FileWithPath } from '@mantine/dropzone';
 import '@mantine/dropzone/styles.css';
 import { IconFileUpload, IconFile, IconX, IconRefresh } from '@tabler/icons-react';
-import { Spinner } from '../Spinner';
 import { MSG } from '../../../shared/messages';
 import { formatBytes, UPLOAD_RULES, type UploadKind } from '../../../shared/uploads';
 import { useSignedUpload } from './useSignedUpload';
@@ -80,7 +79,8 @@ export function UploadField({
     body = (
       <Paper withBorder p="sm" role="status" aria-live="polite">
         <Group gap="sm" wrap="nowrap">
-          <Spinner size="sm" label="Uploading" />
+          {/* No name of its own: the words beside it say it, in the status region. */}
+          <Loader size="sm" />
           <Stack gap={4} style={{ flex: 1, minWidth: 0 }}>
             <Text size="sm" truncate="end">
               Uploading {up.fileName}… {up.progress}%
