@@ -287,6 +287,11 @@ export interface TicketDraft {
   /** Unique, in first-seen order. */
   work_orders: string[];
   tasks: TaskDraft[];
+  /**
+   * A later part of a ticket already sent with this key (a workbook read in batches): its blank
+   * fields take these values, and these work orders and tasks are added (mergeContinued).
+   */
+  continued?: true;
 }
 
 /** One unit-library row, to upsert by code (DESIGN §4). */

@@ -16,6 +16,7 @@ import {
   type LibraryTarget,
   type ParsedSheet,
   type ParsedWorkbook,
+  type PoleDraft,
   type TicketDraft,
   type TicketTarget,
   type TicketsMappings,
@@ -31,6 +32,11 @@ import { parsePrice } from '../../../shared/money';
  * single-pass: 10,000 rows convert in a few milliseconds (bench/excel-import.ts). Every problem
  * is reported with the Excel row number the user sees; the caller rejects the whole save if
  * there is any, so nothing is written.
+ *
+ * Rows can also be converted as they are read (TicketRows): the import worker sends the tickets
+ * in batches while it still reads the sheet, so the server writes one batch while the next is
+ * read. A later row of a pole already sent goes out as a continuation (`continued`), which
+ * mergeContinued folds in exactly as the converter would have.
  */
 
 /** Stop collecting after this many; the message shows the first few and a count. */
@@ -87,9 +93,12 @@ function coordinate(cells: CellValue[], i: number, t: 'geo_lat' | 'geo_lon', lim
   return null;
 }
 
+/** Where a sheet's columns are: its header row and texts (ParsedSheet without its rows). */
+export type SheetHeader = Pick<ParsedSheet, 'headerRow' | 'columns'>;
+
 /** target → column index in the sheet; mapped columns that are not there are errors. */
 function resolveColumns<T extends string>(
-  sheet: ParsedSheet | null,
+  sheet: SheetHeader | null,
   targets: readonly T[],
   mappings: Partial<Record<T, string | null | undefined>>,
   labels: Record<T, { label: string }>,
@@ -117,6 +126,33 @@ export function workbookToImport(
   libraryMappings: LibraryMappings | null,
   overrides?: JobOverrides | null,
 ): WorkbookImport {
+  const conversion = startConversion(parsed.tickets, parsed.library, ticketsMappings, libraryMappings, overrides);
+  if ('errors' in conversion) return { tickets: [], library: [], errors: conversion.errors };
+  for (const { row, cells } of parsed.tickets.rows) conversion.tickets.add(row, cells);
+  const library = conversion.library(parsed.library?.rows ?? []);
+  return { tickets: conversion.tickets.all(), library: library.units, errors: importErrors(conversion.tickets.errors, library.errors) };
+}
+
+/** Ticket errors first, then the library's: the first MAX_ERRORS of them. */
+export const importErrors = (tickets: readonly ImportError[], library: readonly ImportError[]): ImportError[] => [...tickets, ...library].slice(0, MAX_ERRORS);
+
+export interface Conversion {
+  tickets: TicketRows;
+  /** The library sheet's rows → units by code (the last row of a code wins); none without library mappings. */
+  library: (rows: ParsedSheet['rows']) => { units: UnitDraft[]; errors: ImportError[] };
+}
+
+/**
+ * The mapping checked against the sheets' headers: the converters of their rows, or the
+ * problems (a target left unmapped, a mapped column the sheet does not have).
+ */
+export function startConversion(
+  tickets: SheetHeader,
+  library: SheetHeader | null,
+  ticketsMappings: TicketsMappings,
+  libraryMappings: LibraryMappings | null,
+  overrides?: JobOverrides | null,
+): Conversion | { errors: ImportError[] } {
   const errors: ImportError[] = [];
   const missing = missingMappings(ticketsMappings, libraryMappings ?? {});
   // Without library mappings (a tickets-only spreadsheet upload) only the ticket targets count.
@@ -126,16 +162,10 @@ export function workbookToImport(
       ...missing.tickets.map((t) => TICKET_TARGET_INFO[t].label),
       ...missing.library.map((t) => `Unit Library ${LIBRARY_TARGET_INFO[t].label}`),
     ].join(', ');
-    return { tickets: [], library: [], errors: [{ row: 0, sheet: missing.tickets.length ? 'tickets' : 'library', message: MSG.excelMappingIncomplete(labels) }] };
+    return { errors: [{ row: 0, sheet: missing.tickets.length ? 'tickets' : 'library', message: MSG.excelMappingIncomplete(labels) }] };
   }
-
-  const overridden = {
-    arc_rating: overrideFor('arc_rating', overrides),
-    primary_voltage: overrideFor('primary_voltage', overrides),
-    secondary_voltage: overrideFor('secondary_voltage', overrides),
-  };
   const tc = resolveColumns<TicketTarget>(
-    parsed.tickets,
+    tickets,
     TICKET_TARGETS,
     ticketsMappings,
     TICKET_TARGET_INFO,
@@ -144,22 +174,85 @@ export function workbookToImport(
     errors,
   );
   const lc = libraryMappings
-    ? resolveColumns<LibraryTarget>(parsed.library, LIBRARY_TARGETS, libraryMappings, LIBRARY_TARGET_INFO, () => false, 'library', errors)
+    ? resolveColumns<LibraryTarget>(library, LIBRARY_TARGETS, libraryMappings, LIBRARY_TARGET_INFO, () => false, 'library', errors)
     : {};
-  if (errors.length) return { tickets: [], library: [], errors };
+  if (errors.length) return { errors };
+  return { tickets: new TicketRows(tc, overrides), library: (rows) => (libraryMappings ? libraryUnits(rows, lc) : { units: [], errors: [] }) };
+}
 
-  const ehasp = isMapped(overrides?.ehasp_override) ? overrides.ehasp_override.trim() : null;
-  const byKey = new Map<string, TicketDraft>();
-  const workOrderSets = new Map<TicketDraft, Set<string>>();
-  const push = (e: ImportError) => {
-    if (errors.length < MAX_ERRORS) errors.push(e);
-  };
-  // Column index per target, -1 when not mapped (or overridden). Plain locals: this loop runs
-  // once per row of a sheet that may have tens of thousands of rows.
-  const col = (t: TicketTarget) => tc[t] ?? -1;
-  const [iWo, iPole, iLine, iPoleId, iLineId, iDue, iLat, iLon, iPrim, iSec, iArc, iStreet, iUnit, iDesc, iQty] = TICKET_TARGETS.map(col);
+/** The fields of a pole that a later row of it fills when they are still blank. */
+const POLE_FILLS = ['pole_id', 'line_id', 'street_address', 'geo_lat', 'geo_lon', 'primary_voltage', 'secondary_voltage', 'arc_rating'] as const satisfies readonly (keyof PoleDraft)[];
+/** The same of the ticket itself. */
+const TICKET_FILLS = ['street_address', 'geo_lat', 'geo_lon', 'due_date'] as const satisfies readonly (keyof TicketDraft)[];
 
-  for (const { row, cells } of parsed.tickets.rows) {
+/** What a ticket of TicketRows has sent so far (takeChanges). */
+interface Sent {
+  workOrders: number;
+  tasks: number;
+}
+
+/**
+ * The tickets sheet's rows, converted one at a time: rows of one pole + line become one ticket
+ * (its first non-empty value of each field wins, work orders unique, a task per row). A row
+ * with a problem is skipped and its problems kept in `errors`.
+ */
+export class TicketRows {
+  readonly errors: ImportError[] = [];
+  private readonly byKey = new Map<string, TicketDraft>();
+  private readonly workOrderSets = new Map<TicketDraft, Set<string>>();
+  /** What takeChanges sent of each ticket, and the tickets grown since. */
+  private readonly sent = new Map<TicketDraft, Sent>();
+  private readonly changed = new Set<TicketDraft>();
+  private readonly ehasp: string | null;
+  private readonly overridden: { arc_rating: string | null; primary_voltage: string | null; secondary_voltage: string | null };
+  private readonly cols: number[];
+
+  constructor(tc: Partial<Record<TicketTarget, number>>, overrides?: JobOverrides | null) {
+    this.ehasp = isMapped(overrides?.ehasp_override) ? overrides.ehasp_override.trim() : null;
+    this.overridden = {
+      arc_rating: overrideFor('arc_rating', overrides),
+      primary_voltage: overrideFor('primary_voltage', overrides),
+      secondary_voltage: overrideFor('secondary_voltage', overrides),
+    };
+    // Column index per target, -1 when not mapped (or overridden).
+    this.cols = TICKET_TARGETS.map((t) => tc[t] ?? -1);
+  }
+
+  private push(e: ImportError) {
+    if (this.errors.length < MAX_ERRORS) this.errors.push(e);
+  }
+
+  /** Tickets changed since the last takeChanges. */
+  get changes(): number {
+    return this.changed.size;
+  }
+
+  /** Every ticket, in the order of their first row. */
+  all(): TicketDraft[] {
+    return [...this.byKey.values()];
+  }
+
+  /**
+   * The tickets new or grown since the last call, in the order of their first row: a new one
+   * whole, one sent before as a continuation (its fields as they are now, its work orders and
+   * tasks added since). Copies: the rows that follow do not change what was taken.
+   */
+  takeChanges(): TicketDraft[] {
+    const out: TicketDraft[] = [];
+    for (const t of this.changed) {
+      const was = this.sent.get(t);
+      const copy: TicketDraft = { ...t, pole: { ...t.pole }, work_orders: t.work_orders.slice(was?.workOrders ?? 0), tasks: t.tasks.slice(was?.tasks ?? 0) };
+      if (was) copy.continued = true;
+      out.push(copy);
+      this.sent.set(t, { workOrders: t.work_orders.length, tasks: t.tasks.length });
+    }
+    this.changed.clear();
+    return out;
+  }
+
+  /** One data row of the tickets sheet. Plain locals: this runs once per row of tens of thousands. */
+  add(row: number, cells: CellValue[]): void {
+    const [iWo, iPole, iLine, iPoleId, iLineId, iDue, iLat, iLon, iPrim, iSec, iArc, iStreet, iUnit, iDesc, iQty] = this.cols;
     const rowErrors: string[] = [];
     const poleName = limited(cells, iPole, 'pole', LIMITS.shortTextMax, row, rowErrors);
     const lineName = limited(cells, iLine, 'line', LIMITS.shortTextMax, row, rowErrors);
@@ -193,12 +286,12 @@ export function workbookToImport(
     const street = orNull(limited(cells, iStreet, 'street', LIMITS.textMax, row, rowErrors));
 
     if (rowErrors.length) {
-      for (const message of rowErrors) push({ row, sheet: 'tickets', message });
-      continue;
+      for (const message of rowErrors) this.push({ row, sheet: 'tickets', message });
+      return;
     }
 
     const key = `${poleName.toLowerCase()}\u0000${lineName.toLowerCase()}`;
-    let ticket = byKey.get(key);
+    let ticket = this.byKey.get(key);
     if (!ticket) {
       ticket = {
         key,
@@ -211,21 +304,22 @@ export function workbookToImport(
           street_address: null,
           geo_lat: null,
           geo_lon: null,
-          primary_voltage: overridden.primary_voltage,
-          secondary_voltage: overridden.secondary_voltage,
-          arc_rating: overridden.arc_rating,
+          primary_voltage: this.overridden.primary_voltage,
+          secondary_voltage: this.overridden.secondary_voltage,
+          arc_rating: this.overridden.arc_rating,
         },
         street_address: null,
         geo_lat: null,
         geo_lon: null,
         due_date: null,
-        ehasp,
+        ehasp: this.ehasp,
         work_orders: [],
         tasks: [],
       };
-      byKey.set(key, ticket);
-      workOrderSets.set(ticket, new Set());
+      this.byKey.set(key, ticket);
+      this.workOrderSets.set(ticket, new Set());
     }
+    this.changed.add(ticket);
     // Rows of one pole normally repeat its details; the first non-empty value wins.
     const p = ticket.pole;
     p.pole_id ??= orNull(cut(cells, iPoleId));
@@ -240,21 +334,39 @@ export function workbookToImport(
     ticket.geo_lat ??= lat;
     ticket.geo_lon ??= lon;
     ticket.due_date ??= due;
-    if (workOrders.length) {
-      const seen = workOrderSets.get(ticket)!;
-      for (const w of workOrders) {
-        if (!seen.has(w)) {
-          seen.add(w);
-          ticket.work_orders.push(w);
-        }
+    const seen = this.workOrderSets.get(ticket)!;
+    for (const w of workOrders) {
+      if (!seen.has(w)) {
+        seen.add(w);
+        ticket.work_orders.push(w);
       }
     }
     ticket.tasks.push({ code, description, qty, row });
   }
+}
 
+/**
+ * A continuation (TicketRows.takeChanges) folded into the ticket it continues, as if the rows
+ * had been converted together: blank fields take its values, its work orders and tasks are added.
+ */
+export function mergeContinued(into: TicketDraft, more: TicketDraft): void {
+  const set = <T extends object, K extends keyof T>(o: T, k: K, v: T[K]) => {
+    if (o[k] == null) o[k] = v;
+  };
+  for (const f of POLE_FILLS) set(into.pole, f, more.pole[f]);
+  for (const f of TICKET_FILLS) set(into, f, more[f]);
+  for (const w of more.work_orders) if (!into.work_orders.includes(w)) into.work_orders.push(w);
+  into.tasks.push(...more.tasks);
+}
+
+/** The library sheet's rows → units (the last row of a code wins, in the position where it last appeared). */
+function libraryUnits(rows: ParsedSheet['rows'], lc: Partial<Record<LibraryTarget, number>>): { units: UnitDraft[]; errors: ImportError[] } {
+  const errors: ImportError[] = [];
   const units = new Map<string, UnitDraft>();
-  const fail = (row: number, message: string) => push({ row, sheet: 'library', message });
-  for (const { row, cells } of (libraryMappings && parsed.library?.rows) || []) {
+  const fail = (row: number, message: string) => {
+    if (errors.length < MAX_ERRORS) errors.push({ row, sheet: 'library', message });
+  };
+  for (const { row, cells } of rows) {
     let tooLong = false;
     const str = (t: LibraryTarget) => {
       const max = t === 'desc' || t === 'notes' ? LIMITS.textMax : LIMITS.shortTextMax;
@@ -291,9 +403,8 @@ export function workbookToImport(
       continue;
     }
     if (tooLong || badPrice) continue;
-    units.delete(unit.code); // last wins, in the position where it last appeared
+    units.delete(unit.code);
     units.set(unit.code, unit);
   }
-
-  return { tickets: [...byKey.values()], library: [...units.values()], errors };
+  return { units: [...units.values()], errors };
 }

@@ -3,7 +3,7 @@ import type { AppContext } from '../../context';
 import { notFound } from '../../errors';
 import type { CurrentUser } from '../../plugins/auth';
 import { DEFAULT_WORKBOOK_LIMITS } from './workbook';
-import { workbookColumnsOffThread, workbookImportOffThread, type ImportOptions, type WorkbookDrafts } from './workbook-import';
+import { workbookColumnsOffThread, workbookImportBatches, workbookImportOffThread, type DraftBatch, type ImportOptions, type WorkbookDrafts } from './workbook-import';
 
 /**
  * Workbooks the caller uploaded with the signed-upload flow, read back from storage. A url is
@@ -70,6 +70,26 @@ export async function loadWorkbookImport(
 ): Promise<WorkbookDrafts> {
   const buf = await readUploadedFile(ctx, user, ticketsFile.ticket_file_url);
   return workbookImportOffThread(
+    buf,
+    { ticketsMappings: ticketsFile.ticketsMappings, libraryMappings: ticketsFile.libraryMappings, overrides },
+    importOptions(ctx, user),
+  );
+}
+
+/**
+ * For a new job's save with `job.ticketsFile`: the same drafts in batches, converted in the
+ * workbook worker while it still reads the file, so that the staged import writes one batch
+ * while the next is read. Reading starts now (a missing file is a 404 here, a second workbook of
+ * the same user a 429); the file's problems come out of the iteration, after its earlier batches.
+ */
+export async function workbookImportStream(
+  ctx: AppContext,
+  user: Pick<CurrentUser, 'companyId' | 'id'>,
+  ticketsFile: TicketsFile,
+  overrides?: JobOverrides | null,
+): Promise<AsyncIterable<DraftBatch>> {
+  const buf = await readUploadedFile(ctx, user, ticketsFile.ticket_file_url);
+  return workbookImportBatches(
     buf,
     { ticketsMappings: ticketsFile.ticketsMappings, libraryMappings: ticketsFile.libraryMappings, overrides },
     importOptions(ctx, user),

@@ -1,15 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { defaultMappings } from '../../../shared/excel';
+import { defaultMappings, type TicketDraft, type UnitDraft } from '../../../shared/excel';
 import { MSG } from '../../../shared/messages';
 import { AppError } from '../../errors';
 import { generateTicketWorkbook } from './generate';
-import { columnsOf, parseWorkbook } from './workbook';
+import { mergeContinued } from './convert';
+import { DEFAULT_WORKBOOK_LIMITS, columnsOf, parseWorkbook } from './workbook';
 import {
   sheetUploadOf,
   sheetUploadOffThread,
+  streamWorkbookImport,
+  workbookImportBatches,
   workbookColumnsOffThread,
   workbookImportOf,
   workbookImportOffThread,
+  type DraftBatch,
   type WorkbookImportRequest,
 } from './workbook-import';
 import { fixture } from '../../test/files';
@@ -104,5 +108,111 @@ describe('the workbook worker', () => {
     const err = await sheetUploadOffThread(fixture('too-few-columns.xlsx'), {}).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(AppError);
     expect((err as AppError).message).toBe(MSG.tooFewJobColumns);
+  });
+});
+
+/** Batches folded back into whole drafts, as the server's collector folds them. */
+function fold(batches: readonly DraftBatch[]) {
+  let tickets: TicketDraft[] = [];
+  let library: UnitDraft[] = [];
+  const byKey = new Map<string, TicketDraft>();
+  for (const b of batches) {
+    if (b.restart) {
+      tickets = [];
+      byKey.clear();
+    }
+    if (b.library) library = b.library;
+    for (const t of structuredClone(b.tickets)) {
+      if (t.continued) mergeContinued(byKey.get(t.key)!, t);
+      else {
+        tickets.push(t);
+        byKey.set(t.key, t);
+      }
+    }
+  }
+  return { tickets, library };
+}
+
+describe('the streamed import (a new job’s: the server writes a batch while the next is read)', () => {
+  // 1,200 rows on 300 poles, a pole's four rows 300 rows apart: every ticket is sent first
+  // without its Pole ID, street and due date, which its later rows fill in continuations.
+  const spread = () => generateTicketWorkbook(1200, { spread: true });
+
+  it('sends batches while reading that fold into exactly the whole conversion', async () => {
+    const buf = await spread();
+    const req = await requestFor(buf);
+    const batches: DraftBatch[] = [];
+    await streamWorkbookImport(buf, req, DEFAULT_WORKBOOK_LIMITS, (b) => batches.push(structuredClone(b)));
+    expect(batches.length).toBeGreaterThan(3);
+    expect(batches[0].library).toHaveLength(100);
+    expect(batches.slice(1).every((b) => b.library === undefined && !b.restart)).toBe(true);
+    const continued = batches.flatMap((b) => b.tickets).filter((t) => t.continued);
+    expect(continued.length).toBeGreaterThan(0);
+    // Sent first blank, filled later.
+    expect(batches[0].tickets[0]).toMatchObject({ key: 'p-0\u0000l-0', street_address: null, due_date: null, pole: { pole_id: null } });
+    const whole = await workbookImportOf(buf, req);
+    expect(whole.tickets[0]).toMatchObject({ street_address: '0 Main St', due_date: '2027-01-01', pole: { pole_id: 'NG-0' }, work_orders: ['WO-0-0', 'WO-0-1', 'WO-0-2', 'WO-0-3'] });
+    expect(fold(batches)).toEqual(whole);
+  });
+
+  it('starts over with `restart` when the streaming reader fails after batches went out, and ends with the same drafts', async () => {
+    const buf = await spread();
+    const req = await requestFor(buf);
+    const batches: DraftBatch[] = [];
+    await streamWorkbookImport(buf, req, DEFAULT_WORKBOOK_LIMITS, (b) => batches.push(structuredClone(b)), 700);
+    const restart = batches.findIndex((b) => b.restart);
+    expect(restart).toBeGreaterThan(0);
+    expect(batches[restart].library).toHaveLength(100);
+    expect(fold(batches)).toEqual(await workbookImportOf(buf, req));
+  });
+
+  it('sends nothing more once a row is bad, and throws the same 422 as the whole conversion', async () => {
+    const buf = await generateTicketWorkbook(1200, { spread: true, edit: (i, cells) => i === 1000 && (cells[14] = 'lots') });
+    const req = await requestFor(buf);
+    const batches: DraftBatch[] = [];
+    const err = await streamWorkbookImport(buf, req, DEFAULT_WORKBOOK_LIMITS, (b) => batches.push(b)).catch((e: unknown) => e);
+    expect(batches.length).toBeGreaterThan(0);
+    expect(Math.max(...batches.flatMap((b) => b.tickets.flatMap((t) => t.tasks.map((k) => k.row))))).toBeLessThan(1003);
+    expect(err).toBeInstanceOf(AppError);
+    expect((err as AppError).message).toBe(((await workbookImportOf(buf, req).catch((e: unknown) => e)) as AppError).message);
+    expect((err as AppError).message).toMatch(/^Row 1003: /);
+  });
+
+  it('through the worker: batches as they come, then the file’s error after them', async () => {
+    const good = await spread();
+    const req = await requestFor(good);
+    const batches: DraftBatch[] = [];
+    for await (const b of workbookImportBatches(good, req)) batches.push(b);
+    expect(fold(batches)).toEqual(await workbookImportOf(good, req));
+
+    const bad = await generateTicketWorkbook(1200, { spread: true, edit: (i, cells) => i === 1000 && (cells[14] = 'lots') });
+    const seen: DraftBatch[] = [];
+    const err = await (async () => {
+      for await (const b of workbookImportBatches(bad, req)) seen.push(b);
+    })().catch((e: unknown) => e);
+    expect(seen.length).toBeGreaterThan(0);
+    expect((err as AppError).statusCode).toBe(422);
+    expect((err as AppError).message).toMatch(/^Row 1003: /);
+  });
+
+  it('lets the worker run on to its end when the consumer stops early; the next job is answered', async () => {
+    const buf = await spread();
+    const req = await requestFor(buf);
+    for await (const b of workbookImportBatches(buf, req, { userId: 991 })) {
+      expect(b.library).toHaveLength(100);
+      break;
+    }
+    // The same user again: the first job has ended (or ends) and its worker is free.
+    const again = await (async () => {
+      for (let i = 0; i < 50; i++) {
+        try {
+          return await workbookImportOffThread(buf, req, { userId: 991 });
+        } catch (e) {
+          if ((e as AppError).statusCode !== 429) throw e;
+          await new Promise((r) => setTimeout(r, 100));
+        }
+      }
+    })();
+    expect(again?.tickets).toHaveLength(300);
   });
 });

@@ -9,6 +9,7 @@ import {
   type ImportError,
   type JobOverrides,
   type LibraryMappings,
+  type ParsedSheet,
   type TicketDraft,
   type TicketsMappings,
   type UnitDraft,
@@ -18,8 +19,20 @@ import {
 import { MSG } from '../../../shared/messages';
 import { ERROR_CODE, type ErrorCode } from '../../../shared/error-codes';
 import { AppError, tooMany, unprocessable } from '../../errors';
-import { workbookToImport } from './convert';
-import { DEFAULT_WORKBOOK_LIMITS, assertEnoughColumns, assertTicketColumns, columnsOf, parseWorkbook, type WorkbookLimits } from './workbook';
+import { importErrors, mergeContinued, startConversion, workbookToImport, type Conversion, type SheetHeader } from './convert';
+import {
+  DEFAULT_WORKBOOK_LIMITS,
+  READ_DEADLINE_MS,
+  assertEnoughColumns,
+  assertTicketColumns,
+  columnsOf,
+  parseWorkbook,
+  sniffFormat,
+  streamXlsx,
+  withDeadline,
+  xlsxEntries,
+  type WorkbookLimits,
+} from './workbook';
 
 /**
  * Workbooks read in a worker thread: the job save's `job.ticketsFile`, getColumns, and
@@ -82,6 +95,106 @@ export async function sheetUploadOf(buf: Buffer, req: SheetUploadRequest, limits
 }
 
 // ---------------------------------------------------------------------------------------------
+// The streamed import
+
+/**
+ * Tickets per batch. A batch is cloned on the worker and deserialised on the server thread in
+ * one piece: 250 tickets (~1,000 task rows) take a few milliseconds, and other requests are
+ * served between two batches.
+ */
+const TICKETS_PER_MESSAGE = 250;
+
+/**
+ * Drafts as the worker sends them: the library with the first batch (and with a restart), then
+ * tickets, a later part of a ticket already sent marked `continued` (mergeContinued).
+ */
+export interface DraftBatch {
+  tickets: TicketDraft[];
+  library?: UnitDraft[];
+  /** Every ticket sent before this batch is void: the file is being read again from its start. */
+  restart?: true;
+}
+
+/** The collected drafts in batches: the library with the first one, which is always sent. */
+function batchesOf(tickets: TicketDraft[], library: UnitDraft[], restart: boolean, send: (b: DraftBatch) => void) {
+  for (let i = 0; i === 0 || i < tickets.length; i += TICKETS_PER_MESSAGE) {
+    const batch: DraftBatch = { tickets: tickets.slice(i, i + TICKETS_PER_MESSAGE) };
+    if (i === 0) batch.library = library;
+    if (i === 0 && restart) batch.restart = true;
+    send(batch);
+  }
+}
+
+/**
+ * A job save's import, sent in batches while the file is read (the server writes one batch
+ * while the next is read): the library sheet first, then the tickets as their rows convert.
+ * Throws what workbookImportOf throws, after the same checks in the same order: the read goes
+ * to its end before a problem of the columns or the rows is answered (a limit reached further
+ * down is the answer then), and no batch is sent once a row has a problem. When the streaming
+ * reader cannot read the file after batches went out, the whole-workbook loader reads it and
+ * its batches start with `restart`. `failAfterRows` makes the streaming reader fail there
+ * (tests of that path).
+ */
+export async function streamWorkbookImport(
+  buf: Buffer,
+  req: WorkbookImportRequest,
+  limits: WorkbookLimits,
+  send: (b: DraftBatch) => void,
+  failAfterRows?: number,
+): Promise<void> {
+  let sent = false;
+  if (sniffFormat(buf) === 'xlsx') {
+    const entries = await xlsxEntries(buf, limits);
+    let libSheet: ParsedSheet | null = null;
+    let conversion: Conversion | undefined;
+    let library: { units: UnitDraft[]; errors: ImportError[] } | undefined;
+    let refused: AppError | undefined;
+    let rows = 0;
+    const start = (header: SheetHeader) => {
+      try {
+        assertEnoughColumns({ format: 'xlsx', tickets: { name: '', ...header, rows: [] }, library: libSheet });
+        const c = startConversion(header, libSheet, req.ticketsMappings, req.libraryMappings, req.overrides);
+        if ('errors' in c) throw unprocessable(formatImportErrors(c.errors));
+        conversion = c;
+        library = c.library(libSheet?.rows ?? []);
+      } catch (err) {
+        refused = err as AppError;
+      }
+    };
+    const flush = () => {
+      if (!conversion || !library || conversion.tickets.errors.length || library.errors.length) return;
+      send(sent ? { tickets: conversion.tickets.takeChanges() } : { tickets: conversion.tickets.takeChanges(), library: library.units });
+      sent = true;
+    };
+    try {
+      const tickets = await withDeadline(
+        streamXlsx(buf, limits, entries, {
+          library: (sheet) => (libSheet = sheet),
+          header: start,
+          row: ({ row, cells }) => {
+            if (failAfterRows !== undefined && ++rows > failAfterRows) throw new Error('streaming reader failed (test)');
+            conversion?.tickets.add(row, cells);
+            if ((conversion?.tickets.changes ?? 0) >= TICKETS_PER_MESSAGE) flush();
+          },
+        }),
+        READ_DEADLINE_MS,
+      );
+      if (!tickets.headerRow) start(tickets);
+      if (refused) throw refused;
+      const errors = importErrors(conversion!.tickets.errors, library!.errors);
+      assertImportOk({ tickets: conversion!.tickets.all(), library: [], errors });
+      flush();
+      return;
+    } catch (err) {
+      if (err instanceof AppError) throw err;
+      // Not readable as a stream: the whole-workbook loader's turn (workbookImportOf falls back to it).
+    }
+  }
+  const { tickets, library } = await workbookImportOf(buf, req, limits);
+  batchesOf(tickets, library, sent, send);
+}
+
+// ---------------------------------------------------------------------------------------------
 // Worker protocol
 
 /** What the worker does with a workbook: a job save's import, getColumns, a spreadsheet upload. */
@@ -96,53 +209,46 @@ export interface WorkerJob {
   buf: Uint8Array;
   task: WorkerTask;
   limits: WorkbookLimits;
+  /**
+   * Int32 shared with the server thread: the batches it has taken. The worker sends on while it
+   * is at most MAX_AHEAD batches ahead and waits otherwise (workerSend): Node hands every message
+   * waiting on a port to the thread in ONE callback, so a worker far ahead would have its batches
+   * deserialised back to back, one long stall for everyone else.
+   */
+  taken: SharedArrayBuffer;
 }
 
-/** The server thread took a batch of job `id` and wants the next reply. */
-export interface WorkerNext {
-  id: number;
-  next: true;
-}
+/** Batches the worker may have sent that the server thread has not taken yet. */
+export const MAX_AHEAD = 2;
 
-/**
- * An import's tickets come in batches first, then one `done` with the rest; or one `error`.
- * The worker sends the next reply only when asked (WorkerNext): Node hands every message
- * waiting on a port to the thread in ONE callback, so batches sent at once would be
- * deserialised back to back, as one long stall again.
- */
+/** An import's tickets come in batches, then one `done`; or one `error` (at any point). */
 export type WorkerReply =
-  | { id: number; tickets: TicketDraft[] }
-  | { id: number; done: true; library?: UnitDraft[]; errors?: ImportError[]; columns?: WorkbookColumns; heapMb?: number }
+  | { id: number; batch: DraftBatch }
+  | { id: number; done: true; errors?: ImportError[]; columns?: WorkbookColumns; heapMb?: number }
   | { id: number; error: { statusCode?: number; message: string; fields?: Record<string, string>; code?: ErrorCode }; heapMb?: number };
 
-/** The worker's side: run one job; its replies, in the order to send them. */
-export async function runWorkerJob({ id, buf, task, limits }: WorkerJob): Promise<WorkerReply[]> {
+/** The worker's side: run one job, sending its batches as they come; its last reply. */
+export async function runWorkerJob({ id, buf, task, limits }: WorkerJob, send: (batch: DraftBatch) => void): Promise<WorkerReply> {
   try {
     const bytes = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
     if (task.kind === 'columns') {
       const parsed = await parseWorkbook(bytes, limits);
       if (task.sheet) assertTicketColumns(parsed);
       else assertEnoughColumns(parsed);
-      return [{ id, done: true, columns: columnsOf(parsed) }];
+      return { id, done: true, columns: columnsOf(parsed) };
     }
-    const { tickets, library, errors }: Partial<WorkbookImport> & WorkbookDrafts =
-      task.kind === 'import' ? await workbookImportOf(bytes, task.req, limits) : await sheetUploadOf(bytes, task.req, limits);
-    const replies: WorkerReply[] = [];
-    for (let i = 0; i < tickets.length; i += TICKETS_PER_MESSAGE) replies.push({ id, tickets: tickets.slice(i, i + TICKETS_PER_MESSAGE) });
-    replies.push({ id, done: true, library, errors });
-    return replies;
+    if (task.kind === 'import') {
+      await streamWorkbookImport(bytes, task.req, limits, send);
+      return { id, done: true };
+    }
+    const { tickets, library, errors } = await sheetUploadOf(bytes, task.req, limits);
+    batchesOf(tickets, library, false, send);
+    return { id, done: true, errors };
   } catch (err) {
     // AppErrors (the 422s naming rows) keep their status and message on the server thread.
-    return [{ id, error: err instanceof AppError ? { statusCode: err.statusCode, message: err.message, fields: err.fields, code: err.code } : { message: (err as Error)?.message ?? String(err) } }];
+    return { id, error: err instanceof AppError ? { statusCode: err.statusCode, message: err.message, fields: err.fields, code: err.code } : { message: (err as Error)?.message ?? String(err) } };
   }
 }
-
-/**
- * Tickets per message. A batch is cloned on the worker and deserialised on the server thread in
- * one piece: 250 tickets (~1,000 task rows) take a few milliseconds, and other requests are
- * served between two batches.
- */
-const TICKETS_PER_MESSAGE = 250;
 
 /**
  * How a workbook is read on behalf of a user: the limits of the file, the time its
@@ -154,12 +260,13 @@ export interface ImportOptions {
   timeLimitMs?: number;
 }
 
-type Done = Extract<WorkerReply, { done: true }> & { tickets: TicketDraft[] };
+type Done = Extract<WorkerReply, { done: true }>;
 
 interface Job {
   message: WorkerJob;
   timeLimitMs: number;
-  tickets: TicketDraft[];
+  /** A batch arrived; `take` tells the worker the server thread is done with it. */
+  onBatch: (batch: DraftBatch, take: () => void) => void;
   resolve: (done: Done) => void;
   reject: (err: Error) => void;
 }
@@ -169,7 +276,6 @@ interface Slot {
   job: Job | null;
   timer?: NodeJS.Timeout;
 }
-
 /**
  * A small pool of workers, each reading ONE workbook at a time, so that a workbook that runs
  * out of time or memory takes down only its own worker and job: that worker is terminated (its
@@ -211,13 +317,16 @@ function startSlot(): Slot {
   worker.on('message', (msg: WorkerReply) => {
     const job = slot.job;
     if (!job || msg.id !== job.message.id) return;
-    if ('tickets' in msg) {
-      for (const t of msg.tickets) job.tickets.push(t);
-      worker.postMessage({ id: msg.id, next: true } satisfies WorkerNext);
+    if ('batch' in msg) {
+      const taken = new Int32Array(job.message.taken);
+      job.onBatch(msg.batch, () => {
+        Atomics.add(taken, 0, 1);
+        Atomics.notify(taken, 0);
+      });
       return;
     }
     finish(slot);
-    if ('done' in msg) job.resolve({ ...msg, tickets: job.tickets });
+    if ('done' in msg) job.resolve(msg);
     else if (msg.error.statusCode) job.reject(new AppError(msg.error.statusCode, msg.error.message, msg.error.fields, msg.error.code));
     else job.reject(new Error(`workbook read failed: ${msg.error.message}`));
     // V8 keeps a heap it has grown: after a heavy workbook the memory goes back only with the
@@ -286,29 +395,103 @@ export function startWorkbookWorker(): void {
   if (slots.length === 0) startSlot();
 }
 
-async function runOffThread(buf: Buffer, task: WorkerTask, options: ImportOptions = {}): Promise<Done> {
+/**
+ * Queue a job for the pool; `onBatch` gets its batches. One workbook per user at a time: a
+ * second one (another tab, a double click) would only double the memory and wait behind the
+ * first (429). The clock (timeLimitMs) runs from the job's start to its last reply, so for a
+ * streamed import it also covers the time the server thread takes to write its batches.
+ */
+function startOffThread(buf: Buffer, task: WorkerTask, options: ImportOptions, onBatch: Job['onBatch']): Promise<Done> {
   const { userId } = options;
   if (userId !== undefined) {
-    // One workbook per user at a time: a second one (another tab, a double click) would only
-    // double the memory and wait behind the first.
     if (busyUsers.has(userId)) throw tooMany(MSG.excelImportBusy);
     busyUsers.add(userId);
   }
-  try {
-    return await new Promise<Done>((resolve, reject) => {
-      queue.push({
-        // A copy of just the file's bytes (a Buffer may be a view into a larger memory block,
-        // and a view is cloned with all of it); the caller's buffer stays usable.
-        message: { id: nextId++, buf: new Uint8Array(buf), task, limits: options.limits ?? DEFAULT_WORKBOOK_LIMITS },
-        timeLimitMs: options.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS,
-        tickets: [],
-        resolve,
-        reject,
-      });
-      dispatch();
+  const done = new Promise<Done>((resolve, reject) => {
+    queue.push({
+      // A copy of just the file's bytes (a Buffer may be a view into a larger memory block,
+      // and a view is cloned with all of it); the caller's buffer stays usable.
+      message: { id: nextId++, buf: new Uint8Array(buf), task, limits: options.limits ?? DEFAULT_WORKBOOK_LIMITS, taken: new SharedArrayBuffer(4) },
+      timeLimitMs: options.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS,
+      onBatch,
+      resolve,
+      reject,
     });
-  } finally {
-    if (userId !== undefined) busyUsers.delete(userId);
+    dispatch();
+  });
+  return userId === undefined ? done : done.finally(() => busyUsers.delete(userId));
+}
+
+/** A job run to its end, its batches folded into whole drafts (a restart starts them over). */
+async function collectOffThread(buf: Buffer, task: WorkerTask, options: ImportOptions = {}): Promise<Done & { tickets: TicketDraft[]; library: UnitDraft[] }> {
+  let tickets: TicketDraft[] = [];
+  let library: UnitDraft[] = [];
+  const byKey = new Map<string, TicketDraft>();
+  const done = await startOffThread(buf, task, options, (batch, take) => {
+    if (batch.restart) {
+      tickets = [];
+      byKey.clear();
+    }
+    if (batch.library) library = batch.library;
+    for (const t of batch.tickets) {
+      if (t.continued) mergeContinued(byKey.get(t.key)!, t);
+      else {
+        tickets.push(t);
+        byKey.set(t.key, t);
+      }
+    }
+    take();
+  });
+  return { ...done, tickets, library };
+}
+
+/**
+ * A job's batches as they come, for a consumer that works on each before it takes the next
+ * (the staged import writes it). The job starts at once. When the consumer stops early, the
+ * worker runs on to its end unthrottled and what it still sends is dropped. The job's error
+ * (a 422 naming rows, a limit) is thrown after the batches that came before it.
+ */
+class BatchStream implements AsyncIterable<DraftBatch> {
+  private readonly waiting: { batch: DraftBatch; take: () => void }[] = [];
+  private end?: { error?: unknown };
+  private wake?: () => void;
+  private stopped = false;
+
+  constructor(start: (onBatch: Job['onBatch']) => Promise<Done>) {
+    start((batch, take) => {
+      if (this.stopped) return take();
+      this.waiting.push({ batch, take });
+      this.wake?.();
+    }).then(
+      () => this.finish({}),
+      (error: unknown) => this.finish({ error }),
+    );
+  }
+
+  private finish(end: { error?: unknown }) {
+    this.end = end;
+    this.wake?.();
+  }
+
+  async *[Symbol.asyncIterator](): AsyncGenerator<DraftBatch> {
+    try {
+      for (;;) {
+        const next = this.waiting.shift();
+        if (next) {
+          yield next.batch;
+          next.take();
+        } else if (this.end) {
+          if (this.end.error !== undefined) throw this.end.error;
+          return;
+        } else {
+          await new Promise<void>((resolve) => (this.wake = resolve));
+          this.wake = undefined;
+        }
+      }
+    } finally {
+      this.stopped = true;
+      for (const w of this.waiting.splice(0)) w.take();
+    }
   }
 }
 
@@ -325,22 +508,31 @@ const overridesOf = (o: JobOverrides | null | undefined): JobOverrides | null =>
 
 /** `workbookImportOf` in the worker: the same drafts, the same AppErrors. */
 export async function workbookImportOffThread(buf: Buffer, req: WorkbookImportRequest, options?: ImportOptions): Promise<WorkbookDrafts> {
-  const done = await runOffThread(buf, { kind: 'import', req: { ...req, overrides: overridesOf(req.overrides) } }, options);
-  return { tickets: done.tickets, library: done.library ?? [] };
+  const { tickets, library } = await collectOffThread(buf, { kind: 'import', req: { ...req, overrides: overridesOf(req.overrides) } }, options);
+  return { tickets, library };
+}
+
+/**
+ * The same drafts in batches as the worker converts them (streamWorkbookImport), for the staged
+ * import of a new job. Reading starts now; a second workbook of the same user throws 429 here.
+ */
+export function workbookImportBatches(buf: Buffer, req: WorkbookImportRequest, options: ImportOptions = {}): AsyncIterable<DraftBatch> {
+  const task: WorkerTask = { kind: 'import', req: { ...req, overrides: overridesOf(req.overrides) } };
+  return new BatchStream((onBatch) => startOffThread(buf, task, options, onBatch));
 }
 
 /** `sheetUploadOf` in the worker: the same result, the same AppErrors. */
 export async function sheetUploadOffThread(buf: Buffer, req: SheetUploadRequest, options?: ImportOptions): Promise<WorkbookImport> {
-  const done = await runOffThread(buf, { kind: 'sheet', req: { ...req, overrides: overridesOf(req.overrides) } }, options);
-  return { tickets: done.tickets, library: done.library ?? [], errors: done.errors ?? [] };
+  const done = await collectOffThread(buf, { kind: 'sheet', req: { ...req, overrides: overridesOf(req.overrides) } }, options);
+  return { tickets: done.tickets, library: done.library, errors: done.errors ?? [] };
 }
 
 /** getColumns' header lists (422 when there are too few), read in the worker. */
 export async function workbookColumnsOffThread(buf: Buffer, options?: ImportOptions): Promise<WorkbookColumns> {
-  return (await runOffThread(buf, { kind: 'columns' }, options)).columns!;
+  return (await collectOffThread(buf, { kind: 'columns' }, options)).columns!;
 }
 
 /** The header lists of a spreadsheet upload (422 with too few ticket columns; the library sheet is optional). */
 export async function sheetColumnsOffThread(buf: Buffer, options?: ImportOptions): Promise<WorkbookColumns> {
-  return (await runOffThread(buf, { kind: 'columns', sheet: true }, options)).columns!;
+  return (await collectOffThread(buf, { kind: 'columns', sheet: true }, options)).columns!;
 }

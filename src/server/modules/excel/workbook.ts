@@ -97,21 +97,17 @@ export async function parseWorkbook(buf: Buffer, limits: WorkbookLimits = DEFAUL
   }
   if (format !== 'xlsx') throw unprocessable(MSG.excelUnparsable);
 
-  const zip = await readZipDirectory(buf, limits.maxUnzippedBytes);
-  if (!zip.ok) throw zip.reason === 'too-large' ? tooLarge(limits) : unprocessable(MSG.excelUnparsable);
+  const entries = await xlsxEntries(buf, limits);
   let sheets: PickedSheets;
   try {
-    sheets = await withDeadline(readXlsxSheets(buf, limits, zip.entries), READ_DEADLINE_MS);
+    sheets = await withDeadline(readXlsxSheets(buf, limits, entries), READ_DEADLINE_MS);
   } catch (err) {
     // A limit reached is the answer; anything else and the streaming reader is the fast path,
     // not the only one: give the whole-model loader a chance before calling the file unparsable.
     if (err instanceof AppError) throw err;
-    try {
-      sheets = await readXlsxSheetsWhole(buf, limits);
-    } catch (wholeErr) {
-      if (wholeErr instanceof AppError) throw wholeErr;
-      throw unprocessable(MSG.excelUnparsable);
-    }
+    sheets = await readXlsxSheetsWhole(buf, limits).catch((wholeErr: unknown) => {
+      throw wholeErr instanceof AppError ? wholeErr : unprocessable(MSG.excelUnparsable);
+    });
   }
   return {
     format: 'xlsx',
@@ -120,7 +116,14 @@ export async function parseWorkbook(buf: Buffer, limits: WorkbookLimits = DEFAUL
   };
 }
 
-interface RawRow {
+/** The parts of a .xlsx, its unzipped size checked (413 over the limit, 422 when not a whole zip). */
+export async function xlsxEntries(buf: Buffer, limits: WorkbookLimits): Promise<ZipEntry[]> {
+  const zip = await readZipDirectory(buf, limits.maxUnzippedBytes);
+  if (!zip.ok) throw zip.reason === 'too-large' ? tooLarge(limits) : unprocessable(MSG.excelUnparsable);
+  return zip.entries;
+}
+
+export interface RawRow {
   row: number;
   /** Cells by 1-based column number. */
   values: CellValue[];
@@ -138,9 +141,9 @@ interface PickedSheets {
 }
 
 /** Last line of defence against a reader that never settles; whole zips read in ~1 s per 10,000 rows. */
-const READ_DEADLINE_MS = 120_000;
+export const READ_DEADLINE_MS = 120_000;
 
-function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
+export function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error('workbook read timed out')), ms);
@@ -176,13 +179,14 @@ interface StreamWorksheet extends AsyncIterable<ExcelJS.Row> {
 /** A relationship target as a zip path: absolute ('/xl/worksheets/sheet1.xml', openpyxl) or relative to xl/. */
 const partPath = (target: string) => (target.startsWith('/') ? target.slice(1) : path.posix.normalize(`xl/${target}`));
 
-/** Rows of the tickets and library sheets (pickSheets), through exceljs's streaming parsers. */
-export async function readXlsxSheets(buf: Buffer, limits: WorkbookLimits = DEFAULT_WORKBOOK_LIMITS, entries?: ZipEntry[]): Promise<PickedSheets> {
-  if (!entries) {
-    const zip = await readZipDirectory(buf, limits.maxUnzippedBytes);
-    if (!zip.ok) throw new Error(`not a whole zip (${zip.reason})`);
-    entries = zip.entries;
-  }
+/** A workbook opened for exceljs's streaming parsers: which sheets DESIGN §4 reads, and a reader of their rows. */
+interface XlsxBook {
+  picked: { tickets: number; library: number | null };
+  /** Sheet `index`'s name; its rows with content go to `onRow` as they are parsed. Rows and cells count against the limits. */
+  read(index: number, onRow: (row: RawRow) => void): Promise<string>;
+}
+
+async function openXlsx(buf: Buffer, limits: WorkbookLimits, entries: ZipEntry[]): Promise<XlsxBook> {
   const parts = new Map(entries.map((e) => [e.name, e]));
   const part = (name: string) => {
     const entry = parts.get(name);
@@ -210,16 +214,14 @@ export async function readXlsxSheets(buf: Buffer, limits: WorkbookLimits = DEFAU
 
   const model = reader.model?.sheets ?? [];
   if (model.length === 0) throw new Error('the workbook lists no sheets');
-  const picked = pickSheets(model.map((m) => m.name));
   const budget = new Budget(limits);
-  const read = async (index: number): Promise<RawSheet> => {
+  const read = async (index: number, onRow: (row: RawRow) => void) => {
     const sheet = model[index];
     const target = reader.workbookRels?.find((r) => r.Id === sheet.rId)?.Target;
     const entry = target === undefined ? undefined : parts.get(partPath(target));
     if (!entry) throw new Error(`sheet '${sheet.name}' has no part in the zip`);
     const [{ value: ws }] = [...reader._parseWorksheet(entryText(buf, entry), String(sheet.id))];
     const count = budget.sheet();
-    const rows: RawRow[] = [];
     for await (const row of ws) {
       const raw = row.values as unknown[];
       const values: CellValue[] = [];
@@ -233,13 +235,67 @@ export async function readXlsxSheets(buf: Buffer, limits: WorkbookLimits = DEFAU
       }
       if (headerCandidates > 0) {
         count(headerCandidates);
-        rows.push({ row: row.number, values, headerCandidates });
+        onRow({ row: row.number, values, headerCandidates });
       }
     }
-    return { name: sheet.name, rows };
+    return sheet.name;
   };
-  const tickets = await read(picked.tickets);
-  return { tickets, library: picked.library === null ? null : await read(picked.library) };
+  return { picked: pickSheets(model.map((m) => m.name)), read };
+}
+
+/** Rows of the tickets and library sheets (pickSheets), through exceljs's streaming parsers. */
+export async function readXlsxSheets(buf: Buffer, limits: WorkbookLimits = DEFAULT_WORKBOOK_LIMITS, entries?: ZipEntry[]): Promise<PickedSheets> {
+  if (!entries) {
+    const zip = await readZipDirectory(buf, limits.maxUnzippedBytes);
+    if (!zip.ok) throw new Error(`not a whole zip (${zip.reason})`);
+    entries = zip.entries;
+  }
+  const book = await openXlsx(buf, limits, entries);
+  const read = async (index: number): Promise<RawSheet> => {
+    const rows: RawRow[] = [];
+    return { name: await book.read(index, (r) => rows.push(r)), rows };
+  };
+  const tickets = await read(book.picked.tickets);
+  return { tickets, library: book.picked.library === null ? null : await read(book.picked.library) };
+}
+
+/** Where streamXlsx sends what it reads. */
+export interface SheetSink {
+  /** The library sheet, whole (null for a one-sheet workbook): first, before any ticket row. */
+  library(sheet: ParsedSheet | null): void;
+  /** The tickets sheet's header, once found. */
+  header(sheet: SheetRows): void;
+  /** Each data row of the tickets sheet, as soon as it is parsed. */
+  row(row: ParsedRow): void;
+}
+
+/**
+ * The streaming read of an import (the worker's): the library sheet whole, then the tickets
+ * sheet a row at a time, so rows can be converted and sent on while the rest is read. Returns
+ * the tickets sheet (its header; headerRow 0 when it has none). AppErrors are the limits; any
+ * other error means this reader could not read the file (parseWorkbook's whole loader may).
+ */
+export async function streamXlsx(buf: Buffer, limits: WorkbookLimits, entries: ZipEntry[], sink: SheetSink): Promise<SheetRows> {
+  const book = await openXlsx(buf, limits, entries);
+  const { library } = book.picked;
+  if (library === null) sink.library(null);
+  else {
+    const rows: RawRow[] = [];
+    const name = await book.read(library, (r) => rows.push(r));
+    sink.library(buildSheet(name, rows));
+  }
+  let tickets: SheetRows | undefined;
+  const name = await book.read(book.picked.tickets, (raw) => {
+    // The sheet's name comes with its end; rows before the header are only looked at for it.
+    tickets ??= new SheetRows('');
+    const hadHeader = tickets.headerRow > 0;
+    const row = tickets.add(raw);
+    if (!hadHeader && tickets.headerRow > 0) sink.header(tickets);
+    if (row) sink.row(row);
+  });
+  tickets ??= new SheetRows(name);
+  tickets.name = name;
+  return tickets;
 }
 
 /**
@@ -333,31 +389,49 @@ const uniqueNames = (names: string[]): string[] => {
 
 const headerText = (v: CellValue) => (v === null ? null : String(v).replace(/\s+/g, ' ').trim().slice(0, LIMITS.shortTextMax) || null);
 
-/** Header detection and row extraction over rows given as (row number, cells by 1-based column). */
-function buildSheet(name: string, rows: Iterable<RawRow>): ParsedSheet {
-  let headerRow = 0;
-  const colIndexes: number[] = [];
-  let columns: string[] = [];
-  const out: ParsedSheet['rows'] = [];
-  for (const r of rows) {
-    if (!headerRow) {
-      if (r.headerCandidates < HEADER_MIN_CELLS) continue;
-      headerRow = r.row;
+export type ParsedRow = ParsedSheet['rows'][number];
+
+/**
+ * Header detection and row extraction over rows as they are read: the header is the first row
+ * with at least HEADER_MIN_CELLS non-empty cells; the rows below it become cells by column.
+ */
+export class SheetRows {
+  /** 0 until the header row is found. */
+  headerRow = 0;
+  columns: string[] = [];
+  private colIndexes: number[] = [];
+  constructor(public name: string) {}
+
+  /** A row's cells by column; null for the rows down to the header and for empty ones. */
+  add(r: RawRow): ParsedRow | null {
+    if (!this.headerRow) {
+      if (r.headerCandidates < HEADER_MIN_CELLS) return null;
+      this.headerRow = r.row;
       const names: string[] = [];
       r.values.forEach((v, i) => {
         const text = headerText(v);
         if (text) {
-          colIndexes.push(i);
+          this.colIndexes.push(i);
           names.push(text);
         }
       });
-      columns = uniqueNames(names);
-      continue;
+      this.columns = uniqueNames(names);
+      return null;
     }
-    const cells = colIndexes.map((i) => r.values[i] ?? null);
-    if (cells.some((c) => c !== null)) out.push({ row: r.row, cells });
+    const cells = this.colIndexes.map((i) => r.values[i] ?? null);
+    return cells.some((c) => c !== null) ? { row: r.row, cells } : null;
   }
-  return { name, headerRow, columns, rows: out };
+}
+
+/** A whole sheet through SheetRows. */
+function buildSheet(name: string, rows: Iterable<RawRow>): ParsedSheet {
+  const sheet = new SheetRows(name);
+  const out: ParsedRow[] = [];
+  for (const r of rows) {
+    const row = sheet.add(r);
+    if (row) out.push(row);
+  }
+  return { name, headerRow: sheet.headerRow, columns: sheet.columns, rows: out };
 }
 
 /** RFC 4180 CSV (quotes, doubled quotes, newlines in quotes, CRLF, BOM); ',' ';' or tab. */

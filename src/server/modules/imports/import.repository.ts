@@ -255,6 +255,33 @@ export const insertTasks = (
   rows: readonly { ticket_id: number; unit_id: number; init_qty: number; additional_qty: number }[],
 ) => insertChunked(tx, 'ticket_tasks', { company_id: companyId }, taskColumns, rows);
 
+/**
+ * `columns` of rows `id` set where they are still null (a staged import's later rows of a ticket
+ * fill what its first rows left blank: decision 027). Table and column names are constants of
+ * this file.
+ */
+async function fillBlanks(tx: DbOrTx, table: 'tickets' | 'poles', companyId: number, columns: Columns, rows: readonly ({ id: number } & Record<string, unknown>)[]) {
+  const set = columns.map(([c]) => `${c} = coalesce(${table}.${c}, x.${c})`).join(', ');
+  const shape = ['id int', ...columns.map(([c, type]) => `${c} ${type}`)].join(', ');
+  for (const part of chunks(rows)) {
+    await breathe();
+    await tx.execute(
+      sql`update ${sql.raw(table)} set ${sql.raw(set)} from jsonb_to_recordset(${JSON.stringify(part)}::jsonb) as x(${sql.raw(shape)}) where ${sql.raw(table)}.id = x.id and ${sql.raw(table)}.company_id = ${companyId}`,
+    );
+  }
+}
+
+/** The fields of tickets a later row may fill. */
+const TICKET_FILLS = ticketColumns.filter(([c]) => c === 'due_date' || c === 'street_address' || c === 'geo_lat' || c === 'geo_lon');
+
+export const fillTicketBlanks = (tx: DbOrTx, { companyId }: ImportTarget, rows: readonly ({ id: number } & Omit<TicketRecord, 'pole_id'>)[]) =>
+  fillBlanks(tx, 'tickets', companyId, TICKET_FILLS, rows);
+
+/** The fields of poles a later row may fill (not the name and line that identify it). */
+const POLE_FILLS = poleColumns.filter(([c]) => c !== 'pole_name' && c !== 'line_name');
+
+export const fillPoleBlanks = (tx: DbOrTx, { companyId }: ImportTarget, rows: readonly ({ id: number } & PoleRecord)[]) => fillBlanks(tx, 'poles', companyId, POLE_FILLS, rows);
+
 /** Sets the bid quantity of existing tasks. */
 export async function setBidQuantities(tx: DbOrTx, { companyId }: ImportTarget, updates: readonly { id: number; initQty: number }[]) {
   for (const part of chunks(updates)) {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { toIsoDate } from '../../../shared/dates';
 import type { PoleDraft, TaskDraft, TicketDraft, UnitDraft } from '../../../shared/excel';
+import { mergeContinued } from '../excel/convert';
 import { LIMITS } from '../../../shared/constants';
 import { MSG } from '../../../shared/messages';
 import type { ChangedQuantity } from '../../../shared/reimport';
@@ -104,12 +105,6 @@ export interface ImportOptions {
   mode?: ImportMode;
   /** A preview's token: the import is refused (StalePreviewError) when the plan differs now. */
   expectedToken?: string;
-  /**
-   * Staged (decision 027): the job is new and marked import_pending, and `tx` is the database,
-   * not a transaction. Every statement commits on its own; the library's fields and `publish`
-   * (which makes the job visible) run last, in one short transaction.
-   */
-  publish?: (tx: DbOrTx) => Promise<void>;
 }
 
 /** 409: the job changed between the preview and the import; carries the plan as it is now. */
@@ -144,6 +139,8 @@ interface Group {
   lineName: string;
   workOrders: string[];
   tasks: GroupTask[];
+  /** A staged import's group already written: its ticket, and how much of it is written. */
+  written?: { ticketId: number; poleId: number; ownPole: boolean; workOrders: number; tasks: number; fields: string };
 }
 
 export interface ReimportResult {
@@ -176,8 +173,7 @@ export async function reimportTickets(
   const groups = await groupDrafts(drafts);
   const library = await checkLibrary(tx, scope, libraryDrafts, groups);
   const poleIds = await findPoles(tx, scope, groups);
-  // A staged import's job was created for it (importTicketsStaged): it has no tickets to merge into.
-  const ticketOfPole = options.publish ? new Map<number, number>() : await findJobTickets(tx, scope, poleIds);
+  const ticketOfPole = await findJobTickets(tx, scope, poleIds);
   const planned = await planImport(tx, scope, groups, library.code, poleIds, ticketOfPole);
   const { plan } = planned;
   if (mode === 'preview') return { counts, updated: 0, plan };
@@ -200,9 +196,8 @@ export async function reimportTickets(
   }
 
   // 7. Write: the library rows, the missing poles, the missing tickets, then work orders and tasks.
-  const staged = options.publish;
-  const unitIds = staged ? await stageNewUnits(tx, scope, library) : await writeLibrary(tx, scope, library, counts);
-  await writePoles(tx, scope, groups, poleIds, counts, staged ? scope.jobId : undefined);
+  const unitIds = await writeLibrary(tx, scope, library, counts);
+  await writePoles(tx, scope, groups, poleIds, counts);
   await writeTickets(tx, scope, groups, planned.mergedKeys, poleIds, ticketOfPole, counts);
   const touched = await writeWorkOrdersAndTasks(tx, scope, groups, planned, (k) => ticketOfPole.get(poleIds.get(k)!)!, (code) => unitIds.get(library.code(code)!)!, counts);
   let updated = 0;
@@ -213,38 +208,202 @@ export async function reimportTickets(
   }
   // A ticket window opened before the import must not save its old tasks over the new ones.
   await repo.bumpTicketVersions(tx, scope, [...touched]);
-  if (staged) {
-    // The library's fields change for everyone: with the publication, never before it.
-    await tx.transaction(async (t) => {
-      await writeLibrary(t, scope, library, counts);
-      await staged(t);
-    });
-  }
   return { counts, updated, plan };
 }
 
+/** Drafts of a staged import as they come: the library with the first batch (ImportBatch of the workbook worker). */
+export interface ImportBatch {
+  tickets: readonly ImportTicket[];
+  library?: readonly ImportUnit[];
+  /** Everything sent before is void: the drafts start over (the workbook is read again). */
+  restart?: boolean;
+}
+
 /**
- * The import of a new job created with `import_pending` (decision 027): written in short
- * statements, published in one short transaction. On any failure what it wrote is removed (a
- * stopped process's leftovers go at the next start: discardAbandonedImports), so a failed import
- * leaves nothing, and no reader sees part of one meanwhile.
+ * The import of a new job created with `import_pending` (decision 027), written batch by batch as
+ * the drafts come (a workbook's while the worker still reads it), in short statements, and
+ * published in one short transaction. On any failure what it wrote is removed (a stopped
+ * process's leftovers go at the next start: discardAbandonedImports), so a failed import leaves
+ * nothing, and no reader sees part of one meanwhile.
  */
 export async function importTicketsStaged(
   db: Db,
   scope: ImportScope,
-  drafts: readonly ImportTicket[],
-  libraryDrafts: readonly ImportUnit[],
+  batches: AsyncIterable<ImportBatch> | Iterable<ImportBatch>,
   log?: (err: unknown) => void,
 ): Promise<ImportCounts> {
   const publish = async (tx: DbOrTx) => {
     if (!(await stagedRepo.publishStagedJob(tx, scope.companyId, scope.jobId))) throw new Error(`job ${scope.jobId}: its staged import is gone`);
   };
   try {
-    return (await reimportTickets(db, scope, drafts, libraryDrafts, { publish })).counts;
+    return await writeStagedImport(db, scope, batches, publish);
   } catch (err) {
     // The client gets the import's own error; a failed clean-up is retried at the next start.
     await stagedRepo.discardStagedImport(db, scope.companyId, scope.jobId).catch((e: unknown) => log?.(e));
     throw err;
+  }
+}
+
+/**
+ * importTicketsStaged without the clean-up: each batch checked, then written (its new poles and
+ * tickets, fields a continuation filled, the work orders and tasks it adds); then the library's
+ * fields and `publish` in one transaction. A refused draft answers what the import of all the
+ * drafts at once would: the source's own error first (the worker's 422 naming rows), else the
+ * first problem of all the drafts, checked in the order reimportTickets checks them.
+ */
+export async function writeStagedImport(
+  db: Db,
+  scope: ImportScope,
+  batches: AsyncIterable<ImportBatch> | Iterable<ImportBatch>,
+  publish: (tx: DbOrTx) => Promise<void>,
+): Promise<ImportCounts> {
+  const source = (async function* () {
+    yield* batches;
+  })();
+  let run = new StagedRun(db, scope);
+  try {
+    for (;;) {
+      const next = await source.next();
+      if (next.done) break;
+      if (next.value.restart) {
+        await stagedRepo.clearStagedRows(db, scope.companyId, scope.jobId);
+        run = new StagedRun(db, scope);
+      }
+      try {
+        await run.write(next.value);
+      } catch (err) {
+        if (err instanceof AppError && err.statusCode === 400) throw await run.refusal(err, source);
+        throw err;
+      }
+    }
+    return await run.publish(publish);
+  } finally {
+    await source.return(undefined);
+  }
+}
+
+/** The state of one staged import between its batches. */
+class StagedRun {
+  private readonly counts: ImportCounts = { tickets: 0, tasks: 0, workOrders: 0, units: 0, poles: 0 };
+  private readonly groups = new Map<string, Group>();
+  /** Every draft as the whole import would see it (continuations merged in), for `refusal`. */
+  private readonly drafts: ImportTicket[] = [];
+  private readonly libraryDrafts: ImportUnit[] = [];
+  /** A workbook ticket's draft by its key: where its continuations go. */
+  private readonly byKey = new Map<string, ImportTicket>();
+  private readonly poleIds = new Map<string, number>();
+  private library?: { checked: Library; unitIds: Map<string, number> };
+
+  constructor(
+    private readonly db: Db,
+    private readonly scope: ImportScope,
+  ) {}
+
+  async write(batch: ImportBatch): Promise<void> {
+    if (!this.library) {
+      this.libraryDrafts.push(...(batch.library ?? []));
+      const checked = await libraryOf(this.db, this.scope, this.libraryDrafts);
+      this.library = { checked, unitIds: await stageNewUnits(this.db, this.scope, checked) };
+    }
+    const { checked, unitIds } = this.library;
+    // Every draft is recorded first (continuations merged into what they continue), so that a
+    // refusal checks all of them, this batch's included.
+    const first = this.drafts.length;
+    for (const d of batch.tickets) {
+      if (!d.continued) {
+        this.drafts.push(d);
+        if (d.key !== undefined) this.byKey.set(d.key, d);
+        continue;
+      }
+      const draft = d.key === undefined ? undefined : this.byKey.get(d.key);
+      if (!draft) throw new Error(`a continuation of ticket '${d.key}', which was never sent`);
+      mergeContinued(draft as TicketDraft, d as TicketDraft);
+    }
+    const fresh = new Map<string, Group>();
+    const touched = new Set<Group>();
+    const filled: Group[] = [];
+    let index = first;
+    for (const [i, d] of batch.tickets.entries()) {
+      if (i % BREATHE_EVERY === BREATHE_EVERY - 1) await repo.breathe();
+      if (d.continued) {
+        const draft = this.byKey.get(d.key!)!;
+        const g = this.groups.get(poleKey(draft.pole.pole_name, draft.pole.line_name))!;
+        addParts(g, d);
+        // A later row filled a blank field of a ticket (or of the pole it created) already written.
+        if (g.written && g.first === draft && fieldsOf(g) !== g.written.fields) filled.push(g);
+        touched.add(g);
+        continue;
+      }
+      const { group, created } = addDraft(this.groups, d, index++);
+      if (created) fresh.set(poleKey(group.poleName, group.lineName), group);
+      touched.add(group);
+    }
+    for (const g of touched) checkUnits(checked, g.tasks.slice(g.written?.tasks ?? 0));
+
+    const { db, scope, counts, poleIds } = this;
+    for (const [k, id] of await findPoles(db, scope, fresh)) poleIds.set(k, id);
+    const found = new Set(poleIds.keys());
+    await writePoles(db, scope, fresh, poleIds, counts, scope.jobId);
+    const ticketOfPole = new Map<number, number>();
+    await writeTickets(db, scope, fresh, new Set(), poleIds, ticketOfPole, counts);
+    for (const [k, g] of fresh) {
+      const poleId = poleIds.get(k)!;
+      g.written = { ticketId: ticketOfPole.get(poleId)!, poleId, ownPole: !found.has(k), workOrders: 0, tasks: 0, fields: fieldsOf(g) };
+    }
+    if (filled.length) {
+      await repo.fillTicketBlanks(db, scope, filled.map((g) => ({ id: g.written!.ticketId, ...ticketRecord(g) })));
+      // Poles someone else had are never changed by an import; the ones it created are its own.
+      const own = filled.filter((g) => g.written!.ownPole);
+      if (own.length) await repo.fillPoleBlanks(db, scope, own.map((g) => ({ id: g.written!.poleId, ...poleRecord(g) })));
+      for (const g of filled) g.written!.fields = fieldsOf(g);
+    }
+    const parts = [...touched].map((g) => {
+      const w = g.written!;
+      const part = { ticketId: w.ticketId, workOrders: g.workOrders.slice(w.workOrders), tasks: g.tasks.slice(w.tasks) };
+      w.workOrders = g.workOrders.length;
+      w.tasks = g.tasks.length;
+      return part;
+    });
+    await insertWorkOrdersAndTasks(db, scope, parts, (code) => unitIds.get(checked.code(code)!)!, counts);
+  }
+
+  /** The library's fields (they change for everyone: with the publication, never before it), then `publish`. */
+  async publish(publish: (tx: DbOrTx) => Promise<void>): Promise<ImportCounts> {
+    if (!this.library) await this.write({ tickets: [] });
+    await this.db.transaction(async (t) => {
+      await writeLibrary(t, this.scope, this.library!.checked, this.counts);
+      await publish(t);
+    });
+    return this.counts;
+  }
+
+  /**
+   * What to answer for a refused draft: the source's own error when it has one (read to its end
+   * for it), else the first problem of all the drafts checked at once, as reimportTickets would.
+   */
+  async refusal(err: AppError, source: AsyncGenerator<ImportBatch>): Promise<unknown> {
+    try {
+      for (;;) {
+        const next = await source.next();
+        if (next.done) break;
+        for (const d of next.value.tickets) {
+          const draft = d.continued && d.key !== undefined ? this.byKey.get(d.key) : undefined;
+          if (draft) mergeContinued(draft as TicketDraft, d as TicketDraft);
+          else {
+            this.drafts.push(d);
+            if (d.key !== undefined) this.byKey.set(d.key, d);
+          }
+        }
+      }
+    } catch (sourceErr) {
+      return sourceErr;
+    }
+    try {
+      await checkLibrary(this.db, this.scope, this.libraryDrafts, await groupDrafts(this.drafts));
+    } catch (first) {
+      return first;
+    }
+    return err;
   }
 }
 
@@ -253,32 +412,44 @@ async function groupDrafts(drafts: readonly ImportTicket[]): Promise<Map<string,
   const groups = new Map<string, Group>();
   for (const [i, d] of drafts.entries()) {
     if (i % BREATHE_EVERY === BREATHE_EVERY - 1) await repo.breathe();
-    const label = d.label ?? (d.row ? `Row ${d.row}` : `Ticket ${i + 1}`);
-    const poleName = (d.pole?.pole_name ?? '').trim();
-    const lineName = (d.pole?.line_name ?? '').trim();
-    if (!poleName) throw badRequest(MSG.importTicketMissingPole(label));
-    if (poleName.length > LIMITS.shortTextMax || lineName.length > LIMITS.shortTextMax) {
-      throw badRequest(`${label}: Pole or line is longer than ${LIMITS.shortTextMax} characters`);
-    }
-    if (d.due_date != null && d.due_date !== '' && !toIsoDate(d.due_date)) {
-      throw badRequest(`${label}: Due date '${d.due_date}' is not a date (use MM/DD/YYYY)`);
-    }
-    const key = poleKey(poleName, lineName);
-    let g = groups.get(key);
-    if (!g) groups.set(key, (g = { label, first: d, poleName, lineName, workOrders: [], tasks: [] }));
-    for (const wo of d.work_orders ?? []) {
-      const w = wo.trim();
-      if (w && !g.workOrders.includes(w)) g.workOrders.push(w);
-    }
-    for (const t of d.tasks ?? []) {
-      const where = t.row ? `Row ${t.row}` : label;
-      if (!t.code?.trim()) throw badRequest(`${where}: Unit/task code is missing`);
-      const add = t.additional_qty ?? 0;
-      if (!Number.isFinite(t.qty) || t.qty < 0 || !Number.isFinite(add) || t.qty + add < 0) throw badRequest(MSG.importBadQty(where));
-      g.tasks.push({ ...t, code: t.code.trim(), where });
-    }
+    addDraft(groups, d, i);
   }
   return groups;
+}
+
+/** Draft `d` (the i-th, for its label) checked and added to the group of its pole + line. */
+function addDraft(groups: Map<string, Group>, d: ImportTicket, i: number): { group: Group; created: boolean } {
+  const label = d.label ?? (d.row ? `Row ${d.row}` : `Ticket ${i + 1}`);
+  const poleName = (d.pole?.pole_name ?? '').trim();
+  const lineName = (d.pole?.line_name ?? '').trim();
+  if (!poleName) throw badRequest(MSG.importTicketMissingPole(label));
+  if (poleName.length > LIMITS.shortTextMax || lineName.length > LIMITS.shortTextMax) {
+    throw badRequest(`${label}: Pole or line is longer than ${LIMITS.shortTextMax} characters`);
+  }
+  if (d.due_date != null && d.due_date !== '' && !toIsoDate(d.due_date)) {
+    throw badRequest(`${label}: Due date '${d.due_date}' is not a date (use MM/DD/YYYY)`);
+  }
+  const key = poleKey(poleName, lineName);
+  let group = groups.get(key);
+  const created = !group;
+  if (!group) groups.set(key, (group = { label, first: d, poleName, lineName, workOrders: [], tasks: [] }));
+  addParts(group, d, label);
+  return { group, created };
+}
+
+/** A draft's work orders (each once per ticket) and its tasks, checked, added to its group. */
+function addParts(g: Group, d: Pick<ImportTicket, 'work_orders' | 'tasks'>, label = g.label) {
+  for (const wo of d.work_orders ?? []) {
+    const w = wo.trim();
+    if (w && !g.workOrders.includes(w)) g.workOrders.push(w);
+  }
+  for (const t of d.tasks ?? []) {
+    const where = t.row ? `Row ${t.row}` : label;
+    if (!t.code?.trim()) throw badRequest(`${where}: Unit/task code is missing`);
+    const add = t.additional_qty ?? 0;
+    if (!Number.isFinite(t.qty) || t.qty < 0 || !Number.isFinite(add) || t.qty + add < 0) throw badRequest(MSG.importBadQty(where));
+    g.tasks.push({ ...t, code: t.code.trim(), where });
+  }
 }
 
 interface Library {
@@ -292,6 +463,14 @@ interface Library {
 
 /** 2. The unit library: the drafts and what the utility already has; every task's unit must be in it. */
 async function checkLibrary(tx: DbOrTx, scope: ImportScope, libraryDrafts: readonly ImportUnit[], groups: Map<string, Group>): Promise<Library> {
+  const library = await libraryOf(tx, scope, libraryDrafts);
+  for (const g of groups.values()) checkUnits(library, g.tasks);
+  await repo.breathe();
+  return library;
+}
+
+/** The library drafts (each must have a code) and what the utility's library already has. */
+async function libraryOf(tx: DbOrTx, scope: ImportScope, libraryDrafts: readonly ImportUnit[]): Promise<Library> {
   const drafts = new Map<string, ImportUnit>();
   for (const [i, u] of libraryDrafts.entries()) {
     const code = (u.code ?? '').trim();
@@ -303,11 +482,12 @@ async function checkLibrary(tx: DbOrTx, scope: ImportScope, libraryDrafts: reado
   const knownLower = new Map<string, string>();
   for (const code of known) if (!knownLower.has(code.toLowerCase())) knownLower.set(code.toLowerCase(), code);
   const code = (c: string) => (known.has(c) ? c : knownLower.get(c.toLowerCase()));
-  for (const g of groups.values()) {
-    for (const t of g.tasks) if (!code(t.code)) throw badRequest(MSG.importUnknownUnit(t.where, t.code));
-  }
-  await repo.breathe();
   return { drafts, existing, code };
+}
+
+/** 400 naming the first task whose unit is not in the library. */
+function checkUnits(library: Library, tasks: readonly GroupTask[]) {
+  for (const t of tasks) if (!library.code(t.code)) throw badRequest(MSG.importUnknownUnit(t.where, t.code));
 }
 
 /** 4. Poles: found by utility + pole + line (case-insensitive); group key → pole id. */
@@ -453,30 +633,50 @@ async function stageNewUnits(tx: DbOrTx, scope: ImportScope, library: Library): 
   return new Map((await repo.unitsOfUtility(tx, scope)).map((u) => [u.code, u.id]));
 }
 
+/** A group's pole as a row of `poles` (its first draft's fields). */
+function poleRecord(g: Group) {
+  const p = g.first.pole;
+  return {
+    pole_name: g.poleName,
+    line_name: g.lineName,
+    pole_id: blankToNull(p.pole_id),
+    line_id: blankToNull(p.line_id),
+    street_address: blankToNull(p.street_address ?? g.first.street_address),
+    geo_lat: p.geo_lat ?? g.first.geo_lat ?? null,
+    geo_lon: p.geo_lon ?? g.first.geo_lon ?? null,
+    primary_voltage: blankToNull(p.primary_voltage),
+    secondary_voltage: blankToNull(p.secondary_voltage),
+    arc_rating: blankToNull(p.arc_rating),
+    utility_spec: blankToNull(p.utility_spec),
+    sub_curcuit: blankToNull(p.sub_curcuit),
+    sap_curcuit: blankToNull(p.sap_curcuit),
+  };
+}
+
+/** A group's ticket as a row of `tickets`, without its pole (its first draft's fields). */
+function ticketRecord(g: Group) {
+  const d = g.first;
+  return {
+    due_date: d.due_date ? toIsoDate(d.due_date) : null,
+    street_address: blankToNull(d.street_address ?? d.pole.street_address),
+    geo_lat: d.geo_lat ?? d.pole.geo_lat ?? null,
+    geo_lon: d.geo_lon ?? d.pole.geo_lon ?? null,
+    description: blankToNull(d.description),
+    ehasp: blankToNull(d.ehasp),
+    ambulance_meetup: blankToNull(d.ambulance_meetup),
+  };
+}
+
+/** What a continuation may change of a written group: its ticket's and its pole's fields. */
+const fieldsOf = (g: Group) => JSON.stringify([ticketRecord(g), poleRecord(g)]);
+
 /** The poles no one has yet (with `stagedFor`, marked as its import's); their ids join `poleIds`. */
 async function writePoles(tx: DbOrTx, scope: ImportScope, groups: Map<string, Group>, poleIds: Map<string, number>, counts: ImportCounts, stagedFor?: number) {
   const newPoles = [...groups.entries()].filter(([k]) => !poleIds.has(k));
   const rows = await repo.insertPoles(
     tx,
     scope,
-    newPoles.map(([, g]) => {
-      const p = g.first.pole;
-      return {
-        pole_name: g.poleName,
-        line_name: g.lineName,
-        pole_id: blankToNull(p.pole_id),
-        line_id: blankToNull(p.line_id),
-        street_address: blankToNull(p.street_address ?? g.first.street_address),
-        geo_lat: p.geo_lat ?? g.first.geo_lat ?? null,
-        geo_lon: p.geo_lon ?? g.first.geo_lon ?? null,
-        primary_voltage: blankToNull(p.primary_voltage),
-        secondary_voltage: blankToNull(p.secondary_voltage),
-        arc_rating: blankToNull(p.arc_rating),
-        utility_spec: blankToNull(p.utility_spec),
-        sub_curcuit: blankToNull(p.sub_curcuit),
-        sap_curcuit: blankToNull(p.sap_curcuit),
-      };
-    }),
+    newPoles.map(([, g]) => poleRecord(g)),
     stagedFor,
   );
   for (const r of rows) poleIds.set(poleKey(r.pole_name, r.line_name), Number(r.id));
@@ -497,19 +697,7 @@ async function writeTickets(
   const rows = await repo.insertTickets(
     tx,
     scope,
-    toCreate.map(([k, g]) => {
-      const d = g.first;
-      return {
-        pole_id: poleIds.get(k)!,
-        due_date: d.due_date ? toIsoDate(d.due_date) : null,
-        street_address: blankToNull(d.street_address ?? d.pole.street_address),
-        geo_lat: d.geo_lat ?? d.pole.geo_lat ?? null,
-        geo_lon: d.geo_lon ?? d.pole.geo_lon ?? null,
-        description: blankToNull(d.description),
-        ehasp: blankToNull(d.ehasp),
-        ambulance_meetup: blankToNull(d.ambulance_meetup),
-      };
-    }),
+    toCreate.map(([k, g]) => ({ pole_id: poleIds.get(k)!, ...ticketRecord(g) })),
   );
   for (const r of rows) ticketOfPole.set(Number(r.pole_id), Number(r.id));
   counts.tickets += rows.length;
@@ -533,28 +721,35 @@ async function writeWorkOrdersAndTasks(
     if (!existingWo.has(r.ticketId)) existingWo.set(r.ticketId, new Set());
     existingWo.get(r.ticketId)!.add(r.wo);
   }
-  const woRows: { ticket_id: number; work_order: string }[] = [];
-  const taskRows: { ticket_id: number; unit_id: number; init_qty: number; additional_qty: number }[] = [];
   const touched = new Set<number>();
-  let done = 0;
-  for (const [k, g] of groups) {
-    if (++done % BREATHE_EVERY === 0) await repo.breathe();
+  const parts = [...groups].map(([k, g]) => {
     const ticketId = ticketOfGroup(k);
     const have = existingWo.get(ticketId);
-    const merged = planned.mergedKeys.has(k);
-    for (const wo of g.workOrders) {
-      if (have?.has(wo)) continue;
-      woRows.push({ ticket_id: ticketId, work_order: wo });
-      if (merged) touched.add(ticketId);
-    }
-    for (const t of planned.tasksToCreate.get(k) ?? []) {
-      taskRows.push({ ticket_id: ticketId, unit_id: unitIdOf(t.code), init_qty: t.qty, additional_qty: t.additional_qty ?? 0 });
-      if (merged) touched.add(ticketId);
-    }
+    const part = { ticketId, workOrders: g.workOrders.filter((wo) => !have?.has(wo)), tasks: planned.tasksToCreate.get(k) ?? [] };
+    if (planned.mergedKeys.has(k) && (part.workOrders.length || part.tasks.length)) touched.add(ticketId);
+    return part;
+  });
+  await insertWorkOrdersAndTasks(tx, scope, parts, unitIdOf, counts);
+  return touched;
+}
+
+/** Work orders and tasks of tickets, each list in one chunked insert. */
+async function insertWorkOrdersAndTasks(
+  tx: DbOrTx,
+  scope: ImportScope,
+  parts: readonly { ticketId: number; workOrders: readonly string[]; tasks: readonly ImportTask[] }[],
+  unitIdOf: (code: string) => number,
+  counts: ImportCounts,
+) {
+  const woRows: { ticket_id: number; work_order: string }[] = [];
+  const taskRows: { ticket_id: number; unit_id: number; init_qty: number; additional_qty: number }[] = [];
+  for (const [i, p] of parts.entries()) {
+    if (i % BREATHE_EVERY === BREATHE_EVERY - 1) await repo.breathe();
+    for (const wo of p.workOrders) woRows.push({ ticket_id: p.ticketId, work_order: wo });
+    for (const t of p.tasks) taskRows.push({ ticket_id: p.ticketId, unit_id: unitIdOf(t.code), init_qty: t.qty, additional_qty: t.additional_qty ?? 0 });
   }
   await repo.insertWorkOrders(tx, scope, woRows);
   counts.workOrders += woRows.length;
   await repo.insertTasks(tx, scope, taskRows);
   counts.tasks += taskRows.length;
-  return touched;
 }

@@ -1,10 +1,14 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { and, count, eq, inArray, like } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, like } from 'drizzle-orm';
+import { defaultMappings } from '../../../shared/excel';
 import { queryStats } from '../../db/client';
 import { companies, jobs, poles, tickets, ticketTasks, units, users, utilities, workOrders } from '../../db/schema/index';
 import { createTestApp } from '../../test/harness';
-import { importTicketsStaged, reimportTickets, type ImportTicket, type ImportUnit } from './import.service';
+import { importTicketsStaged, writeStagedImport, type ImportTicket, type ImportUnit } from './import.service';
 import { discardAbandonedImports } from './staged-import.repository';
+import { generateTicketWorkbook } from '../excel/generate';
+import { columnsOf, parseWorkbook } from '../excel/workbook';
+import { workbookImportOf } from '../excel/workbook-import';
 
 /**
  * A new job's import is staged (decision 027): written in short statements under a job marked
@@ -73,7 +77,7 @@ describe('a staged import that fails leaves nothing behind', () => {
     // after 1,200 tickets, 2,400 tasks and 1,200 work orders were written in chunks.
     const library = [unit('STF-A'), unit('STF-B'), unit('STF-C', '1e20')];
     const scope = { companyId, jobId: job.id, utilityId, userId };
-    await expect(importTicketsStaged(db, scope, drafts('STF', 1200, codes), library)).rejects.toThrow(/insert into units/);
+    await expect(importTicketsStaged(db, scope, [{ tickets: drafts('STF', 1200, codes), library }])).rejects.toThrow(/insert into units/);
     expect(await footprint('STF', codes)).toEqual({ ...before, polesOfPrefix: 0, unitsOfCodes: 0 });
     expect(await db.select().from(jobs).where(eq(jobs.id, job.id))).toEqual([]);
   });
@@ -106,7 +110,7 @@ describe('before publication', () => {
     const stop = async () => {
       throw new Error('stopped before publishing');
     };
-    await expect(reimportTickets(db, { companyId, jobId: job.id, utilityId, userId }, drafts('STV', 300, codes), codes.map((c) => unit(c)), { publish: stop })).rejects.toThrow(/stopped/);
+    await expect(writeStagedImport(db, { companyId, jobId: job.id, utilityId, userId }, [{ tickets: drafts('STV', 300, codes), library: codes.map((c) => unit(c)) }], stop)).rejects.toThrow(/stopped/);
     expect((await db.select({ n: count() }).from(tickets).where(eq(tickets.jobId, job.id)))[0].n).toBe(300);
 
     const list = await t.request({ method: 'GET', url: `${API}/jobs`, token: office });
@@ -165,4 +169,154 @@ describe('while a new job is imported', () => {
     expect(events.slice(0, 2).sort()).toEqual(['health 200', 'jobs 200 not listed']);
     expect(events[2]).toBe('import 200');
   }, 60_000);
+});
+
+describe('a new job’s workbook, written while the worker reads it', () => {
+  // 1,200 rows on 300 poles, a pole's four rows 300 rows apart (generateTicketWorkbook spread):
+  // each ticket is written from its first row, and its later rows add work orders and tasks and
+  // fill its Pole ID, street and due date, batches later.
+  const spreadBook = (edit?: (i: number, cells: unknown[]) => void) => generateTicketWorkbook(1200, { spread: true, edit });
+  const ticketsFileOf = async (buf: Buffer) => {
+    const stored = await t.storeFile(companyId, 'excel', 'spread.xlsx', { body: buf });
+    const m = defaultMappings(columnsOf(await parseWorkbook(buf)));
+    return { ticket_file_url: stored.url, ticket_file_name: 'spread.xlsx', ticketsMappings: m.ticketsMappings, libraryMappings: m.libraryMappings };
+  };
+  const jobWith = async (ticketsFile: unknown, number = uniqueNumber('STW')) => {
+    const packet = await t.storeFile(companyId, 'work_packet', 'p.pdf');
+    return { job: { job_number: number, due_date: '2027-06-01', selected_utility_id: utilityId, work_packet_url: packet.url, ticketsFile } };
+  };
+
+  /** What the job holds, ticket by ticket in id order: its pole's fields, its own, its work orders and tasks in order. */
+  async function stored(jobId: number) {
+    const ts = await db
+      .select({ id: tickets.id, pole: poles.poleName, line: poles.lineName, poleId: poles.poleId, poleStreet: poles.streetAddress, street: tickets.streetAddress, due: tickets.dueDate, lat: tickets.geoLat })
+      .from(tickets)
+      .innerJoin(poles, eq(poles.id, tickets.poleId))
+      .where(eq(tickets.jobId, jobId))
+      .orderBy(asc(tickets.id));
+    const ids = ts.map((x) => x.id);
+    const tasks = await db.select({ ticketId: ticketTasks.ticketId, code: units.code, qty: ticketTasks.initQty }).from(ticketTasks).innerJoin(units, eq(units.id, ticketTasks.unitId)).where(inArray(ticketTasks.ticketId, ids)).orderBy(asc(ticketTasks.id));
+    const wos = await db.select({ ticketId: workOrders.ticketId, wo: workOrders.workOrder }).from(workOrders).where(inArray(workOrders.ticketId, ids)).orderBy(asc(workOrders.id));
+    return ts.map(({ id, ...x }) => ({ ...x, workOrders: wos.filter((w) => w.ticketId === id).map((w) => w.wo), tasks: tasks.filter((k) => k.ticketId === id).map((k) => [k.code, k.qty]) }));
+  }
+
+  it('answers the file’s own bad row (422 → 400) over a unit the library lacks in an earlier batch, and keeps nothing', async () => {
+    const before = await footprint('P-', ['U-1']);
+    const buf = await spreadBook((i, cells) => {
+      if (i === 3) cells[12] = 'NOT-IN-LIBRARY';
+      if (i === 1000) cells[14] = 'lots';
+    });
+    const number = uniqueNumber('STE');
+    const res = await t.request({ method: 'PUT', url: `${API}/jobs/`, token: office, body: await jobWith(await ticketsFileOf(buf), number) });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error).toMatch(/^Row 1003: /);
+    expect(await footprint('P-', ['U-1'])).toEqual(before);
+    expect(await db.select().from(jobs).where(eq(jobs.jobNumber, number))).toEqual([]);
+  }, 60_000);
+
+  it('names the first unknown unit of the whole file when only the server can tell, after batches were written', async () => {
+    const before = await footprint('P-', ['U-1']);
+    const buf = await spreadBook((i, cells) => {
+      if (i === 1100 || i === 1150) cells[12] = `NOPE-${i}`;
+    });
+    const res = await t.request({ method: 'PUT', url: `${API}/jobs/`, token: office, body: await jobWith(await ticketsFileOf(buf)) });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error).toMatch(/^Row 1103: Unit\/task code 'NOPE-1100'/);
+    expect(await footprint('P-', ['U-1'])).toEqual(before);
+  }, 60_000);
+
+  it('answers a taken job number with 409 and writes nothing; a bad file with the same number answers its own 400', async () => {
+    const taken = (await pendingJob('STN')).jobNumber;
+    await db.update(jobs).set({ importPending: false }).where(eq(jobs.jobNumber, taken));
+    const before = await footprint('P-', ['U-1']);
+    const good = await t.request({ method: 'PUT', url: `${API}/jobs/`, token: office, body: await jobWith(await ticketsFileOf(await spreadBook()), taken) });
+    expect(good.statusCode).toBe(409);
+    const bad = await t.request({ method: 'PUT', url: `${API}/jobs/`, token: office, body: await jobWith(await ticketsFileOf(await spreadBook((i, c) => i === 5 && (c[14] = 'x'))), taken) });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error).toMatch(/^Row 8: /);
+    expect(await footprint('P-', ['U-1'])).toEqual(before);
+  }, 60_000);
+  // Last: the failures above must not find these poles already there.
+  it('holds exactly what the whole conversion says, fields filled by later rows included', async () => {
+    const buf = await spreadBook();
+    const res = await t.request({ method: 'PUT', url: `${API}/jobs/`, token: office, body: await jobWith(await ticketsFileOf(buf)) });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().imported).toMatchObject({ tickets: 300, tasks: 1200, workOrders: 1200 });
+    const m = defaultMappings(columnsOf(await parseWorkbook(buf)));
+    const whole = await workbookImportOf(buf, { ticketsMappings: m.ticketsMappings, libraryMappings: m.libraryMappings });
+    const got = await stored(res.json().job.id);
+    expect(got).toEqual(
+      whole.tickets.map((d) => ({
+        pole: d.pole.pole_name,
+        line: d.pole.line_name,
+        poleId: d.pole.pole_id,
+        poleStreet: d.pole.street_address,
+        street: d.street_address,
+        due: d.due_date,
+        lat: d.geo_lat,
+        workOrders: d.work_orders,
+        tasks: d.tasks.map((k) => [k.code, k.qty]),
+      })),
+    );
+    expect(got[7]).toMatchObject({ poleId: 'NG-7', street: '7 Main St', due: '2027-08-08', workOrders: ['WO-7-0', 'WO-7-1', 'WO-7-2', 'WO-7-3'] });
+  }, 60_000);
+});
+
+describe('writeStagedImport, batch by batch', () => {
+  const draft = (pole: string, over: Partial<ImportTicket> = {}, codes = ['STR-A']): ImportTicket => ({
+    ...drafts(pole, 1, codes)[0],
+    key: `${pole.toLowerCase()}-0\u0000sl`,
+    ...over,
+  });
+  const library = [unit('STR-A'), unit('STR-B')];
+
+  it('fills the blanks a continuation brings on the ticket and on the pole it created, never on a pole someone else had', async () => {
+    // A pole the utility already has, without a street: the import may use it but not change it.
+    await db.insert(poles).values({ companyId, utilityId, poleName: 'STR-OLD-0', lineName: 'SL' });
+    const job = await pendingJob('STR');
+    const scope = { companyId, jobId: job.id, utilityId, userId };
+    const filled = { street_address: '9 Elm', due_date: '2027-03-04', pole: { ...draft('STR-NEW').pole, street_address: '9 Elm', pole_id: 'NG-9' } };
+    const counts = await writeStagedImport(
+      db,
+      scope,
+      [
+        { tickets: [draft('STR-NEW'), draft('STR-OLD')], library },
+        { tickets: [{ ...draft('STR-NEW', filled, ['STR-B']), continued: true, work_orders: ['WO-9'] }, { ...draft('STR-OLD', { ...filled, pole: { ...filled.pole, pole_name: 'STR-OLD-0' } }), continued: true, work_orders: [] }] },
+      ],
+      async () => {},
+    );
+    expect(counts).toMatchObject({ tickets: 2, tasks: 8, workOrders: 3, poles: 1 });
+    const rows = await db
+      .select({ pole: poles.poleName, poleStreet: poles.streetAddress, poleId: poles.poleId, street: tickets.streetAddress, due: tickets.dueDate })
+      .from(tickets)
+      .innerJoin(poles, eq(poles.id, tickets.poleId))
+      .where(eq(tickets.jobId, job.id))
+      .orderBy(asc(tickets.id));
+    expect(rows).toEqual([
+      { pole: 'STR-NEW-0', poleStreet: '9 Elm', poleId: 'NG-9', street: '9 Elm', due: '2027-03-04' },
+      { pole: 'STR-OLD-0', poleStreet: null, poleId: null, street: '9 Elm', due: '2027-03-04' },
+    ]);
+  });
+
+  it('on `restart`, removes what it wrote and holds only the drafts that follow', async () => {
+    const codes = ['STR-A', 'STR-B'];
+    const job = await pendingJob('STS');
+    const scope = { companyId, jobId: job.id, utilityId, userId };
+    const counts = await writeStagedImport(
+      db,
+      scope,
+      [
+        { tickets: drafts('STS', 400, codes), library },
+        { tickets: drafts('STT', 10, codes) },
+        { restart: true, tickets: drafts('STS', 3, codes), library },
+      ],
+      async () => {},
+    );
+    expect(counts).toMatchObject({ tickets: 3, tasks: 6, workOrders: 3, poles: 3 });
+    const names = await db.select({ pole: poles.poleName }).from(tickets).innerJoin(poles, eq(poles.id, tickets.poleId)).where(eq(tickets.jobId, job.id)).orderBy(asc(tickets.id));
+    expect(names.map((n) => n.pole)).toEqual(['STS-0', 'STS-1', 'STS-2']);
+    // The poles of the voided batches are gone with their tickets.
+    expect((await db.select({ n: count() }).from(poles).where(and(eq(poles.importJobId, job.id))))[0].n).toBe(3);
+    expect((await db.select({ n: count() }).from(poles).where(like(poles.poleName, 'STT-%')))[0].n).toBe(0);
+  });
 });

@@ -35,18 +35,34 @@ const DISCARD_CHUNK = 500;
 export async function discardStagedImport(db: DbOrTx, companyId: number, jobId: number): Promise<void> {
   const pending = rowsOf(await db.execute(sql`select 1 from jobs where company_id = ${companyId} and id = ${jobId} and import_pending`));
   if (pending.length === 0) return;
+  await deleteStagedTickets(db, companyId, jobId);
+  await db.execute(sql`delete from jobs where company_id = ${companyId} and id = ${jobId} and import_pending`);
+  await deleteStagedPoles(db, companyId, jobId);
+  await db.execute(sql`delete from units u where u.company_id = ${companyId} and u.import_job_id = ${jobId}
+    and not exists (select 1 from ticket_tasks tt where tt.unit_id = u.id)`);
+}
+
+/**
+ * Removes the tickets (with their tasks and work orders) and the poles a staged import wrote so
+ * far, keeping its job: the import starts over (its workbook is read again from the start).
+ */
+export async function clearStagedRows(db: DbOrTx, companyId: number, jobId: number): Promise<void> {
+  await deleteStagedTickets(db, companyId, jobId);
+  await deleteStagedPoles(db, companyId, jobId);
+}
+
+async function deleteStagedTickets(db: DbOrTx, companyId: number, jobId: number) {
   for (;;) {
     const gone = rowsOf(
       await db.execute(sql`delete from tickets where id in (select id from tickets where company_id = ${companyId} and job_id = ${jobId} limit ${DISCARD_CHUNK}) returning id`),
     );
     if (gone.length < DISCARD_CHUNK) break;
   }
-  await db.execute(sql`delete from jobs where company_id = ${companyId} and id = ${jobId} and import_pending`);
-  await db.execute(sql`delete from poles p where p.company_id = ${companyId} and p.import_job_id = ${jobId}
-    and not exists (select 1 from tickets t where t.pole_id = p.id)`);
-  await db.execute(sql`delete from units u where u.company_id = ${companyId} and u.import_job_id = ${jobId}
-    and not exists (select 1 from ticket_tasks tt where tt.unit_id = u.id)`);
 }
+
+const deleteStagedPoles = (db: DbOrTx, companyId: number, jobId: number) =>
+  db.execute(sql`delete from poles p where p.company_id = ${companyId} and p.import_job_id = ${jobId}
+    and not exists (select 1 from tickets t where t.pole_id = p.id)`);
 
 /** A staged import older than this is abandoned (the workbook limits keep a real one far shorter). */
 export const ABANDONED_IMPORT_MINUTES = 60;

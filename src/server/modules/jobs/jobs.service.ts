@@ -11,8 +11,8 @@ import { isUniqueViolation } from '../../db/errors';
 import { AppError, badRequest, conflict, notFound } from '../../errors';
 import type { CurrentUser } from '../../plugins/auth';
 import { requireUploadedFile } from '../../storage/keys';
-import { loadWorkbookImport } from '../excel/excel.service';
-import { importTickets, importTicketsStaged, type ImportCounts, type ImportTicket, type ImportUnit } from '../imports/import.service';
+import { loadWorkbookImport, workbookImportStream } from '../excel/excel.service';
+import { importTickets, importTicketsStaged, type ImportBatch, type ImportCounts, type ImportTicket, type ImportUnit } from '../imports/import.service';
 import { isoInstant, loadTicketRows, loadTicketRowVersions, loadTicketsOfJob } from '../tickets/tickets.read';
 import { deleteUnreferencedFiles } from '../uploads/stored-files';
 import { findUser } from '../crew/crew.repository';
@@ -161,8 +161,31 @@ async function workbookDrafts(ctx: AppContext, me: CurrentUser, file: TicketsFil
   try {
     return await loadWorkbookImport(ctx, me, file, job);
   } catch (err) {
-    if (err instanceof AppError && err.statusCode === 422 && err.code !== ERROR_CODE.workbookLimit) throw badRequest(err.message);
-    throw err;
+    throw asSaveError(err);
+  }
+}
+
+/** workbookDrafts in batches, for a new job's staged import: the same drafts, the same errors. */
+async function* workbookBatches(stream: AsyncIterable<ImportBatch>): AsyncGenerator<ImportBatch> {
+  try {
+    yield* stream;
+  } catch (err) {
+    throw asSaveError(err);
+  }
+}
+
+const asSaveError = (err: unknown) => (err instanceof AppError && err.statusCode === 422 && err.code !== ERROR_CODE.workbookLimit ? badRequest(err.message) : err);
+
+/** newTickets / newUnits as the first batch, joined by the workbook's first (and any restart) batch. */
+async function* withFirst(first: { tickets: ImportTicket[]; library: ImportUnit[] }, rest?: AsyncIterable<ImportBatch>): AsyncGenerator<ImportBatch> {
+  if (!rest) {
+    yield first;
+    return;
+  }
+  let firstOfRest = true;
+  for await (const b of rest) {
+    yield firstOfRest || b.restart ? { ...b, tickets: [...first.tickets, ...b.tickets], library: [...first.library, ...(b.library ?? [])] } : b;
+    firstOfRest = false;
   }
 }
 
@@ -198,10 +221,15 @@ export async function saveJob(ctx: AppContext, me: CurrentUser, input: JobSave, 
 
   const drafts: ImportTicket[] = input.newTickets?.length ? newTicketsToDrafts(input.newTickets, input) : [];
   const library: ImportUnit[] = (input.newUnits ?? []).map((u: NewUnitDraft) => u);
-  if (input.ticketsFile) {
-    const book = await workbookDrafts(ctx, me, input.ticketsFile, input);
-    drafts.push(...book.tickets);
-    library.push(...book.library);
+  // Into an existing job the workbook is read whole first; a new job's is written while the
+  // worker still reads it (staged, decision 027).
+  let book: AsyncIterable<ImportBatch> | undefined;
+  if (input.ticketsFile && existing) {
+    const whole = await workbookDrafts(ctx, me, input.ticketsFile, input);
+    drafts.push(...whole.tickets);
+    library.push(...whole.library);
+  } else if (input.ticketsFile) {
+    book = workbookBatches(await workbookImportStream(ctx, me, input.ticketsFile, input));
   }
 
   const values = {
@@ -228,7 +256,7 @@ export async function saveJob(ctx: AppContext, me: CurrentUser, input: JobSave, 
   // A new job's import is staged (decision 027): the job is created hidden, its tickets written
   // in short statements and published at once, so the one PGlite connection is never held for
   // the seconds a big workbook takes. Into an existing job, the import runs in the save's transaction.
-  const hasImport = drafts.length > 0 || library.length > 0;
+  const hasImport = drafts.length > 0 || library.length > 0 || book !== undefined;
   const staged = !existing && hasImport;
   try {
     jobId = await ctx.db.transaction(async (tx) => {
@@ -246,10 +274,15 @@ export async function saveJob(ctx: AppContext, me: CurrentUser, input: JobSave, 
       return id;
     });
   } catch (err) {
+    // The workbook's own problem comes first, as when it was read before the job row.
+    if (book) for await (const _ of book);
     if (isUniqueViolation(err, 'jobs_company_number_unique')) throw conflict(MSG.jobNumberExists, ERROR_CODE.jobNumberTaken);
     throw err;
   }
-  if (staged) imported = await importTicketsStaged(ctx.db, { companyId, jobId, utilityId: input.selected_utility_id, userId: me.id }, drafts, library, log);
+  if (staged) {
+    const scope = { companyId, jobId, utilityId: input.selected_utility_id, userId: me.id };
+    imported = await importTicketsStaged(ctx.db, scope, withFirst({ tickets: drafts, library }, book), log);
+  }
   // A replaced packet nobody else shows is removed from storage (after the commit).
   const oldPacket = existing?.workPacketUrl;
   if (oldPacket && oldPacket !== input.work_packet_url) await deleteUnreferencedFiles(ctx, companyId, [oldPacket], log);
