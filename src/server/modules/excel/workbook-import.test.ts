@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { defaultMappings, type TicketDraft, type UnitDraft } from '../../../shared/excel';
 import { MSG } from '../../../shared/messages';
@@ -13,6 +14,7 @@ import {
   workbookColumnsOffThread,
   workbookImportOf,
   workbookImportOffThread,
+  WORKER_NICE,
   type DraftBatch,
   type WorkbookImportRequest,
 } from './workbook-import';
@@ -87,6 +89,15 @@ describe('the workbook worker', () => {
     const err = await workbookColumnsOffThread(fixture('too-few-columns.xlsx')).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(AppError);
     expect((err as AppError).message).toBe(MSG.tooFewJobColumns);
+  });
+
+  it.runIf(process.platform === 'linux')('runs at the lowest priority, behind the server thread', async () => {
+    await workbookColumnsOffThread(fixture('good.xlsx'));
+    // /proc/<pid>/task/<tid>/stat: the 19th field is the thread's nice value.
+    const nice = (tid: string) => Number(readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1].split(' ')[16]);
+    const threads = readdirSync('/proc/self/task').map(nice);
+    expect(threads).toContain(WORKER_NICE);
+    expect(nice(String(process.pid))).toBe(0);
   });
 
   it('leaves the caller’s buffer usable (the file is copied to the worker)', async () => {

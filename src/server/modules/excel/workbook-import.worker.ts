@@ -1,5 +1,7 @@
+import { readlinkSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
-import { MAX_AHEAD, runWorkerJob, type DraftBatch, type WorkerJob } from './workbook-import';
+import { MAX_AHEAD, WORKER_NICE, runWorkerJob, type DraftBatch, type WorkerJob } from './workbook-import';
 
 /**
  * The workbook worker (see workbook-import.ts): one job per message. Its batches go out as they
@@ -7,6 +9,15 @@ import { MAX_AHEAD, runWorkerJob, type DraftBatch, type WorkerJob } from './work
  * MAX_AHEAD batches ahead of what the server thread has taken.
  */
 const port = parentPort!;
+
+// Lowest priority (WORKER_NICE). Linux gives each thread its own nice value (setpriority on the
+// thread's id); elsewhere this does nothing.
+try {
+  const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
+  if (Number.isInteger(tid)) setPriority(tid, WORKER_NICE);
+} catch {
+  // No /proc: not Linux, the scheduler's default.
+}
 
 port.on('message', async (job: WorkerJob) => {
   const taken = new Int32Array(job.taken);
