@@ -182,8 +182,9 @@ const partPath = (target: string) => (target.startsWith('/') ? target.slice(1) :
 /** A workbook opened for exceljs's streaming parsers: which sheets DESIGN §4 reads, and a reader of their rows. */
 interface XlsxBook {
   picked: { tickets: number; library: number | null };
-  /** Sheet `index`'s name; its rows with content go to `onRow` as they are parsed. Rows and cells count against the limits. */
-  read(index: number, onRow: (row: RawRow) => void): Promise<string>;
+  names: string[];
+  /** Sheet `index`'s rows with content go to `onRow` as they are parsed. Rows and cells count against the limits. */
+  read(index: number, onRow: (row: RawRow) => void): Promise<void>;
 }
 
 async function openXlsx(buf: Buffer, limits: WorkbookLimits, entries: ZipEntry[]): Promise<XlsxBook> {
@@ -238,9 +239,16 @@ async function openXlsx(buf: Buffer, limits: WorkbookLimits, entries: ZipEntry[]
         onRow({ row: row.number, values, headerCandidates });
       }
     }
-    return sheet.name;
   };
-  return { picked: pickSheets(model.map((m) => m.name)), read };
+  const names = model.map((m) => m.name);
+  return { picked: pickSheets(names), names, read };
+}
+
+/** One sheet's rows with content, whole. */
+async function collect(book: XlsxBook, index: number): Promise<RawSheet> {
+  const rows: RawRow[] = [];
+  await book.read(index, (r) => rows.push(r));
+  return { name: book.names[index], rows };
 }
 
 /** Rows of the tickets and library sheets (pickSheets), through exceljs's streaming parsers. */
@@ -251,12 +259,8 @@ export async function readXlsxSheets(buf: Buffer, limits: WorkbookLimits = DEFAU
     entries = zip.entries;
   }
   const book = await openXlsx(buf, limits, entries);
-  const read = async (index: number): Promise<RawSheet> => {
-    const rows: RawRow[] = [];
-    return { name: await book.read(index, (r) => rows.push(r)), rows };
-  };
-  const tickets = await read(book.picked.tickets);
-  return { tickets, library: book.picked.library === null ? null : await read(book.picked.library) };
+  const tickets = await collect(book, book.picked.tickets);
+  return { tickets, library: book.picked.library === null ? null : await collect(book, book.picked.library) };
 }
 
 /** Where streamXlsx sends what it reads. */
@@ -278,23 +282,15 @@ export interface SheetSink {
 export async function streamXlsx(buf: Buffer, limits: WorkbookLimits, entries: ZipEntry[], sink: SheetSink): Promise<SheetRows> {
   const book = await openXlsx(buf, limits, entries);
   const { library } = book.picked;
-  if (library === null) sink.library(null);
-  else {
-    const rows: RawRow[] = [];
-    const name = await book.read(library, (r) => rows.push(r));
-    sink.library(buildSheet(name, rows));
-  }
-  let tickets: SheetRows | undefined;
-  const name = await book.read(book.picked.tickets, (raw) => {
-    // The sheet's name comes with its end; rows before the header are only looked at for it.
-    tickets ??= new SheetRows('');
+  const whole = library === null ? null : await collect(book, library);
+  sink.library(whole && buildSheet(whole.name, whole.rows));
+  const tickets = new SheetRows(book.names[book.picked.tickets]);
+  await book.read(book.picked.tickets, (raw) => {
     const hadHeader = tickets.headerRow > 0;
     const row = tickets.add(raw);
     if (!hadHeader && tickets.headerRow > 0) sink.header(tickets);
     if (row) sink.row(row);
   });
-  tickets ??= new SheetRows(name);
-  tickets.name = name;
   return tickets;
 }
 
@@ -400,7 +396,7 @@ export class SheetRows {
   headerRow = 0;
   columns: string[] = [];
   private colIndexes: number[] = [];
-  constructor(public name: string) {}
+  constructor(readonly name: string) {}
 
   /** A row's cells by column; null for the rows down to the header and for empty ones. */
   add(r: RawRow): ParsedRow | null {

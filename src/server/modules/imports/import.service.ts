@@ -309,16 +309,7 @@ class StagedRun {
     // Every draft is recorded first (continuations merged into what they continue), so that a
     // refusal checks all of them, this batch's included.
     const first = this.drafts.length;
-    for (const d of batch.tickets) {
-      if (!d.continued) {
-        this.drafts.push(d);
-        if (d.key !== undefined) this.byKey.set(d.key, d);
-        continue;
-      }
-      const draft = d.key === undefined ? undefined : this.byKey.get(d.key);
-      if (!draft) throw new Error(`a continuation of ticket '${d.key}', which was never sent`);
-      mergeContinued(draft as TicketDraft, d as TicketDraft);
-    }
+    for (const d of batch.tickets) this.record(d);
     const fresh = new Map<string, Group>();
     const touched = new Set<Group>();
     const filled: Group[] = [];
@@ -367,6 +358,18 @@ class StagedRun {
     await insertWorkOrdersAndTasks(db, scope, parts, (code) => unitIds.get(checked.code(code)!)!, counts);
   }
 
+  /** A draft as the whole import would see it: a continuation merged into what it continues. */
+  private record(d: ImportTicket) {
+    if (!d.continued) {
+      this.drafts.push(d);
+      if (d.key !== undefined) this.byKey.set(d.key, d);
+      return;
+    }
+    const draft = d.key === undefined ? undefined : this.byKey.get(d.key);
+    if (!draft) throw new Error(`a continuation of ticket '${d.key}', which was never sent`);
+    mergeContinued(draft as TicketDraft, d as TicketDraft);
+  }
+
   /** The library's fields (they change for everyone: with the publication, never before it), then `publish`. */
   async publish(publish: (tx: DbOrTx) => Promise<void>): Promise<ImportCounts> {
     if (!this.library) await this.write({ tickets: [] });
@@ -386,14 +389,7 @@ class StagedRun {
       for (;;) {
         const next = await source.next();
         if (next.done) break;
-        for (const d of next.value.tickets) {
-          const draft = d.continued && d.key !== undefined ? this.byKey.get(d.key) : undefined;
-          if (draft) mergeContinued(draft as TicketDraft, d as TicketDraft);
-          else {
-            this.drafts.push(d);
-            if (d.key !== undefined) this.byKey.set(d.key, d);
-          }
-        }
+        for (const d of next.value.tickets) this.record(d);
       }
     } catch (sourceErr) {
       return sourceErr;
