@@ -19,7 +19,7 @@ export default defineConfig({
     // (createTestApp), and configuration is read from the options passed, not module state.
     isolate: false,
     projects: [
-      { extends: true, test: { name: 'pglite', include: ['src/**/*.test.{ts,tsx}'], env: { TEST_DB_KIND: 'pglite' } } },
+      { extends: true, test: { name: 'pglite', include: ['src/**/*.test.{ts,tsx}', 'bench/**/*.test.ts'], env: { TEST_DB_KIND: 'pglite' } } },
       ...pgProject,
     ],
   },

@@ -29,7 +29,6 @@ import { get as httpGet } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import autocannon, { type RequestSpec } from 'autocannon';
 import ExcelJS from 'exceljs';
 import { and, asc, eq, sql as sqlText } from 'drizzle-orm';
 import { buildApp } from '../src/server/app';
@@ -49,6 +48,7 @@ import { generateData } from './data';
 import { measureBrowser, type BrowserFigures } from './lib/browser';
 import { measureField, type FieldFigures } from './lib/field';
 import { measureInvoice, type InvoiceFigures } from './lib/invoices';
+import autocannon, { type RequestSpec, unreadBodiesSkipped } from './lib/load-client';
 import { measureMap, type MapFigures } from './lib/map';
 import {
   BENCH_FOREMAN,
@@ -988,7 +988,8 @@ function render(all: DbResults[], rows: Row[], mach: ReturnType<typeof machine>,
     '# Benchmarks',
     '',
     'Written by `npm run bench` (bench/run.ts); data from `npm run bench:data` (bench/data.ts). Medians over',
-    `repeated runs: ${RUNS} load-test runs of ${DURATION} s with ${CONNECTIONS} connections (autocannon, after a 1 s warm-up),`,
+    `repeated runs: ${RUNS} load-test runs of ${DURATION} s with ${CONNECTIONS} connections (autocannon, after a 1 s warm-up;`,
+    `${unreadBodiesSkipped ? 'it decodes only the replies a test reads' : '**it decoded every reply: see bench/lib/load-client.ts**'}),`,
     `${QUICK ? 1 : RUNS} imports, ${QUICK ? 2 : 5} browser loads; field mode: ${FIELD_VISITS} repeat visits and offline reloads of My Work,`,
     `${FIELD_SYNCS} sync${FIELD_SYNCS === 1 ? '' : 's'} of 50 notes.${QUICK ? ' **Quick mode: smaller data, fewer runs.**' : ''}`,
     '',
