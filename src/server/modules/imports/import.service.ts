@@ -10,6 +10,7 @@ import { ERROR_CODE } from '../../../shared/error-codes';
 import { AppError, badRequest } from '../../errors';
 import * as repo from './import.repository';
 import * as stagedRepo from './staged-import.repository';
+import { jobFingerprint, lockJob } from '../jobs/jobs.repository';
 
 /**
  * Ticket import (DESIGN §4 Excel workbook, Atomicity): ticket drafts (from a workbook through
@@ -170,11 +171,7 @@ export async function reimportTickets(
 ): Promise<ReimportResult> {
   const mode = options.mode ?? 'add_new';
   const counts: ImportCounts = { tickets: 0, tasks: 0, workOrders: 0, units: 0, poles: 0 };
-  const groups = await groupDrafts(drafts);
-  const library = await checkLibrary(tx, scope, libraryDrafts, groups);
-  const poleIds = await findPoles(tx, scope, groups);
-  const ticketOfPole = await findJobTickets(tx, scope, poleIds);
-  const planned = await planImport(tx, scope, groups, library.code, poleIds, ticketOfPole);
+  const { groups, library, poleIds, ticketOfPole, planned } = await planned_(tx, scope, drafts, libraryDrafts);
   const { plan } = planned;
   if (mode === 'preview') return { counts, updated: 0, plan };
   if (options.expectedToken !== undefined && options.expectedToken !== plan.token) throw new StalePreviewError(plan);
@@ -210,6 +207,110 @@ export async function reimportTickets(
   await repo.bumpTicketVersions(tx, scope, [...touched]);
   return { counts, updated, plan };
 }
+
+/** Steps 1 to 6 of an import: its drafts checked and grouped, its poles and the job's tickets found, its plan. */
+async function planned_(tx: DbOrTx, scope: ImportScope, drafts: readonly ImportTicket[], libraryDrafts: readonly ImportUnit[]) {
+  const groups = await groupDrafts(drafts);
+  const library = await checkLibrary(tx, scope, libraryDrafts, groups);
+  const poleIds = await findPoles(tx, scope, groups);
+  const ticketOfPole = await findJobTickets(tx, scope, poleIds);
+  const planned = await planImport(tx, scope, groups, library.code, poleIds, ticketOfPole);
+  return { groups, library, poleIds, ticketOfPole, planned };
+}
+
+/** New tickets from which an import into an existing job is staged: below, its one transaction is short anyway. */
+export const STAGE_INTO_JOB_FROM = 250;
+
+export interface IntoJobOptions extends ImportOptions {
+  /** Run first in the transaction that writes, once the job is locked: the job save's update. */
+  prepare?: (tx: DbOrTx) => Promise<unknown>;
+  /** STAGE_INTO_JOB_FROM unless told (tests take each way with the same drafts). */
+  stageFrom?: number;
+}
+
+/**
+ * An import into an existing job (POST /tickets/xls-upload, PUT /jobs/ with an id), all or
+ * nothing (decision 032). Written whole in one transaction, it held PGlite's one connection for
+ * about a second at 10,000 rows. When it creates STAGE_INTO_JOB_FROM tickets or more, those are
+ * written first, as a new job's import is (writeStagedImport), under a hidden staging job; then one
+ * short transaction locks the job, checks by its fingerprint that nothing changed since the plan,
+ * runs `prepare`, moves the staged tickets in and writes the rest (rows merging into the job's
+ * tickets, quantities). A job changed meanwhile (another import, a crew's edit) makes the staged
+ * rows go and the import run whole in one transaction, planned again; so does any failure leave nothing.
+ */
+export async function importIntoJob(
+  db: Db,
+  scope: ImportScope,
+  drafts: readonly ImportTicket[],
+  libraryDrafts: readonly ImportUnit[],
+  options: IntoJobOptions = {},
+  log?: (err: unknown) => void,
+): Promise<ReimportResult> {
+  const { prepare, stageFrom = STAGE_INTO_JOB_FROM, ...importOptions } = options;
+  const whole = () =>
+    db.transaction(async (tx) => {
+      // One import of a job at a time: a second one waits here and then plans against what the
+      // first wrote, so two imports at once cannot both add the same task.
+      await lockJob(tx, scope.companyId, scope.jobId);
+      await prepare?.(tx);
+      return reimportTickets(tx, scope, drafts, libraryDrafts, importOptions);
+    });
+  if (importOptions.mode === 'preview') return whole();
+
+  // The fingerprint first: a write landing after it, before the plan, still shows as a change.
+  const before = await jobFingerprint(db, scope.companyId, scope.jobId);
+  if (before === null) return whole();
+  // How many tickets it creates: two cheap statements; the whole plan only when it is staged.
+  // A refused row is answered by the import in one transaction: after the job save's own checks.
+  const staging = await (async () => {
+    try {
+      const groups = await groupDrafts(drafts);
+      const poleIds = await findPoles(db, scope, groups);
+      const ticketOfPole = await findJobTickets(db, scope, poleIds);
+      const isNewGroup = (k: string) => !poleIds.has(k) || !ticketOfPole.has(poleIds.get(k)!);
+      if ([...groups.keys()].filter(isNewGroup).length < stageFrom) return null;
+      return { isNewGroup, planned: (await planned_(db, scope, drafts, libraryDrafts)).planned };
+    } catch (err) {
+      if (err instanceof AppError) return null;
+      throw err;
+    }
+  })();
+  if (!staging) return whole();
+  const { isNewGroup, planned } = staging;
+  if (importOptions.expectedToken !== undefined && importOptions.expectedToken !== planned.plan.token) throw new StalePreviewError(planned.plan);
+  const isNew = (d: ImportTicket) => isNewGroup(poleKey(d.pole.pole_name, d.pole.line_name));
+  const fresh = drafts.filter(isNew);
+  const stagingId = await stagedRepo.insertStagingJob(db, scope.companyId, scope.jobId);
+  if (stagingId === null) return whole();
+
+  const batches: ImportBatch[] = [];
+  for (let i = 0; i < fresh.length; i += STAGED_BATCH) batches.push({ tickets: fresh.slice(i, i + STAGED_BATCH), library: i === 0 ? libraryDrafts : undefined });
+  const merging = drafts.filter((d) => !isNew(d));
+  let rest: ReimportResult | undefined;
+  try {
+    const counts = await writeStagedImport(db, { ...scope, jobId: stagingId }, batches, async (tx) => {
+      await lockJob(tx, scope.companyId, scope.jobId);
+      if ((await jobFingerprint(tx, scope.companyId, scope.jobId)) !== before) throw new JobChanged();
+      await prepare?.(tx);
+      await stagedRepo.moveStagedTickets(tx, scope.companyId, stagingId, scope.jobId);
+      // The library was written with the staged rows (its new units are the job's now).
+      if (merging.length) rest = await reimportTickets(tx, scope, merging, [], { mode: importOptions.mode });
+    });
+    const more = rest?.counts;
+    const sum = (k: keyof ImportCounts) => counts[k] + (more?.[k] ?? 0);
+    return { counts: { tickets: sum('tickets'), tasks: sum('tasks'), workOrders: sum('workOrders'), units: sum('units'), poles: sum('poles') }, updated: rest?.updated ?? 0, plan: planned.plan };
+  } catch (err) {
+    await stagedRepo.discardStagedImport(db, scope.companyId, stagingId).catch((e: unknown) => log?.(e));
+    if (err instanceof JobChanged) return whole();
+    throw err;
+  }
+}
+
+/** Tickets per batch of a staged import into a job: each batch's statements stay short (as the workbook worker's messages). */
+const STAGED_BATCH = 250;
+
+/** The job changed between an import's plan and its publication: the import runs again, whole. */
+class JobChanged extends Error {}
 
 /** Drafts of a staged import as they come: the library with the first batch (ImportBatch of the workbook worker). */
 export interface ImportBatch {

@@ -24,6 +24,33 @@ export async function publishStagedJob(tx: DbOrTx, companyId: number, jobId: num
   return rows.length === 1;
 }
 
+/**
+ * A hidden job that stages an import into the company's job `jobId` (decision 032): its keys
+ * copied, marked `import_pending`, under a number no one can type (a job number is trimmed text;
+ * this one holds the target's id and a fresh uuid). null when the job is not the company's.
+ */
+export async function insertStagingJob(db: DbOrTx, companyId: number, jobId: number): Promise<number | null> {
+  const rows = rowsOf<{ id: number }>(
+    await db.execute(sql`insert into jobs (company_id, job_number, job_type, due_date, utility_id, created_by, import_pending)
+      select company_id, 'import into job ' || id || ' ' || gen_random_uuid(), job_type, due_date, utility_id, created_by, true
+      from jobs where company_id = ${companyId} and id = ${jobId} and not import_pending
+      returning id`),
+  );
+  return rows[0]?.id ?? null;
+}
+
+/**
+ * Publishes an import staged under `stagingId` into the job `jobId`: its tickets move there (their
+ * tasks and work orders go with them), the poles and units it created become the job's import's,
+ * and the staging job goes. Four statements, in the publishing transaction.
+ */
+export async function moveStagedTickets(tx: DbOrTx, companyId: number, stagingId: number, jobId: number): Promise<void> {
+  await tx.execute(sql`update tickets set job_id = ${jobId} where company_id = ${companyId} and job_id = ${stagingId}`);
+  await tx.execute(sql`update poles set import_job_id = ${jobId} where company_id = ${companyId} and import_job_id = ${stagingId}`);
+  await tx.execute(sql`update units set import_job_id = ${jobId} where company_id = ${companyId} and import_job_id = ${stagingId}`);
+  await tx.execute(sql`delete from jobs where company_id = ${companyId} and id = ${stagingId} and import_pending`);
+}
+
 /** Tickets deleted per statement when a staged import is discarded: each statement stays short. */
 const DISCARD_CHUNK = 500;
 

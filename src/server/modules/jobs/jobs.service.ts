@@ -6,13 +6,14 @@ import type { MapTicket } from '../../../shared/map-export';
 import { MSG } from '../../../shared/messages';
 import type { Ticket } from '../../../shared/tickets.schemas';
 import type { AppContext } from '../../context';
+import type { DbOrTx } from '../../db/client';
 import { ERROR_CODE } from '../../../shared/error-codes';
 import { isUniqueViolation } from '../../db/errors';
 import { AppError, badRequest, conflict, notFound } from '../../errors';
 import type { CurrentUser } from '../../plugins/auth';
 import { requireUploadedFile } from '../../storage/keys';
 import { loadWorkbookImport, workbookImportStream } from '../excel/excel.service';
-import { importTickets, importTicketsStaged, type ImportBatch, type ImportCounts, type ImportTicket, type ImportUnit } from '../imports/import.service';
+import { importIntoJob, importTicketsStaged, type ImportBatch, type ImportCounts, type ImportTicket, type ImportUnit } from '../imports/import.service';
 import { isoInstant, loadTicketRows, loadTicketRowVersions, loadTicketsOfJob } from '../tickets/tickets.read';
 import { deleteUnreferencedFiles } from '../uploads/stored-files';
 import { findUser } from '../crew/crew.repository';
@@ -255,24 +256,25 @@ export async function saveJob(ctx: AppContext, me: CurrentUser, input: JobSave, 
   let jobId: number;
   // A new job's import is staged (decision 027): the job is created hidden, its tickets written
   // in short statements and published at once, so the one PGlite connection is never held for
-  // the seconds a big workbook takes. Into an existing job, the import runs in the save's transaction.
+  // the seconds a big workbook takes. Into an existing job, importIntoJob runs the save's update
+  // in the transaction that writes the import (a big one staged too, decision 032).
   const hasImport = drafts.length > 0 || library.length > 0 || book !== undefined;
   const staged = !existing && hasImport;
+  const update = async (tx: DbOrTx) => {
+    const row = await repo.updateJob(tx, companyId, existing!.id, input.version!, values);
+    if (!row) throw conflict(MSG.staleVersion, ERROR_CODE.staleVersion);
+    return row.id;
+  };
   try {
-    jobId = await ctx.db.transaction(async (tx) => {
-      let id: number;
-      if (existing) {
-        const row = await repo.updateJob(tx, companyId, existing.id, input.version!, values);
-        if (!row) throw conflict(MSG.staleVersion, ERROR_CODE.staleVersion);
-        id = row.id;
-      } else {
-        id = (await repo.insertJob(tx, { ...values, companyId, createdBy: me.id, importPending: staged })).id;
-      }
-      if (hasImport && !staged) {
-        imported = await importTickets(tx, { companyId, jobId: id, utilityId: input.selected_utility_id, userId: me.id }, drafts, library);
-      }
-      return id;
-    });
+    if (existing && hasImport) {
+      const scope = { companyId, jobId: existing.id, utilityId: input.selected_utility_id, userId: me.id };
+      imported = (await importIntoJob(ctx.db, scope, drafts, library, { prepare: update }, log)).counts;
+      jobId = existing.id;
+    } else if (existing) {
+      jobId = await ctx.db.transaction(update);
+    } else {
+      jobId = (await repo.insertJob(ctx.db, { ...values, companyId, createdBy: me.id, importPending: staged })).id;
+    }
   } catch (err) {
     // The workbook's own problem comes first, as when it was read before the job row.
     if (book) for await (const _ of book);

@@ -7,8 +7,8 @@ import { AppError, badRequest, notFound } from '../../errors';
 import type { CurrentUser } from '../../plugins/auth';
 import { importOptions } from '../excel/excel.service';
 import { sheetColumnsOffThread, sheetUploadOffThread } from '../excel/workbook-import';
-import { reimportTickets, StalePreviewError, type ImportPlan } from '../imports/import.service';
-import { findJob, lockJob } from '../jobs/jobs.repository';
+import { importIntoJob, reimportTickets, StalePreviewError, type ImportPlan } from '../imports/import.service';
+import { findJob } from '../jobs/jobs.repository';
 
 /**
  * POST /tickets/xls-upload: a workbook's tickets added to an existing job with the
@@ -74,7 +74,7 @@ const previewOf = (plan: ImportPlan): ReimportPreview => ({
   preview_token: plan.token,
 });
 
-export async function uploadSpreadsheet(ctx: AppContext, user: CurrentUser, body: XlsUploadBody): Promise<XlsOutcome> {
+export async function uploadSpreadsheet(ctx: AppContext, user: CurrentUser, body: XlsUploadBody, log?: (err: unknown) => void): Promise<XlsOutcome> {
   if (!Buffer.isBuffer(body.file) || body.file.length === 0) throw badRequest(MSG.xlsFileMissing, { file: 'required' });
   const job = await findJob(ctx.db, user.companyId, body.job_id);
   if (!job) throw notFound('job');
@@ -119,13 +119,8 @@ export async function uploadSpreadsheet(ctx: AppContext, user: CurrentUser, body
       const { plan } = await ctx.db.transaction((tx) => reimportTickets(tx, scope, result.tickets, result.library, { mode: 'preview' }));
       return { kind: 'preview', preview: previewOf(plan) };
     }
-    const mode = body.mode;
-    const done = await ctx.db.transaction(async (tx) => {
-      // One import of a job at a time: a second one waits here and then plans against what the
-      // first wrote, so two uploads at once cannot both add the same task.
-      await lockJob(tx, user.companyId, job.id);
-      return reimportTickets(tx, scope, result.tickets, result.library, { mode, expectedToken: body.preview_token });
-    });
+    // All or nothing, one import of a job at a time; a big one staged (decision 032).
+    const done = await importIntoJob(ctx.db, scope, result.tickets, result.library, { mode: body.mode, expectedToken: body.preview_token }, log);
     return { kind: 'imported', result: { tickets: done.counts.tickets, tasks: done.counts.tasks, updated: done.updated, rejectedRows: [] } };
   } catch (err) {
     if (err instanceof StalePreviewError) return { kind: 'stale', error: err.message, preview: previewOf(err.plan) };

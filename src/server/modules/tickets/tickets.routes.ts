@@ -116,7 +116,7 @@ export async function ticketRoutes(app: App, ctx: AppContext) {
         },
       },
       async (request, reply) => {
-        const outcome = await xls.uploadSpreadsheet(ctx, request.user, request.body);
+        const outcome = await xls.uploadSpreadsheet(ctx, request.user, request.body, (err) => request.log.error({ err }, 'a staged import could not be removed'));
         switch (outcome.kind) {
           case 'columns':
             return outcome.columns;
