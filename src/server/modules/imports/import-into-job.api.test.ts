@@ -3,6 +3,7 @@ import { and, asc, count, eq, like } from 'drizzle-orm';
 import { queryStats } from '../../db/client';
 import { companies, jobs, poles, tickets, ticketTasks, units, users, utilities, workOrders } from '../../db/schema/index';
 import { createTestApp } from '../../test/harness';
+import { countOf, importFootprint } from '../../test/import-footprint';
 import { importIntoJob, type ImportTicket, type ImportUnit } from './import.service';
 
 /**
@@ -72,17 +73,7 @@ async function contents(jobId: number, prefix: string) {
   return out;
 }
 
-const countOf = async (q: Promise<{ n: number }[]>) => (await q)[0].n;
-async function footprint() {
-  return {
-    jobs: await countOf(db.select({ n: count() }).from(jobs)),
-    tickets: await countOf(db.select({ n: count() }).from(tickets)),
-    tasks: await countOf(db.select({ n: count() }).from(ticketTasks)),
-    workOrders: await countOf(db.select({ n: count() }).from(workOrders)),
-    poles: await countOf(db.select({ n: count() }).from(poles)),
-    units: await countOf(db.select({ n: count() }).from(units)),
-  };
-}
+const footprint = () => importFootprint(db);
 const pendingJobs = () => countOf(db.select({ n: count() }).from(jobs).where(eq(jobs.importPending, true)));
 
 describe('an import into an existing job, staged', () => {

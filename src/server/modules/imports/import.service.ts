@@ -18,9 +18,10 @@ import { jobFingerprint, lockJob } from '../jobs/jobs.repository';
  * poles, tickets, tasks and work orders, with multi-row statements in chunks, so that 10,000
  * rows take a few dozen statements instead of tens of thousands.
  *
- * Run it inside the caller's transaction, or staged for a new job (importTicketsStaged): every
- * problem is found before the first write and answered with a 400 naming the row; a database
- * failure rolls the whole save back (staged: removes what was written).
+ * Run it inside the caller's transaction, staged for a new job (importTicketsStaged), or into an
+ * existing job through importIntoJob (staged when it creates many tickets): every problem is
+ * found before the first write and answered with a 400 naming the row; a database failure rolls
+ * the whole save back (staged: removes what was written).
  *
  * The server keeps answering other requests meanwhile: no step holds the event loop
  * for long. Lists travel as ONE JSON parameter (drizzle's query builder takes tens of
@@ -171,7 +172,7 @@ export async function reimportTickets(
 ): Promise<ReimportResult> {
   const mode = options.mode ?? 'add_new';
   const counts: ImportCounts = { tickets: 0, tasks: 0, workOrders: 0, units: 0, poles: 0 };
-  const { groups, library, poleIds, ticketOfPole, planned } = await planned_(tx, scope, drafts, libraryDrafts);
+  const { groups, library, poleIds, ticketOfPole, planned } = await planDrafts(tx, scope, drafts, libraryDrafts);
   const { plan } = planned;
   if (mode === 'preview') return { counts, updated: 0, plan };
   if (options.expectedToken !== undefined && options.expectedToken !== plan.token) throw new StalePreviewError(plan);
@@ -209,7 +210,7 @@ export async function reimportTickets(
 }
 
 /** Steps 1 to 6 of an import: its drafts checked and grouped, its poles and the job's tickets found, its plan. */
-async function planned_(tx: DbOrTx, scope: ImportScope, drafts: readonly ImportTicket[], libraryDrafts: readonly ImportUnit[]) {
+async function planDrafts(tx: DbOrTx, scope: ImportScope, drafts: readonly ImportTicket[], libraryDrafts: readonly ImportUnit[]) {
   const groups = await groupDrafts(drafts);
   const library = await checkLibrary(tx, scope, libraryDrafts, groups);
   const poleIds = await findPoles(tx, scope, groups);
@@ -221,7 +222,9 @@ async function planned_(tx: DbOrTx, scope: ImportScope, drafts: readonly ImportT
 /** New tickets from which an import into an existing job is staged: below, its one transaction is short anyway. */
 export const STAGE_INTO_JOB_FROM = 250;
 
-export interface IntoJobOptions extends ImportOptions {
+export interface IntoJobOptions extends Omit<ImportOptions, 'mode'> {
+  /** A preview writes nothing: reimportTickets in a read transaction is all it needs. */
+  mode?: Exclude<ImportMode, 'preview'>;
   /** Run first in the transaction that writes, once the job is locked: the job save's update. */
   prepare?: (tx: DbOrTx) => Promise<unknown>;
   /** STAGE_INTO_JOB_FROM unless told (tests take each way with the same drafts). */
@@ -255,26 +258,12 @@ export async function importIntoJob(
       await prepare?.(tx);
       return reimportTickets(tx, scope, drafts, libraryDrafts, importOptions);
     });
-  if (importOptions.mode === 'preview') return whole();
+  // Fewer drafts than that cannot make that many tickets: no look-up at all (most imports).
+  if (drafts.length < stageFrom) return whole();
 
   // The fingerprint first: a write landing after it, before the plan, still shows as a change.
   const before = await jobFingerprint(db, scope.companyId, scope.jobId);
-  if (before === null) return whole();
-  // How many tickets it creates: two cheap statements; the whole plan only when it is staged.
-  // A refused row is answered by the import in one transaction: after the job save's own checks.
-  const staging = await (async () => {
-    try {
-      const groups = await groupDrafts(drafts);
-      const poleIds = await findPoles(db, scope, groups);
-      const ticketOfPole = await findJobTickets(db, scope, poleIds);
-      const isNewGroup = (k: string) => !poleIds.has(k) || !ticketOfPole.has(poleIds.get(k)!);
-      if ([...groups.keys()].filter(isNewGroup).length < stageFrom) return null;
-      return { isNewGroup, planned: (await planned_(db, scope, drafts, libraryDrafts)).planned };
-    } catch (err) {
-      if (err instanceof AppError) return null;
-      throw err;
-    }
-  })();
+  const staging = before === null ? null : await stagingPlan(db, scope, drafts, libraryDrafts, stageFrom);
   if (!staging) return whole();
   const { isNewGroup, planned } = staging;
   if (importOptions.expectedToken !== undefined && importOptions.expectedToken !== planned.plan.token) throw new StalePreviewError(planned.plan);
@@ -296,12 +285,30 @@ export async function importIntoJob(
       // The library was written with the staged rows (its new units are the job's now).
       if (merging.length) rest = await reimportTickets(tx, scope, merging, [], { mode: importOptions.mode });
     });
-    const more = rest?.counts;
-    const sum = (k: keyof ImportCounts) => counts[k] + (more?.[k] ?? 0);
-    return { counts: { tickets: sum('tickets'), tasks: sum('tasks'), workOrders: sum('workOrders'), units: sum('units'), poles: sum('poles') }, updated: rest?.updated ?? 0, plan: planned.plan };
+    if (rest) for (const k of Object.keys(counts) as (keyof ImportCounts)[]) counts[k] += rest.counts[k];
+    return { counts, updated: rest?.updated ?? 0, plan: planned.plan };
   } catch (err) {
     await stagedRepo.discardStagedImport(db, scope.companyId, stagingId).catch((e: unknown) => log?.(e));
     if (err instanceof JobChanged) return whole();
+    throw err;
+  }
+}
+
+/**
+ * Whether an import into a job is staged: null when it creates fewer than `stageFrom` tickets
+ * (two cheap look-ups tell), else its plan and which pole keys are new to the job. A refused row
+ * gives null too: the import in one transaction answers it, after the job save's own checks.
+ */
+async function stagingPlan(db: Db, scope: ImportScope, drafts: readonly ImportTicket[], libraryDrafts: readonly ImportUnit[], stageFrom: number) {
+  try {
+    const groups = await groupDrafts(drafts);
+    const poleIds = await findPoles(db, scope, groups);
+    const ticketOfPole = await findJobTickets(db, scope, poleIds);
+    const isNewGroup = (k: string) => !poleIds.has(k) || !ticketOfPole.has(poleIds.get(k)!);
+    if ([...groups.keys()].filter(isNewGroup).length < stageFrom) return null;
+    return { isNewGroup, planned: (await planDrafts(db, scope, drafts, libraryDrafts)).planned };
+  } catch (err) {
+    if (err instanceof AppError) return null;
     throw err;
   }
 }
@@ -730,6 +737,14 @@ async function stageNewUnits(tx: DbOrTx, scope: ImportScope, library: Library): 
   return new Map((await repo.unitsOfUtility(tx, scope)).map((u) => [u.code, u.id]));
 }
 
+type Place = Pick<ImportTicket, 'street_address' | 'geo_lat' | 'geo_lon'>;
+/** Address and coordinates of `own`, each falling back to `other`'s: a pole's to its ticket's, a ticket's to its pole's. */
+const placeOf = (own: Place, other: Place) => ({
+  street_address: blankToNull(own.street_address ?? other.street_address),
+  geo_lat: own.geo_lat ?? other.geo_lat ?? null,
+  geo_lon: own.geo_lon ?? other.geo_lon ?? null,
+});
+
 /** A group's pole as a row of `poles` (its first draft's fields). */
 function poleRecord(g: Group) {
   const p = g.first.pole;
@@ -738,9 +753,7 @@ function poleRecord(g: Group) {
     line_name: g.lineName,
     pole_id: blankToNull(p.pole_id),
     line_id: blankToNull(p.line_id),
-    street_address: blankToNull(p.street_address ?? g.first.street_address),
-    geo_lat: p.geo_lat ?? g.first.geo_lat ?? null,
-    geo_lon: p.geo_lon ?? g.first.geo_lon ?? null,
+    ...placeOf(p, g.first),
     primary_voltage: blankToNull(p.primary_voltage),
     secondary_voltage: blankToNull(p.secondary_voltage),
     arc_rating: blankToNull(p.arc_rating),
@@ -755,9 +768,7 @@ function ticketRecord(g: Group) {
   const d = g.first;
   return {
     due_date: d.due_date ? toIsoDate(d.due_date) : null,
-    street_address: blankToNull(d.street_address ?? d.pole.street_address),
-    geo_lat: d.geo_lat ?? d.pole.geo_lat ?? null,
-    geo_lon: d.geo_lon ?? d.pole.geo_lon ?? null,
+    ...placeOf(d, d.pole),
     description: blankToNull(d.description),
     ehasp: blankToNull(d.ehasp),
     ambulance_meetup: blankToNull(d.ambulance_meetup),

@@ -4,6 +4,7 @@ import { defaultMappings } from '../../../shared/excel';
 import { queryStats } from '../../db/client';
 import { companies, jobs, poles, tickets, ticketTasks, units, users, utilities, workOrders } from '../../db/schema/index';
 import { createTestApp } from '../../test/harness';
+import { countOf, importFootprint } from '../../test/import-footprint';
 import { importTicketsStaged, writeStagedImport, type ImportTicket, type ImportUnit } from './import.service';
 import { discardAbandonedImports } from './staged-import.repository';
 import { generateTicketWorkbook } from '../excel/generate';
@@ -55,16 +56,10 @@ async function pendingJob(prefix: string) {
 
 /** Rows of every table an import writes, and the rows of this prefix / these codes. */
 async function footprint(prefix: string, codes: string[]) {
-  const n = async (q: Promise<{ n: number }[]>) => (await q)[0].n;
   return {
-    jobs: await n(db.select({ n: count() }).from(jobs)),
-    tickets: await n(db.select({ n: count() }).from(tickets)),
-    tasks: await n(db.select({ n: count() }).from(ticketTasks)),
-    workOrders: await n(db.select({ n: count() }).from(workOrders)),
-    poles: await n(db.select({ n: count() }).from(poles)),
-    units: await n(db.select({ n: count() }).from(units)),
-    polesOfPrefix: await n(db.select({ n: count() }).from(poles).where(like(poles.poleName, `${prefix}-%`))),
-    unitsOfCodes: await n(db.select({ n: count() }).from(units).where(and(eq(units.companyId, companyId), inArray(units.code, codes)))),
+    ...(await importFootprint(db)),
+    polesOfPrefix: await countOf(db.select({ n: count() }).from(poles).where(like(poles.poleName, `${prefix}-%`))),
+    unitsOfCodes: await countOf(db.select({ n: count() }).from(units).where(and(eq(units.companyId, companyId), inArray(units.code, codes)))),
   };
 }
 
