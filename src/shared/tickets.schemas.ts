@@ -53,6 +53,7 @@ export const ticketTaskSchema = z.object({
   /** The unit-library unit's id. */
   task_id: z.number().int(),
   code: z.string(),
+  /** The task's own description (its workbook row's Description, DESIGN §7.5), else the unit library's. */
   description: z.string(),
   family: z.string(),
   type: z.string(),

@@ -106,6 +106,11 @@ export const ticketTasks = pgTable(
     unitId: integer('unit_id').notNull(),
     initQty: doublePrecision('init_qty').notNull().default(0),
     additionalQty: doublePrecision('additional_qty').notNull().default(0),
+    /**
+     * The workbook row's own Description (what the crew reads, DESIGN §7.5); null when the row
+     * had none, and then a read shows the unit library's (`coalesce(description, units.description)`).
+     */
+    description: text('description'),
     dateCompleted: stamp('date_completed'),
     createdAt: stamp('created_at').notNull().defaultNow(),
   },

@@ -247,13 +247,13 @@ const taskColumns = [
   ['unit_id', 'int'],
   ['init_qty', 'float8'],
   ['additional_qty', 'float8'],
+  // The row's own Description, null when blank (a read then shows the library's: DESIGN §7.5).
+  ['description', 'text'],
 ] as const;
+export type TaskRecord = { ticket_id: number; unit_id: number; init_qty: number; additional_qty: number; description: string | null };
 
-export const insertTasks = (
-  tx: DbOrTx,
-  { companyId }: ImportTarget,
-  rows: readonly { ticket_id: number; unit_id: number; init_qty: number; additional_qty: number }[],
-) => insertChunked(tx, 'ticket_tasks', { company_id: companyId }, taskColumns, rows);
+export const insertTasks = (tx: DbOrTx, { companyId }: ImportTarget, rows: readonly TaskRecord[]) =>
+  insertChunked(tx, 'ticket_tasks', { company_id: companyId }, taskColumns, rows);
 
 /**
  * `columns` of rows `id` set where they are still null (a staged import's later rows of a ticket

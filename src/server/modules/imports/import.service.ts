@@ -682,6 +682,12 @@ async function planImport(
         create.push(...rows);
         continue;
       }
+      // A matched task keeps its description, in both modes, whatever the rows' Description says.
+      // As a matched ticket's own fields (decision 018), only the bid of a match is ever the
+      // file's (update_quantities): the preview calls the other matched rows "unchanged, nothing
+      // to do" and lists changed quantities only, so a description written here would be a change
+      // nobody was shown, and a billed ticket's tasks stay as billed. A task only gets its text
+      // from the import that created it, so uploading the same file again brings the same text.
       const from = round6(matched.reduce((sum, m) => sum + m.initQty, 0));
       if (sameQty(from, total)) {
         plan.unchanged += rows.length;
@@ -841,7 +847,11 @@ async function writeWorkOrdersAndTasks(
   return touched;
 }
 
-/** Work orders and tasks of tickets, each list in one chunked insert. */
+/**
+ * Work orders and tasks of tickets, each list in one chunked insert: every path that creates tasks
+ * from drafts (a new job's staged import, an import into a job, whole or staged) ends here. A task
+ * keeps its row's Description (DESIGN §7.5), null when blank: reads show the library's then.
+ */
 async function insertWorkOrdersAndTasks(
   tx: DbOrTx,
   scope: ImportScope,
@@ -850,11 +860,13 @@ async function insertWorkOrdersAndTasks(
   counts: ImportCounts,
 ) {
   const woRows: { ticket_id: number; work_order: string }[] = [];
-  const taskRows: { ticket_id: number; unit_id: number; init_qty: number; additional_qty: number }[] = [];
+  const taskRows: repo.TaskRecord[] = [];
   for (const [i, p] of parts.entries()) {
     if (i % BREATHE_EVERY === BREATHE_EVERY - 1) await repo.breathe();
     for (const wo of p.workOrders) woRows.push({ ticket_id: p.ticketId, work_order: wo });
-    for (const t of p.tasks) taskRows.push({ ticket_id: p.ticketId, unit_id: unitIdOf(t.code), init_qty: t.qty, additional_qty: t.additional_qty ?? 0 });
+    for (const t of p.tasks) {
+      taskRows.push({ ticket_id: p.ticketId, unit_id: unitIdOf(t.code), init_qty: t.qty, additional_qty: t.additional_qty ?? 0, description: blankToNull(t.description) });
+    }
   }
   await repo.insertWorkOrders(tx, scope, woRows);
   counts.workOrders += woRows.length;

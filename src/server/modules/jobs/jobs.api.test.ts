@@ -474,9 +474,10 @@ describe('PUT /jobs/ create with newTickets', () => {
     const p1 = full.find((x) => x.pole_name === 'FRESH-1')!;
     expect(p1.line_name).toBe('NL-1');
     expect(p1.work_orders).toEqual(['WO-1', 'WO-2', 'WO-3']);
+    // A task's own description (DESIGN §7.5), else the library's.
     expect(p1.tasks.map((k) => [k.code, k.init_qty, k.description])).toEqual([
       ['NEW-A', 2, 'New unit A'],
-      ['NEW-B', 1, 'New unit B'],
+      ['NEW-B', 1, 'B on pole 1'],
       ['NEW-A', 3, 'New unit A'],
     ]);
     expect(p1).toMatchObject({ geo_lat: 42.123456, geo_lon: -71.5, street_address: '1 New St', due_date: '2028-01-15', ehasp: 'EHASP-9', status: 'Pending' });

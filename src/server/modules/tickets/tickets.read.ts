@@ -117,6 +117,12 @@ const selectTickets = (db: DbOrTx, where: SQL) =>
     .where(where)
     .orderBy(asc(tickets.id));
 
+/**
+ * A task's description (DESIGN §7.5): its workbook row's own text, else (null: the row had none,
+ * or the task was added in the app) the unit library's.
+ */
+const taskDescription = sql<string>`coalesce(${ticketTasks.description}, ${units.description})`;
+
 const selectTasks = (db: DbOrTx, companyId: number, ids: TicketIds) =>
   db
     .select({
@@ -124,7 +130,7 @@ const selectTasks = (db: DbOrTx, companyId: number, ids: TicketIds) =>
       ticket_task_id: ticketTasks.id,
       task_id: ticketTasks.unitId,
       code: units.code,
-      description: units.description,
+      description: taskDescription,
       family: units.family,
       type: units.type,
       uom: units.uom,

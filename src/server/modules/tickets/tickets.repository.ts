@@ -122,6 +122,7 @@ export async function deleteTasks(db: DbOrTx, ticketId: number, ids: number[]) {
   if (ids.length) await db.delete(ticketTasks).where(and(eq(ticketTasks.ticketId, ticketId), inArray(ticketTasks.id, ids)));
 }
 
+/** The quantities of a kept task; the rest of it (its unit, its workbook row's description) stays as stored. */
 export async function updateTask(db: DbOrTx, ticketId: number, id: number, initQty: number, additionalQty: number) {
   await db
     .update(ticketTasks)

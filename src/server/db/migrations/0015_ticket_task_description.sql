@@ -1,0 +1,1 @@
+ALTER TABLE "ticket_tasks" ADD COLUMN "description" text;
