@@ -22,6 +22,8 @@ export const ERROR_CODE = {
   emailTaken: 'email_taken',
   /** A workbook over a limit (rows, cells, time): 422 wherever it is read, never a row problem. */
   workbookLimit: 'workbook_limit',
+  /** A file that is not a workbook this app reads (.xls, .ods, damaged): 422 from every route alike. */
+  workbookKind: 'workbook_kind',
   /** An `Idempotency-Key` header that is not 1–200 visible ASCII characters (400). */
   idempotencyKeyInvalid: 'idempotency_key_invalid',
   /** The key was already used by this user for a different request (422). */

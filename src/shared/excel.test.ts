@@ -261,7 +261,18 @@ describe('schemas and messages', () => {
     expect(ticketsFileSchema.parse(file).ticketsMappings.pole).toBe('Pole');
     expect(ticketsFileSchema.safeParse({ ...file, ticketsMappings: { pole: 'x'.repeat(256) } }).success).toBe(false);
     expect(ticketsFileSchema.safeParse({ ...file, ticket_file_url: '' }).success).toBe(false);
-    expect(getColumnsReply.parse({ jobColumns: ['A'], libraryColumns: [] })).toEqual({ jobColumns: ['A'], libraryColumns: [] });
+    const columns = {
+      jobColumns: ['A'],
+      libraryColumns: [],
+      sheets: [{ name: 'Tickets', hidden: false }],
+      tickets: { name: 'Tickets', headerRow: 3, rows: 10 },
+      library: null,
+      notes: [],
+    };
+    expect(getColumnsReply.parse(columns)).toEqual(columns);
+    expect(getColumnsReply.safeParse({ jobColumns: ['A'], libraryColumns: [] }).success).toBe(false);
+    expect(ticketsFileSchema.parse({ ...file, ticketsSheet: 'Unit Tracking' }).ticketsSheet).toBe('Unit Tracking');
+    expect(ticketsFileSchema.safeParse({ ...file, ticketsSheet: '' }).success).toBe(false);
   });
 
   it('joins row errors, showing the first few and a count', () => {

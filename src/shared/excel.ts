@@ -89,6 +89,10 @@ export const libraryMappingsSchema = z.object(
 export type TicketsMappings = z.infer<typeof ticketsMappingsSchema>;
 export type LibraryMappings = z.infer<typeof libraryMappingsSchema>;
 
+/** A sheet chosen by name instead of by the rules of DESIGN §7.5 (the mapping step's picker). */
+export const sheetNameSchema = z.string().min(1).max(LIMITS.shortTextMax);
+const sheetName = sheetNameSchema;
+
 /** `job.ticketsFile` of DESIGN §5: the uploaded workbook and its saved column mapping. */
 export const ticketsFileSchema = z.object({
   ticket_file_url: z.string().min(1).max(2048),
@@ -97,13 +101,67 @@ export const ticketsFileSchema = z.object({
   ticket_file_type: z.string().max(LIMITS.shortTextMax).nullable().optional(),
   ticketsMappings: ticketsMappingsSchema,
   libraryMappings: libraryMappingsSchema,
+  /** The sheets picked on the mapping step; absent or null: chosen by the rules of DESIGN §7.5. */
+  ticketsSheet: sheetName.nullable().optional(),
+  librarySheet: sheetName.nullable().optional(),
 });
 export type TicketsFile = z.infer<typeof ticketsFileSchema>;
 
-/** `GET /jobs/excel/getColumns?url=` (DESIGN §5). */
-export const getColumnsQuery = z.object({ url: z.string().min(1).max(2048) });
-export const getColumnsReply = z.object({ jobColumns: z.array(z.string()), libraryColumns: z.array(z.string()) });
+/** `GET /jobs/excel/getColumns?url=` (DESIGN §5), optionally with the sheets the user picked. */
+export const getColumnsQuery = z.object({
+  url: z.string().min(1).max(2048),
+  ticketsSheet: sheetName.optional(),
+  librarySheet: sheetName.optional(),
+});
+
+/** A sheet of the workbook, for the picker: hidden ones are never chosen by themselves. */
+export const workbookSheetSchema = z.object({ name: z.string(), hidden: z.boolean() });
+export type WorkbookSheet = z.infer<typeof workbookSheetSchema>;
+
+/** Where a sheet's data was found (DESIGN §7.5): shown before anything is written. */
+export const sheetUsedSchema = z.object({
+  name: z.string(),
+  /** Excel row number (1-based, as the user sees it) of the header row. */
+  headerRow: z.number().int(),
+  /** Rows with content below the header. */
+  rows: z.number().int(),
+});
+export type SheetUsed = z.infer<typeof sheetUsedSchema>;
+
+/** What the reader had to interpret, so that the person can check it before saving. */
+export const READ_NOTE_KINDS = ['two_digit_year', 'decimal_comma', 'windows_1252'] as const;
+export type ReadNoteKind = (typeof READ_NOTE_KINDS)[number];
+export const readNoteSchema = z.object({
+  kind: z.enum(READ_NOTE_KINDS),
+  /** The sheet's name ('CSV' for a CSV file). */
+  sheet: z.string(),
+  /** The header of the column it concerns; null when it concerns the whole file (its encoding). */
+  column: z.string().nullable(),
+  /** How many cells (or, for the encoding, 1). */
+  count: z.number().int(),
+  /** One sentence a person reads, with the first example: "… (row 5: 3/15/27 read as 03/15/2027)". */
+  message: z.string(),
+});
+export type ReadNote = z.infer<typeof readNoteSchema>;
+
+export const getColumnsReply = z.object({
+  jobColumns: z.array(z.string()),
+  libraryColumns: z.array(z.string()),
+  /** Every sheet of the workbook in order (one, named 'CSV', for a CSV). */
+  sheets: z.array(workbookSheetSchema),
+  /** The tickets sheet used and its header row. */
+  tickets: sheetUsedSchema,
+  /** The library sheet used; null when there is none (a CSV, a one-sheet workbook). */
+  library: sheetUsedSchema.nullable(),
+  notes: z.array(readNoteSchema),
+});
 export type WorkbookColumns = z.infer<typeof getColumnsReply>;
+
+/** The sheets a person picked on the mapping step (absent: the rules of DESIGN §7.5 choose). */
+export interface SheetChoice {
+  ticketsSheet?: string | null;
+  librarySheet?: string | null;
+}
 
 const norm = (s: string) => s.trim().replace(/\s+/g, ' ').toLowerCase();
 
@@ -137,7 +195,7 @@ export function defaultLibraryMappings(libraryColumns: readonly string[]): Recor
 }
 
 /** Both mappings pre-filled from the getColumns reply. */
-export function defaultMappings(columns: WorkbookColumns): {
+export function defaultMappings(columns: Pick<WorkbookColumns, 'jobColumns' | 'libraryColumns'>): {
   ticketsMappings: Record<TicketTarget, string | null>;
   libraryMappings: Record<LibraryTarget, string | null>;
 } {
@@ -223,10 +281,33 @@ export const overriddenText = (value: string) => `Overridden: ${value}`;
 // ---------------------------------------------------------------------------------------------
 // A parsed workbook and what importing it produces
 
-/** A cell after normalisation: text, a number, or empty. Dates are 'YYYY-MM-DD' text. */
-export type CellValue = string | number | null;
+/**
+ * A number whose cell format shows it otherwise (DESIGN §7.5): a pole id 123 formatted 00000
+ * shows '00123'. Text targets take `shown`; quantity, latitude and longitude take `n`.
+ */
+export interface ShownNumber {
+  n: number;
+  shown: string;
+}
+/** A formula cell with no saved result (written by a script): refused where it is read. `noResult` is its address ('C7'). */
+export interface NoResult {
+  noResult: string;
+}
+/** A cell after normalisation: text, a number (maybe with the text it shows), empty, or a formula without result. Dates are 'YYYY-MM-DD' text. */
+export type CellValue = string | number | null | ShownNumber | NoResult;
 
-export interface ParsedSheet {
+export const isShownNumber = (v: CellValue | undefined): v is ShownNumber => typeof v === 'object' && v !== null && 'shown' in v;
+export const isNoResult = (v: CellValue | undefined): v is NoResult => typeof v === 'object' && v !== null && 'noResult' in v;
+
+/** How a sheet's cells are to be read as numbers and dates (DESIGN §7.5). */
+export interface SheetReading {
+  /** A `;`-separated CSV: '3,5' and '3,500' are 3.5, '1.234,5' is 1234.5. */
+  decimalComma?: boolean;
+  /** The workbook counts date serials from 1904 (old Mac workbooks). */
+  date1904?: boolean;
+}
+
+export interface ParsedSheet extends SheetReading {
   name: string;
   /** The Excel row number (1-based, as the user sees it) of the header row; 0 when none. */
   headerRow: number;
@@ -234,6 +315,8 @@ export interface ParsedSheet {
   columns: string[];
   /** Data rows below the header, skipping empty ones. `cells[i]` belongs to `columns[i]`. */
   rows: { row: number; cells: CellValue[] }[];
+  /** What had to be interpreted in this sheet's data rows (two-digit years, decimal commas). */
+  notes?: ReadNote[];
 }
 
 export interface ParsedWorkbook {
@@ -242,6 +325,10 @@ export interface ParsedWorkbook {
   tickets: ParsedSheet;
   /** null when the file has no second sheet (a CSV, or a one-sheet workbook). */
   library: ParsedSheet | null;
+  /** Every sheet, in order (one named 'CSV' for a CSV). */
+  sheets?: WorkbookSheet[];
+  /** A CSV that was not UTF-8 and was read as Windows-1252. */
+  encoding?: 'windows-1252';
 }
 
 /** The pole a ticket is for, with the SPEC §3 Pole fields a workbook can fill. */

@@ -37,7 +37,30 @@ export const MSG = {
   tooFewJobColumns: "Couldn't find enough Ticket columns in this Excel file.",
   tooFewLibraryColumns: "Couldn't find enough Unit Library columns in this Excel file.",
   excelUnparsable: "This Excel file couldn't be parsed.",
-  excelLegacyXls: 'This is an old .xls file. Save it as .xlsx (Excel Workbook) and upload it again.',
+  /** DESIGN §7.5 "other kinds": the same answer from every route, naming the kind. */
+  excelOtherKind: (kind: string) => `This is ${kind}, which can't be read here. Save it as an Excel Workbook (.xlsx) and upload it again.`,
+  get excelLegacyXls() {
+    return this.excelOtherKind('an old Excel 97–2003 workbook (.xls)');
+  },
+  get excelOds() {
+    return this.excelOtherKind('an OpenDocument spreadsheet (.ods)');
+  },
+  excelNoHeader: (sheet: string, kind: 'tickets' | 'library') =>
+    `The sheet '${sheet}' has no header row: none of its first 20 rows holds at least 3 column names (such as ${
+      kind === 'tickets' ? 'Work Order, Pole, Line, Unit, Quantity' : 'Family, Unit Code, Type, Action, UOM'
+    }). Put the column names in one row above the data, or choose another sheet.`,
+  excelHeaderUsed: (sheet: string, row: number, columns: number, needed: number) =>
+    `Sheet '${sheet}', row ${row} was taken as the header: it has ${columns} column${columns === 1 ? '' : 's'}, and at least ${needed} are needed.`,
+  excelNoLibrarySheet: 'No visible sheet of this workbook has a Unit Library header (Family, Unit Code, Type, Action, UOM, Description, Notes).',
+  excelNoSuchSheet: (sheet: string) => `This workbook has no sheet named '${sheet}'. Choose one of its sheets.`,
+  excelCsvCannotCreateJob:
+    'A CSV file holds one sheet, so it can only add tickets to an existing job (Upload Spreadsheet on the job page). To create a job, upload an Excel workbook (.xlsx) with a Unit Tracking sheet and a Unit Library sheet.',
+  excelReadAsWindows1252:
+    'This CSV file is not UTF-8: it was read as Windows-1252, as Excel writes "CSV (Comma delimited)". Check that accented letters look right.',
+  excelFormulaNoResult: (row: number, column: string, sheet?: string) =>
+    `${sheet ? `${sheet} row` : 'Row'} ${row}, column ${column} holds a formula with no saved result. Open the file in Excel or LibreOffice, save it, and upload it again.`,
+  excelRowCoordinateComma: (row: number, label: string, value: string) =>
+    `Row ${row}: ${label} '${value}' has a comma. Write it with a decimal point (${value.replace(',', '.')}).`,
   // Workbook limits: what the limit is and what to do about it.
   excelTooLarge: (mb: number) =>
     `This workbook is too large: unzipped, its contents come to more than ${mb} MB. Remove unused sheets, pictures and formatting, or split it into smaller files.`,
@@ -96,7 +119,8 @@ export const MSG = {
   excelRowNegativeQty: (row: number, value: string) => `Row ${row}: Quantity '${value}' cannot be negative`,
   excelRowOutOfRange: (row: number, label: string, value: string, min: number, max: number) =>
     `Row ${row}: ${label} '${value}' must be between ${min} and ${max}`,
-  excelRowBadDate: (row: number, value: string) => `Row ${row}: Due date '${value}' is not a date (use MM/DD/YYYY)`,
+  excelRowBadDate: (row: number, value: string) =>
+    `Row ${row}: Due date '${value}' is not a date that can be read: use MM/DD/YYYY, M/D/YY or YYYY-MM-DD, with a year from 2000 to 2100`,
   excelRowTooLong: (row: number, label: string, max: number) => `Row ${row}: ${label} is longer than ${max} characters`,
   excelLibraryRowMissingCode: (row: number) => `Unit Library row ${row}: Unit code is missing`,
   excelLibraryRowTooLong: (row: number, label: string, max: number) => `Unit Library row ${row}: ${label} is longer than ${max} characters`,

@@ -11,10 +11,14 @@ export const UPLOAD_KINDS: readonly UploadKind[] = [...DOC_KINDS, 'media'];
 
 const MiB = 1024 * 1024;
 
-/** Spreadsheets of tickets (SPEC §4 Excel mapping). `.xls` is signed so that the import can say "save it as .xlsx". */
+/**
+ * Spreadsheets of tickets (SPEC §4 Excel mapping). `.xls` and `.ods` are signed so that the
+ * import can name their kind and ask for .xlsx (DESIGN §7.5), the same answer on every route.
+ */
 export const SPREADSHEET_TYPES = {
   'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': ['xlsx'],
   'application/vnd.ms-excel': ['xls'],
+  'application/vnd.oasis.opendocument.spreadsheet': ['ods'],
   'text/csv': ['csv'],
 } as const satisfies Record<string, readonly string[]>;
 
@@ -100,7 +104,9 @@ export function describeFileType(fileType: string, fileName = ''): string | null
     return `an image${ext ? ` (.${ext})` : ''}`;
   }
   if (type.startsWith('video/')) return 'a video';
-  if (type.includes('spreadsheet') || type === 'application/vnd.ms-excel' || ['xlsx', 'xls'].includes(ext)) return 'an Excel workbook';
+  if (type === 'application/vnd.oasis.opendocument.spreadsheet' || ext === 'ods') return 'an OpenDocument spreadsheet (.ods)';
+  if (type === 'application/vnd.ms-excel' || ext === 'xls') return 'an old Excel workbook (.xls)';
+  if (type.includes('spreadsheet') || ext === 'xlsx') return 'an Excel workbook';
   if (type === 'text/csv' || ext === 'csv') return 'a CSV file';
   if (type.includes('word') || ['doc', 'docx'].includes(ext)) return 'a Word document';
   if (type.startsWith('text/') || ext === 'txt') return 'a text file';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { defaultMappings, type CellValue, type LibraryMappings, type ParsedWorkbook, type TicketsMappings } from '../../../shared/excel';
 import { MSG } from '../../../shared/messages';
-import { cellDate, cellNumber, workbookToImport } from './convert';
+import { workbookToImport } from './convert';
 import { generateTicketWorkbook } from './generate';
 import { parseWorkbook } from './workbook';
 import { fixture } from '../../test/files';
@@ -128,8 +128,8 @@ describe('workbookToImport row rules', () => {
       "Row 7: Latitude '42.1.1' is not a number",
       "Row 8: Latitude '91' must be between -90 and 90",
       "Row 9: Longitude '-180.5' must be between -180 and 180",
-      "Row 10: Due date '13/45/2027' is not a date (use MM/DD/YYYY)",
-      "Row 11: Due date '99999999' is not a date (use MM/DD/YYYY)",
+      MSG.excelRowBadDate(10, '13/45/2027'),
+      MSG.excelRowBadDate(11, '99999999'),
       'Row 12: Pole is missing',
       'Row 12: Unit/task code is missing',
     ]);
@@ -222,29 +222,6 @@ describe('workbookToImport mapping problems', () => {
     const { errors, tickets } = workbookToImport(sheet([row()]), { ...TM, pole: 'POLE' }, LM);
     expect(errors).toEqual([]);
     expect(tickets).toHaveLength(1);
-  });
-});
-
-describe('cell helpers', () => {
-  it('reads numbers', () => {
-    expect(cellNumber(3)).toBe(3);
-    expect(cellNumber(' 2.5 ')).toBe(2.5);
-    expect(cellNumber('1,000')).toBe(1000);
-    expect(cellNumber('-.5')).toBe(-0.5);
-    expect(cellNumber('1,00')).toBeNaN();
-    expect(cellNumber('12abc')).toBeNaN();
-    expect(cellNumber(null)).toBeNaN();
-  });
-
-  it('reads due dates as Excel serials, MM/DD/YYYY and ISO', () => {
-    expect(cellDate(46100)).toBe('2026-03-19');
-    expect(cellDate('46100')).toBe('2026-03-19');
-    expect(cellDate('3/9/2027')).toBe('2027-03-09');
-    expect(cellDate('2027-03-09')).toBe('2027-03-09');
-    expect(cellDate('2027-03-09T10:00:00Z')).toBe('2027-03-09');
-    expect(cellDate('02/30/2027')).toBeNull();
-    expect(cellDate(0)).toBeNull();
-    expect(cellDate(null)).toBeNull();
   });
 });
 

@@ -1,11 +1,12 @@
 import { LIMITS } from '../../../shared/constants';
-import { excelSerialToIsoDate, toIsoDate } from '../../../shared/dates';
 import {
   LIBRARY_TARGETS,
   LIBRARY_TARGET_INFO,
   TICKET_TARGETS,
   TICKET_TARGET_INFO,
   isMapped,
+  isNoResult,
+  isShownNumber,
   missingMappings,
   overrideFor,
   truncateDecimals,
@@ -25,6 +26,7 @@ import {
 } from '../../../shared/excel';
 import { MSG } from '../../../shared/messages';
 import { parsePrice } from '../../../shared/money';
+import { cellNumber, columnOfRef, importDate, plainNumberText, shownText } from './cells';
 
 /**
  * A parsed workbook + the saved column mapping → ticket and unit drafts (DESIGN §4). Pass
@@ -41,30 +43,10 @@ import { parsePrice } from '../../../shared/money';
 
 /** Stop collecting after this many; the message shows the first few and a count. */
 const MAX_ERRORS = 200;
-/** Largest Excel date serial (31 Dec 9999). */
-const MAX_SERIAL = 2_958_465;
 
-const text = (v: CellValue | undefined): string => (v == null ? '' : typeof v === 'number' ? String(v) : v.trim());
+/** Text targets take the text the cell shows (DESIGN §7.5): '00123' for 123 formatted 00000. */
+const text = shownText;
 const orNull = (s: string): string | null => (s === '' ? null : s);
-
-const NUMBER = /^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i;
-const THOUSANDS = /^[-+]?\d{1,3}(,\d{3})+(\.\d*)?$/;
-
-/** A cell as a number: numbers as they are, text like '12', '1,250.5' or '-3'; NaN otherwise. */
-export function cellNumber(v: CellValue | undefined): number {
-  if (typeof v === 'number') return v;
-  const s = text(v);
-  const plain = THOUSANDS.test(s) ? s.replace(/,/g, '') : s;
-  return NUMBER.test(plain) ? Number(plain) : NaN;
-}
-
-/** Due date cell: Excel serial, 'MM/DD/YYYY', ISO (already 'YYYY-MM-DD' for date cells). */
-export function cellDate(v: CellValue | undefined): string | null {
-  if (v == null || v === '') return null;
-  const n = cellNumber(v);
-  if (Number.isFinite(n)) return n >= 1 && n <= MAX_SERIAL ? excelSerialToIsoDate(n) : null;
-  return toIsoDate(v);
-}
 
 const WORK_ORDER_SPLIT = /[\r\n,;]+/;
 
@@ -81,20 +63,36 @@ function limited(cells: CellValue[], i: number, t: TicketTarget, max: number, ro
   return s;
 }
 
-/** Latitude/longitude: empty → null; not a number or out of ±limit → error; else cut to 6 decimals. */
-function coordinate(cells: CellValue[], i: number, t: 'geo_lat' | 'geo_lon', limit: number, row: number, rowErrors: string[]): number | null {
+/**
+ * Latitude/longitude: empty → null; not a number or out of ±limit → error; else cut to 6
+ * decimals. A comma in a file whose decimal mark is the point is never a thousands group here.
+ */
+function coordinate(
+  cells: CellValue[],
+  i: number,
+  t: 'geo_lat' | 'geo_lon',
+  limit: number,
+  row: number,
+  rowErrors: string[],
+  decimalComma: boolean,
+): number | null {
   const raw = i < 0 ? '' : text(cells[i]);
   if (raw === '') return null;
-  const n = cellNumber(cells[i]);
   const label = TICKET_TARGET_INFO[t].label;
+  const numeric = typeof cells[i] === 'number' || isShownNumber(cells[i]);
+  if (!numeric && !decimalComma && raw.includes(',')) {
+    rowErrors.push(MSG.excelRowCoordinateComma(row, label, raw));
+    return null;
+  }
+  const n = cellNumber(cells[i], decimalComma);
   if (!Number.isFinite(n)) rowErrors.push(MSG.excelRowBadNumber(row, label, raw));
   else if (n < -limit || n > limit) rowErrors.push(MSG.excelRowOutOfRange(row, label, raw, -limit, limit));
   else return truncateDecimals(n, LIMITS.geoDecimals);
   return null;
 }
 
-/** Where a sheet's columns are: its header row and texts (ParsedSheet without its rows). */
-export type SheetHeader = Pick<ParsedSheet, 'headerRow' | 'columns'>;
+/** Where a sheet's columns are and how its cells read (ParsedSheet without its rows). */
+export type SheetHeader = Pick<ParsedSheet, 'name' | 'headerRow' | 'columns' | 'decimalComma' | 'date1904'>;
 
 /** target → column index in the sheet; mapped columns that are not there are errors. */
 function resolveColumns<T extends string>(
@@ -177,7 +175,10 @@ export function startConversion(
     ? resolveColumns<LibraryTarget>(library, LIBRARY_TARGETS, libraryMappings, LIBRARY_TARGET_INFO, () => false, 'library', errors)
     : {};
   if (errors.length) return { errors };
-  return { tickets: new TicketRows(tc, overrides), library: (rows) => (libraryMappings ? libraryUnits(rows, lc) : { units: [], errors: [] }) };
+  return {
+    tickets: new TicketRows(tc, overrides, tickets),
+    library: (rows) => (libraryMappings ? libraryUnits(rows, lc, library?.name ?? 'Unit Library') : { units: [], errors: [] }),
+  };
 }
 
 /** The fields of a pole that a later row of it fills when they are still blank. */
@@ -206,8 +207,13 @@ export class TicketRows {
   private readonly ehasp: string | null;
   private readonly overridden: { arc_rating: string | null; primary_voltage: string | null; secondary_voltage: string | null };
   private readonly cols: number[];
+  private readonly mapped: number[];
+  private readonly decimalComma: boolean;
+  private readonly date1904: boolean;
 
-  constructor(tc: Partial<Record<TicketTarget, number>>, overrides?: JobOverrides | null) {
+  constructor(tc: Partial<Record<TicketTarget, number>>, overrides?: JobOverrides | null, reading: Pick<SheetHeader, 'decimalComma' | 'date1904'> = {}) {
+    this.decimalComma = reading.decimalComma === true;
+    this.date1904 = reading.date1904 === true;
     this.ehasp = isMapped(overrides?.ehasp_override) ? overrides.ehasp_override.trim() : null;
     this.overridden = {
       arc_rating: overrideFor('arc_rating', overrides),
@@ -216,6 +222,7 @@ export class TicketRows {
     };
     // Column index per target, -1 when not mapped (or overridden).
     this.cols = TICKET_TARGETS.map((t) => tc[t] ?? -1);
+    this.mapped = this.cols.filter((i) => i >= 0);
   }
 
   private push(e: ImportError) {
@@ -253,6 +260,16 @@ export class TicketRows {
   /** One data row of the tickets sheet. Plain locals: this runs once per row of tens of thousands. */
   add(row: number, cells: CellValue[]): void {
     const [iWo, iPole, iLine, iPoleId, iLineId, iDue, iLat, iLon, iPrim, iSec, iArc, iStreet, iUnit, iDesc, iQty] = this.cols;
+    // A mapped formula without a saved result would read as blank or 0: refused (DESIGN §7.5).
+    let uncached = false;
+    for (const i of this.mapped) {
+      const c = cells[i];
+      if (isNoResult(c)) {
+        this.push({ row, sheet: 'tickets', message: MSG.excelFormulaNoResult(row, columnOfRef(c.noResult)) });
+        uncached = true;
+      }
+    }
+    if (uncached) return;
     const rowErrors: string[] = [];
     const poleName = limited(cells, iPole, 'pole', LIMITS.shortTextMax, row, rowErrors);
     const lineName = limited(cells, iLine, 'line', LIMITS.shortTextMax, row, rowErrors);
@@ -264,18 +281,19 @@ export class TicketRows {
     let qty = 0;
     const qtyText = iQty < 0 ? '' : text(cells[iQty]);
     if (qtyText !== '') {
-      qty = cellNumber(cells[iQty]);
+      qty = cellNumber(cells[iQty], this.decimalComma);
       if (!Number.isFinite(qty)) rowErrors.push(MSG.excelRowBadNumber(row, TICKET_TARGET_INFO.qty.label, qtyText));
       else if (qty < 0) rowErrors.push(MSG.excelRowNegativeQty(row, qtyText));
     }
-    const lat = coordinate(cells, iLat, 'geo_lat', 90, row, rowErrors);
-    const lon = coordinate(cells, iLon, 'geo_lon', 180, row, rowErrors);
+    const lat = coordinate(cells, iLat, 'geo_lat', 90, row, rowErrors, this.decimalComma);
+    const lon = coordinate(cells, iLon, 'geo_lon', 180, row, rowErrors, this.decimalComma);
 
     let due: string | null = null;
     const dueText = iDue < 0 ? '' : text(cells[iDue]);
     if (dueText !== '') {
-      due = cellDate(cells[iDue]);
-      if (!due) rowErrors.push(MSG.excelRowBadDate(row, dueText));
+      const d = importDate(cells[iDue], this.date1904);
+      if (d?.ok) due = d.date;
+      else rowErrors.push(MSG.excelRowBadDate(row, dueText));
     }
 
     const woText = limited(cells, iWo, 'work_order', LIMITS.textMax, row, rowErrors);
@@ -360,13 +378,19 @@ export function mergeContinued(into: TicketDraft, more: TicketDraft): void {
 }
 
 /** The library sheet's rows → units (the last row of a code wins, in the position where it last appeared). */
-function libraryUnits(rows: ParsedSheet['rows'], lc: Partial<Record<LibraryTarget, number>>): { units: UnitDraft[]; errors: ImportError[] } {
+function libraryUnits(rows: ParsedSheet['rows'], lc: Partial<Record<LibraryTarget, number>>, sheetName: string): { units: UnitDraft[]; errors: ImportError[] } {
   const errors: ImportError[] = [];
   const units = new Map<string, UnitDraft>();
   const fail = (row: number, message: string) => {
     if (errors.length < MAX_ERRORS) errors.push({ row, sheet: 'library', message });
   };
+  const mapped = Object.values(lc) as number[];
   for (const { row, cells } of rows) {
+    const uncached = mapped.map((i) => cells[i]).filter(isNoResult);
+    if (uncached.length) {
+      for (const c of uncached) fail(row, MSG.excelFormulaNoResult(row, columnOfRef(c.noResult), sheetName));
+      continue;
+    }
     let tooLong = false;
     const str = (t: LibraryTarget) => {
       const max = t === 'desc' || t === 'notes' ? LIMITS.textMax : LIMITS.shortTextMax;
@@ -390,7 +414,9 @@ function libraryUnits(rows: ParsedSheet['rows'], lc: Partial<Record<LibraryTarge
     };
     let badPrice = false;
     if (lc.unit_price !== undefined) {
-      const price = parsePrice(text(cells[lc.unit_price]));
+      // The number of a numeric cell ('$12.50' is how a currency format shows 12.5).
+      const cell = cells[lc.unit_price];
+      const price = parsePrice(typeof cell === 'number' ? plainNumberText(cell) : isShownNumber(cell) ? plainNumberText(cell.n) : text(cell));
       if (price.ok) unit.unit_price = price.value;
       else {
         fail(row, MSG.excelLibraryRowBadPrice(row, price.message));

@@ -77,18 +77,26 @@ describe('GET /jobs/excel/getColumns', () => {
           'Quantity',
         ],
         libraryColumns: ['Family', 'Unit Code', 'Type', 'Action', 'UOM', 'Description', 'Notes'],
+        sheets: [
+          { name: 'Read Me', hidden: false },
+          { name: 'Unit Tracking', hidden: false },
+          { name: 'Unit Library', hidden: false },
+        ],
+        tickets: { name: 'Unit Tracking', headerRow: 3, rows: 5 },
+        library: { name: 'Unit Library', headerRow: 1, rows: 5 },
+        notes: [],
       });
     }
   });
 
   it('answers 422 with the SPEC §5 messages for unusable files', async () => {
     const cases: [string, string][] = [
-      ['too-few-columns.xlsx', MSG.tooFewJobColumns],
-      ['too-few-library-columns.xlsx', MSG.tooFewLibraryColumns],
+      ['too-few-columns.xlsx', `${MSG.tooFewJobColumns} ${MSG.excelHeaderUsed('Unit Tracking', 1, 5, 9)}`],
+      ['too-few-library-columns.xlsx', `${MSG.tooFewLibraryColumns} ${MSG.excelHeaderUsed('Units', 1, 4, 7)}`],
       ['legacy.xls', MSG.excelLegacyXls],
       ['not-a-workbook.xlsx', MSG.excelUnparsable],
-      // A CSV has only the tickets sheet: it cannot fill the Unit Library tab.
-      ['tickets.csv', MSG.tooFewLibraryColumns],
+      // A CSV has only the tickets sheet: it adds tickets to a job, and cannot create one.
+      ['tickets.csv', MSG.excelCsvCannotCreateJob],
     ];
     for (const [name, message] of cases) {
       const res = await getCols(await upload(demoCompanyId, name));

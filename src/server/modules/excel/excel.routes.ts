@@ -15,6 +15,6 @@ export async function excelRoutes(app: App, ctx: AppContext) {
         response: { 200: getColumnsReply },
       },
     },
-    (request) => service.getColumns(ctx, request.user, request.query.url),
+    (request) => service.getColumns(ctx, request.user, request.query.url, request.query),
   );
 }

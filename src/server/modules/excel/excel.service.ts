@@ -1,4 +1,4 @@
-import type { JobOverrides, TicketsFile, WorkbookColumns } from '../../../shared/excel';
+import type { JobOverrides, SheetChoice, TicketsFile, WorkbookColumns } from '../../../shared/excel';
 import type { AppContext } from '../../context';
 import { notFound } from '../../errors';
 import type { CurrentUser } from '../../plugins/auth';
@@ -52,9 +52,12 @@ export function importOptions(ctx: AppContext, user: Pick<CurrentUser, 'id'>): I
  * workbook worker (the whole file is parsed: ~1 s of CPU for 10,000 rows), which also warms its
  * code up for the job save that follows.
  */
-export async function getColumns(ctx: AppContext, user: CurrentUser, url: string): Promise<WorkbookColumns> {
-  return workbookColumnsOffThread(await readUploadedFile(ctx, user, url), importOptions(ctx, user));
+export async function getColumns(ctx: AppContext, user: CurrentUser, url: string, sheets?: SheetChoice): Promise<WorkbookColumns> {
+  return workbookColumnsOffThread(await readUploadedFile(ctx, user, url), importOptions(ctx, user), sheets);
 }
+
+/** The sheets a saved mapping names (absent: the rules of DESIGN §7.5 choose). */
+const sheetsOf = (f: TicketsFile): SheetChoice => ({ ticketsSheet: f.ticketsSheet ?? null, librarySheet: f.librarySheet ?? null });
 
 /**
  * For a job save with `job.ticketsFile`: read the workbook, convert it with the saved mapping
@@ -71,7 +74,7 @@ export async function loadWorkbookImport(
   const buf = await readUploadedFile(ctx, user, ticketsFile.ticket_file_url);
   return workbookImportOffThread(
     buf,
-    { ticketsMappings: ticketsFile.ticketsMappings, libraryMappings: ticketsFile.libraryMappings, overrides },
+    { ticketsMappings: ticketsFile.ticketsMappings, libraryMappings: ticketsFile.libraryMappings, overrides, sheets: sheetsOf(ticketsFile) },
     importOptions(ctx, user),
   );
 }
@@ -91,7 +94,7 @@ export async function workbookImportStream(
   const buf = await readUploadedFile(ctx, user, ticketsFile.ticket_file_url);
   return workbookImportBatches(
     buf,
-    { ticketsMappings: ticketsFile.ticketsMappings, libraryMappings: ticketsFile.libraryMappings, overrides },
+    { ticketsMappings: ticketsFile.ticketsMappings, libraryMappings: ticketsFile.libraryMappings, overrides, sheets: sheetsOf(ticketsFile) },
     importOptions(ctx, user),
   );
 }

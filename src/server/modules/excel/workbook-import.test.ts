@@ -79,8 +79,8 @@ describe('the workbook worker', () => {
     const req = await requestFor(fixture('good.xlsx'));
     expect((await failures(fixture('not-a-workbook.xlsx'), req)).message).toBe(MSG.excelUnparsable);
     expect((await failures(fixture('legacy.xls'), req)).message).toBe(MSG.excelLegacyXls);
-    expect((await failures(fixture('too-few-columns.xlsx'), req)).message).toBe(MSG.tooFewJobColumns);
-    expect((await failures(fixture('too-few-library-columns.xlsx'), req)).message).toBe(MSG.tooFewLibraryColumns);
+    expect((await failures(fixture('too-few-columns.xlsx'), req)).message).toBe(`${MSG.tooFewJobColumns} ${MSG.excelHeaderUsed('Unit Tracking', 1, 5, 9)}`);
+    expect((await failures(fixture('too-few-library-columns.xlsx'), req)).message).toBe(`${MSG.tooFewLibraryColumns} ${MSG.excelHeaderUsed('Units', 1, 4, 7)}`);
   });
 
   it('reads the header lists for getColumns, with the same 422 for too few columns', async () => {
@@ -88,7 +88,7 @@ describe('the workbook worker', () => {
     expect(await workbookColumnsOffThread(buf)).toEqual(columnsOf(await parseWorkbook(buf)));
     const err = await workbookColumnsOffThread(fixture('too-few-columns.xlsx')).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(AppError);
-    expect((err as AppError).message).toBe(MSG.tooFewJobColumns);
+    expect((err as AppError).message).toBe(`${MSG.tooFewJobColumns} ${MSG.excelHeaderUsed('Unit Tracking', 1, 5, 9)}`);
   });
 
   it.runIf(process.platform === 'linux')('runs at the lowest priority, behind the server thread', async () => {
@@ -118,7 +118,7 @@ describe('the workbook worker', () => {
     }
     const err = await sheetUploadOffThread(fixture('too-few-columns.xlsx'), {}).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(AppError);
-    expect((err as AppError).message).toBe(MSG.tooFewJobColumns);
+    expect((err as AppError).message).toBe(`${MSG.tooFewJobColumns} ${MSG.excelHeaderUsed('Unit Tracking', 1, 5, 9)}`);
   });
 });
 

@@ -10,6 +10,7 @@ import {
   type JobOverrides,
   type LibraryMappings,
   type ParsedSheet,
+  type SheetChoice,
   type TicketDraft,
   type TicketsMappings,
   type UnitDraft,
@@ -28,11 +29,12 @@ import {
   columnsOf,
   parseWorkbook,
   sniffFormat,
-  streamXlsx,
   withDeadline,
   xlsxEntries,
   type WorkbookLimits,
 } from './workbook';
+import { streamXlsx } from './xlsx';
+import type { SheetRows } from './header';
 
 /**
  * Workbooks read in a worker thread: the job save's `job.ticketsFile`, getColumns, and
@@ -46,6 +48,8 @@ export interface WorkbookImportRequest {
   ticketsMappings: TicketsMappings;
   libraryMappings: LibraryMappings | null;
   overrides?: JobOverrides | null;
+  /** The sheets picked on the mapping step (DESIGN §7.5). */
+  sheets?: SheetChoice;
 }
 
 export type WorkbookDrafts = Omit<WorkbookImport, 'errors'>;
@@ -61,7 +65,7 @@ export function assertImportOk(result: WorkbookImport): void {
  * the bad rows when there is any problem. Pure (no database, no storage): what the worker runs.
  */
 export async function workbookImportOf(buf: Buffer, req: WorkbookImportRequest, limits?: WorkbookLimits): Promise<WorkbookDrafts> {
-  const parsed = await parseWorkbook(buf, limits);
+  const parsed = await parseWorkbook(buf, limits, req.sheets);
   assertEnoughColumns(parsed);
   const result = workbookToImport(parsed, req.ticketsMappings, req.libraryMappings, req.overrides);
   assertImportOk(result);
@@ -73,6 +77,7 @@ export interface SheetUploadRequest {
   ticketsMappings?: TicketsMappings;
   libraryMappings?: LibraryMappings;
   overrides?: JobOverrides | null;
+  sheets?: SheetChoice;
 }
 
 /**
@@ -82,7 +87,7 @@ export interface SheetUploadRequest {
  * route lists every rejected row. Pure: what the worker runs.
  */
 export async function sheetUploadOf(buf: Buffer, req: SheetUploadRequest, limits?: WorkbookLimits): Promise<WorkbookImport> {
-  const parsed = await parseWorkbook(buf, limits);
+  const parsed = await parseWorkbook(buf, limits, req.sheets);
   assertTicketColumns(parsed);
   const columns = columnsOf(parsed);
   const ticketsMappings = req.ticketsMappings ?? defaultTicketsMappings(columns.jobColumns);
@@ -152,9 +157,10 @@ export async function streamWorkbookImport(
     let rows = 0;
     /** Past the deadline the read may still run: nothing of it may be sent beside the fallback's. */
     let abandoned = false;
-    const start = (header: SheetHeader) => {
+    const start = (sheet: SheetRows) => {
+      const header: SheetHeader = { name: sheet.name, headerRow: sheet.headerRow, columns: sheet.columns, ...sheet.reading };
       try {
-        assertEnoughColumns({ format: 'xlsx', tickets: { name: '', ...header, rows: [] }, library: libSheet });
+        assertEnoughColumns({ format: 'xlsx', tickets: { ...header, rows: [] }, library: libSheet });
         const c = startConversion(header, libSheet, req.ticketsMappings, req.libraryMappings, req.overrides);
         if ('errors' in c) throw unprocessable(formatImportErrors(c.errors));
         conversion = c;
@@ -179,7 +185,7 @@ export async function streamWorkbookImport(
             conversion?.tickets.add(row, cells);
             if ((conversion?.tickets.changes ?? 0) >= TICKETS_PER_MESSAGE) flush();
           },
-        }),
+        }, req.sheets),
         READ_DEADLINE_MS,
       );
       if (!tickets.headerRow) start(tickets);
@@ -205,7 +211,7 @@ export async function streamWorkbookImport(
 export type WorkerTask =
   | { kind: 'import'; req: WorkbookImportRequest }
   // `sheet`: the columns of a spreadsheet upload, whose library sheet is optional (a CSV has none).
-  | { kind: 'columns'; sheet?: boolean }
+  | { kind: 'columns'; sheet?: boolean; sheets?: SheetChoice }
   | { kind: 'sheet'; req: SheetUploadRequest };
 
 export interface WorkerJob {
@@ -245,7 +251,7 @@ export async function runWorkerJob({ id, buf, task, limits }: WorkerJob, send: (
   try {
     const bytes = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
     if (task.kind === 'columns') {
-      const parsed = await parseWorkbook(bytes, limits);
+      const parsed = await parseWorkbook(bytes, limits, task.sheets);
       if (task.sheet) assertTicketColumns(parsed);
       else assertEnoughColumns(parsed);
       return { id, done: true, columns: columnsOf(parsed) };
@@ -550,11 +556,11 @@ export async function sheetUploadOffThread(buf: Buffer, req: SheetUploadRequest,
 }
 
 /** getColumns' header lists (422 when there are too few), read in the worker. */
-export async function workbookColumnsOffThread(buf: Buffer, options?: ImportOptions): Promise<WorkbookColumns> {
-  return (await collectOffThread(buf, { kind: 'columns' }, options)).columns!;
+export async function workbookColumnsOffThread(buf: Buffer, options?: ImportOptions, sheets?: SheetChoice): Promise<WorkbookColumns> {
+  return (await collectOffThread(buf, { kind: 'columns', sheets }, options)).columns!;
 }
 
 /** The header lists of a spreadsheet upload (422 with too few ticket columns; the library sheet is optional). */
-export async function sheetColumnsOffThread(buf: Buffer, options?: ImportOptions): Promise<WorkbookColumns> {
-  return (await collectOffThread(buf, { kind: 'columns', sheet: true }, options)).columns!;
+export async function sheetColumnsOffThread(buf: Buffer, options?: ImportOptions, sheets?: SheetChoice): Promise<WorkbookColumns> {
+  return (await collectOffThread(buf, { kind: 'columns', sheet: true, sheets }, options)).columns!;
 }

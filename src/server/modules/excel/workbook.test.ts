@@ -8,14 +8,11 @@ import {
   assertEnoughColumns,
   assertTicketColumns,
   columnsOf,
-  normaliseCell,
-  parseCsvRows,
   parseWorkbook,
-  pickSheets,
-  readXlsxSheets,
-  readXlsxSheetsWhole,
   sniffFormat,
 } from './workbook';
+import { chooseSheets, readXlsxSheets, readXlsxSheetsWhole } from './xlsx';
+import { parseCsvRows } from './csv';
 import { fixture } from '../../test/files';
 
 /** The 422 AppError a call throws, with its message. */
@@ -71,7 +68,18 @@ describe('parseWorkbook with workbooks written by openpyxl', () => {
     expect(rows[4].cells[5]).toBe(46100);
     // The hyperlink cell gives its text.
     expect(rows[4].cells[11]).toBe('3 Elm St');
-    expect(columnsOf(parsed)).toEqual({ jobColumns: parsed.tickets.columns, libraryColumns: parsed.library?.columns });
+    expect(columnsOf(parsed)).toEqual({
+      jobColumns: parsed.tickets.columns,
+      libraryColumns: parsed.library?.columns,
+      sheets: [
+        { name: 'Read Me', hidden: false },
+        { name: 'Unit Tracking', hidden: false },
+        { name: 'Unit Library', hidden: false },
+      ],
+      tickets: { name: 'Unit Tracking', headerRow: 3, rows: 5 },
+      library: { name: 'Unit Library', headerRow: 1, rows: 5 },
+      notes: [],
+    });
     expect(() => assertEnoughColumns(parsed)).not.toThrow();
   });
 
@@ -87,14 +95,14 @@ describe('parseWorkbook with workbooks written by openpyxl', () => {
     expect(parsed.tickets.columns).toHaveLength(5);
     const err = await rejection(() => assertEnoughColumns(parsed));
     expect(err.statusCode).toBe(422);
-    expect(err.message).toBe(MSG.tooFewJobColumns);
+    expect(err.message).toBe(`${MSG.tooFewJobColumns} ${MSG.excelHeaderUsed('Unit Tracking', 1, 5, 9)}`);
   });
 
   it('answers the SPEC §5 message for too few library columns', async () => {
     const parsed = await parseWorkbook(fixture('too-few-library-columns.xlsx'));
     expect(() => assertTicketColumns(parsed)).not.toThrow();
     const err = await rejection(() => assertEnoughColumns(parsed));
-    expect(err.message).toBe(MSG.tooFewLibraryColumns);
+    expect(err.message).toBe(`${MSG.tooFewLibraryColumns} ${MSG.excelHeaderUsed('Units', 1, 4, 7)}`);
   });
 
   it('refuses a legacy .xls by its magic bytes, asking for .xlsx', async () => {
@@ -171,39 +179,47 @@ describe('parseWorkbook with CSV', () => {
     expect(parsed.tickets.rows[1].cells[13]).toBe('Say "hi"');
     expect(parsed.tickets.rows[2].cells[13]).toBe('two\nlines');
     expect(() => assertTicketColumns(parsed)).not.toThrow();
-    // A CSV has no library sheet, so the job-creation mapping cannot use it.
-    expect((await rejection(() => assertEnoughColumns(parsed))).message).toBe(MSG.tooFewLibraryColumns);
+    // A CSV has no library sheet, so it cannot create a job: the message says what it can do.
+    expect((await rejection(() => assertEnoughColumns(parsed))).message).toBe(MSG.excelCsvCannotCreateJob);
   });
 
   it('parses RFC 4180 details and other delimiters', () => {
-    expect(parseCsvRows('a,"b ""q""",c\r\n1,"x\r\ny",3')).toEqual([
+    expect(parseCsvRows('a,"b ""q""",c\r\n1,"x\r\ny",3', ',')).toEqual([
       ['a', 'b "q"', 'c'],
       ['1', 'x\r\ny', '3'],
     ]);
-    expect(parseCsvRows('a;b;c\n1;2,5;3\n')).toEqual([
+    expect(parseCsvRows('a;b;c\n1;2,5;3\n', ';')).toEqual([
       ['a', 'b', 'c'],
       ['1', '2,5', '3'],
     ]);
-    expect(parseCsvRows('a\tb\tc')).toEqual([['a', 'b', 'c']]);
-    expect(parseCsvRows('')).toEqual([]);
+    expect(parseCsvRows('a\tb\tc', '\t')).toEqual([['a', 'b', 'c']]);
+    expect(parseCsvRows('', ',')).toEqual([]);
   });
 });
 
 describe('sheets and header rows', () => {
-  it('picks sheets by name, case- and space-insensitively, else by position', () => {
-    expect(pickSheets(['Cover', 'unit  TRACKING (2027)', 'Unit_Library'])).toEqual({ tickets: 1, library: 2 });
-    expect(pickSheets(['Data', 'Lookup', 'Notes'])).toEqual({ tickets: 0, library: 1 });
-    expect(pickSheets(['Units', 'Unit Tracking'])).toEqual({ tickets: 1, library: 0 });
-    expect(pickSheets(['Unit Library', 'Data'])).toEqual({ tickets: 1, library: 0 });
-    expect(pickSheets(['Only'])).toEqual({ tickets: 0, library: null });
+  it('picks visible sheets by name, case- and space-insensitively, else the first with a header', async () => {
+    const visible = (...names: string[]) => names.map((name) => ({ name, hidden: false }));
+    const headers = (ticketSheets: number[], librarySheets: number[]) => async (i: number, kind: 'tickets' | 'library') =>
+      (kind === 'tickets' ? ticketSheets : librarySheets).includes(i);
+    expect(await chooseSheets(visible('Cover', 'unit  TRACKING (2027)', 'Unit_Library'), headers([], []))).toEqual({ tickets: 1, library: 2 });
+    expect(await chooseSheets(visible('Data', 'Lookup', 'Notes'), headers([1], [2]))).toEqual({ tickets: 1, library: 2 });
+    expect(await chooseSheets(visible('Units', 'Unit Tracking'), headers([], [0]))).toEqual({ tickets: 1, library: 0 });
+    expect(await chooseSheets(visible('Unit Library', 'Data'), headers([1], []))).toEqual({ tickets: 1, library: 0 });
+    expect(await chooseSheets(visible('Only'), headers([0], []))).toEqual({ tickets: 0, library: null });
+    // Hidden sheets are never chosen by themselves, named right or not; a picked one is.
+    const withHidden = [{ name: 'Unit Tracking', hidden: true }, ...visible('Tickets 2027', 'Lists', 'Library')];
+    expect(await chooseSheets(withHidden, headers([0, 1], [3]))).toEqual({ tickets: 1, library: 3 });
+    expect(await chooseSheets(withHidden, headers([0, 1], [3]), { ticketsSheet: 'unit tracking' })).toEqual({ tickets: 0, library: 3 });
+    await expect(chooseSheets(withHidden, headers([], []), { librarySheet: 'Nope' })).rejects.toThrow(MSG.excelNoSuchSheet('Nope'));
   });
 
-  it('takes the first row with at least three non-empty cells as the header and skips empty rows', async () => {
+  it('takes the row with the most default column names as the header, skipping titles and group rows above it', async () => {
     const buf = await xlsx((wb) => {
       const ws = wb.addWorksheet('Unit Tracking');
       ws.getCell('A1').value = 'Title';
-      ws.getCell('C2').value = 'Prepared by';
-      ws.getCell('D2').value = 'Office';
+      ws.getRow(2).values = ['Job: 4711', 'Prepared: 11/20/2026', 'Prepared by', 'Office'];
+      ws.getRow(3).values = ['Pole info', 'Pole info', null, 'Work', 'Work'];
       ws.getRow(4).values = ['Pole', 'Line', null, 'Unit', 'Pole'];
       ws.getRow(6).values = ['P-1', 'L-1', 'ignored, no header', 'U-1', 'dup'];
       ws.getRow(8).values = [];
@@ -216,20 +232,23 @@ describe('sheets and header rows', () => {
     expect(parsed.tickets.rows).toEqual([{ row: 6, cells: ['P-1', 'L-1', 'U-1', 'dup'] }]);
   });
 
-  it('gives an empty header for a sheet without a row of three cells', async () => {
+  it('refuses a sheet none of whose first 20 rows holds three column names, naming it', async () => {
     const buf = await xlsx((wb) => {
-      wb.addWorksheet('Unit Tracking').addRow(['a', 'b']);
+      const ws = wb.addWorksheet('Unit Tracking');
+      ws.addRow(['Job 4711', 12, 2027]);
+      for (let i = 0; i < 25; i++) ws.addRow(['x', 2, 3]);
+      ws.getRow(22).values = ['Pole', 'Line', 'Unit', 'Quantity'];
     });
     const parsed = await parseWorkbook(buf);
     expect(parsed.tickets).toMatchObject({ headerRow: 0, columns: [], rows: [] });
     expect(parsed.library).toBeNull();
-    expect((await rejection(() => assertEnoughColumns(parsed))).message).toBe(MSG.tooFewJobColumns);
+    expect((await rejection(() => assertEnoughColumns(parsed))).message).toBe(MSG.excelNoHeader('Unit Tracking', 'tickets'));
   });
 
   it('reads formulas as their results, rich text as its text, dates as calendar dates', async () => {
     const buf = await xlsx((wb) => {
       const ws = wb.addWorksheet('Unit Tracking');
-      ws.addRow(['Pole', 'Qty', 'Desc', 'Due', 'Flag', 'Err']);
+      ws.addRow(['Pole', 'Quantity', 'Description', 'Due Date', 'Flag', 'Err']);
       ws.addRow([
         { richText: [{ text: 'P-' }, { font: { bold: true }, text: '7' }] },
         { formula: '2+3', result: 5 },
@@ -241,16 +260,6 @@ describe('sheets and header rows', () => {
     });
     const parsed = await parseWorkbook(buf);
     expect(parsed.tickets.rows[0].cells).toEqual(['P-7', 5, 'see map', '2027-06-30', 'TRUE', null]);
-  });
-
-  it('normalises single values', () => {
-    expect(normaliseCell('  x  ')).toBe('x');
-    expect(normaliseCell('   ')).toBeNull();
-    expect(normaliseCell(Number.NaN)).toBeNull();
-    expect(normaliseCell({ formula: 'TODAY()', result: new Date(Date.UTC(2026, 0, 2)) })).toBe('2026-01-02');
-    expect(normaliseCell({ sharedFormula: 'A1', result: 'r' })).toBe('r');
-    expect(normaliseCell({ text: { richText: [{ text: 'a' }, { text: 'b' }] }, hyperlink: 'h' })).toBe('ab');
-    expect(normaliseCell(undefined)).toBeNull();
   });
 
   it('reads the same rows with the streaming reader and with the whole-workbook fallback', async () => {

@@ -175,7 +175,9 @@ async function* workbookBatches(stream: AsyncIterable<ImportBatch>): AsyncGenera
   }
 }
 
-const asSaveError = (err: unknown) => (err instanceof AppError && err.statusCode === 422 && err.code !== ERROR_CODE.workbookLimit ? badRequest(err.message) : err);
+/** A row problem answers 400 like a newTickets one; a file over a limit or of another kind keeps its 422, as on every route. */
+const asSaveError = (err: unknown) =>
+  err instanceof AppError && err.statusCode === 422 && err.code !== ERROR_CODE.workbookLimit && err.code !== ERROR_CODE.workbookKind ? badRequest(err.message) : err;
 
 /** newTickets / newUnits as the first batch, joined by the workbook's first (and any restart) batch. */
 async function* withFirst(first: { tickets: ImportTicket[]; library: ImportUnit[] }, rest?: AsyncIterable<ImportBatch>): AsyncGenerator<ImportBatch> {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { formatImportErrors, libraryMappingsSchema, ticketsMappingsSchema, type WorkbookColumns } from '../../../shared/excel';
+import { formatImportErrors, libraryMappingsSchema, sheetNameSchema, ticketsMappingsSchema, type WorkbookColumns } from '../../../shared/excel';
 import { MSG } from '../../../shared/messages';
 import { PREVIEW_CHANGES_LISTED, previewTokenSchema, REIMPORT_MODES, type ReimportPreview } from '../../../shared/reimport';
 import type { AppContext } from '../../context';
@@ -46,6 +46,9 @@ export const xlsUploadBody = z.object({
   mode: z.enum(REIMPORT_MODES).default('add_new'),
   /** The preview's token: the import is refused with 409 (and a new preview) if the job changed since. */
   preview_token: previewTokenSchema.optional(),
+  /** Sheets picked on the mapping step (DESIGN §7.5); absent: chosen by their names and headers. */
+  ticketsSheet: sheetNameSchema.optional(),
+  librarySheet: sheetNameSchema.optional(),
 });
 export type XlsUploadBody = z.infer<typeof xlsUploadBody>;
 
@@ -78,7 +81,8 @@ export async function uploadSpreadsheet(ctx: AppContext, user: CurrentUser, body
   if (!Buffer.isBuffer(body.file) || body.file.length === 0) throw badRequest(MSG.xlsFileMissing, { file: 'required' });
   const job = await findJob(ctx.db, user.companyId, body.job_id);
   if (!job) throw notFound('job');
-  if (body.mode === 'columns') return { kind: 'columns', columns: await sheetColumnsOffThread(body.file, importOptions(ctx, user)) };
+  const sheets = { ticketsSheet: body.ticketsSheet, librarySheet: body.librarySheet };
+  if (body.mode === 'columns') return { kind: 'columns', columns: await sheetColumnsOffThread(body.file, importOptions(ctx, user), sheets) };
 
   // Parsed, mapped (the sent mapping or the default one; the library sheet too when it is
   // mapped) and converted in the workbook worker, so the server keeps answering meanwhile.
@@ -93,6 +97,7 @@ export async function uploadSpreadsheet(ctx: AppContext, user: CurrentUser, body
         primary_voltage_override: job.primaryVoltageOverride,
         secondary_voltage_override: job.secondaryVoltageOverride,
       },
+      sheets,
     },
     importOptions(ctx, user),
   );
