@@ -146,6 +146,135 @@ def csv():
         f.write('\r\n'.join(lines) + '\r\n')
 
 
+# ---------------------------------------------------------------------------------------------
+# Issue 26 (DESIGN §7.5): workbooks as people and their tools really make them.
+
+def hidden_sheets():
+    # A hidden first sheet holding an older copy of the tickets, the visible tickets sheet named
+    # "Tickets", a small hidden lists sheet between them, and the library.
+    wb = Workbook()
+    old = wb.active
+    old.title = 'Old copy'
+    tracking_sheet(old, [['WO-OLD', 'P-OLD', 'L-OLD', None, None, None, None, None, None, None, None,
+                          None, 'U-100', 'Superseded', 9]], title=False)
+    old.sheet_state = 'hidden'
+    lists = wb.create_sheet('Lists')
+    for v in ('EA', 'FT', 'LB'):
+        lists.append([v])
+    lists.sheet_state = 'hidden'
+    tracking_sheet(wb.create_sheet('Tickets'), TICKET_ROWS, title=False)
+    library_sheet(wb.create_sheet('Unit Library'), LIBRARY_ROWS)
+    wb.save(os.path.join(OUT, 'hidden-sheets.xlsx'))
+
+
+def uncached_formulas():
+    # openpyxl saves a formula and no result: Excel computes it on opening, a reader cannot.
+    wb = Workbook()
+    wb.active.title = 'Unit Tracking'
+    rows = [r[:] for r in TICKET_ROWS[:2]]
+    rows[1][14] = '=1+2'
+    tracking_sheet(wb.active, rows)
+    wb['Unit Tracking']['P4'] = '=O4*2'  # an unmapped column: not read, not refused
+    library_sheet(wb.create_sheet('Unit Library'), LIBRARY_ROWS)
+    wb.save(os.path.join(OUT, 'uncached-formulas.xlsx'))
+
+
+def formats_and_titles():
+    # Numbers formatted as the office shows them, "Job: … Prepared: …" lines and a group-title
+    # row above the header, and due dates typed as text with two-digit years.
+    wb = Workbook()
+    ws = wb.active
+    ws.title = 'Unit Tracking'
+    ws.append(['Job: 4711', None, 'Prepared: 11/20/2026'])
+    ws.append(['Pole', 'Pole', 'Pole', None, None, 'Schedule', 'Location', 'Location', 'Power', 'Power',
+               'Power', 'Location', 'Work', 'Work', 'Work'])
+    ws.append(TICKET_HEADERS)
+    ws.append(['WO-1', 7, 'L-1', 123, 4, '3/15/27', 42.5, -71.5, None, None, None, '1 Main St', 'U-100', 'Set pole', 2])
+    ws.append(['WO-2', 8, 'L-1', 124, 4, '12/1/26', None, None, None, None, None, None, 'U-200', None, 1.5])
+    for row in ws.iter_rows(min_row=4, max_row=5):
+        row[1].number_format = '000'     # pole 7 shows 007
+        row[3].number_format = '00000'   # pole id 123 shows 00123
+        row[4].number_format = '"LN-"00'  # line id 4 shows LN-04
+        row[14].number_format = '0.00'   # the quantity stays the number 2
+    library_sheet(wb.create_sheet('Unit Library'), LIBRARY_ROWS)
+    wb.save(os.path.join(OUT, 'formats-and-titles.xlsx'))
+
+
+def date1904():
+    # An old Mac workbook: date serials count from 1904.
+    from openpyxl.utils.datetime import CALENDAR_MAC_1904
+    wb = Workbook()
+    wb.epoch = CALENDAR_MAC_1904
+    wb.active.title = 'Unit Tracking'
+    rows = [r[:] for r in TICKET_ROWS[:1]]
+    rows[0][5] = datetime.date(2027, 1, 15)
+    tracking_sheet(wb.active, rows)
+    library_sheet(wb.create_sheet('Unit Library'), LIBRARY_ROWS)
+    wb.save(os.path.join(OUT, 'date-1904.xlsx'))
+
+
+def xlsxwriter_formulas():
+    # xlsxwriter saves 0 as every formula's result and asks Excel to recalculate on opening.
+    import xlsxwriter
+    wb = xlsxwriter.Workbook(os.path.join(OUT, 'xlsxwriter-formulas.xlsx'))
+    ws = wb.add_worksheet('Unit Tracking')
+    ws.write_row(0, 0, TICKET_HEADERS)
+    ws.write_row(1, 0, ['WO-1', 'P-1', 'L-1', None, None, None, None, None, None, None, None, None, 'U-100', 'Set pole'])
+    ws.write_formula(1, 14, '=2+3')
+    lib = wb.add_worksheet('Unit Library')
+    lib.write_row(0, 0, LIBRARY_HEADERS)
+    for i, r in enumerate(LIBRARY_ROWS):
+        lib.write_row(i + 1, 0, r)
+    wb.close()
+
+
+def csv_windows_1252():
+    # Excel's "CSV (Comma delimited)": Windows-1252, CRLF, no BOM.
+    lines = [
+        ','.join(TICKET_HEADERS),
+        'WO-1,P-1,L-1,,,01/15/2027,42.1,-71.1,,,,Rue Molière 5,U-100,Poteau – côté nord,1',
+        'WO-2,P-2,L-1,,,3/15/27,,,,,,Øster Allé,U-200,Transfer “A”,2',
+    ]
+    with open(os.path.join(OUT, 'tickets-cp1252.csv'), 'w', encoding='cp1252', newline='') as f:
+        f.write('\r\n'.join(lines) + '\r\n')
+
+
+def csv_semicolon():
+    # Excel where the comma is the decimal mark: ';' between fields, '3,500' is three and a half.
+    lines = [
+        ';'.join(TICKET_HEADERS),
+        'WO-1;P-1;L-1;;;;;;;;;1 Main St;U-100;Set pole;3,500',
+        'WO-2;P-2;L-1;;;;42,124;-71,5;;;;;U-200;;0,250',
+        'WO-3;P-3;L-1;;;;;;;;;;U-100;;1.234,5',
+    ]
+    with open(os.path.join(OUT, 'tickets-semicolon.csv'), 'w', encoding='utf-8-sig', newline='') as f:
+        f.write('\r\n'.join(lines) + '\r\n')
+
+
+def libreoffice():
+    # LibreOffice's own files: a workbook with formulas and their saved results, and the same
+    # tickets as an OpenDocument spreadsheet (refused, naming its kind).
+    import shutil
+    import subprocess
+    import tempfile
+    soffice = shutil.which('soffice')
+    if not soffice:
+        print('soffice not found: LibreOffice fixtures kept as they are')
+        return
+    tmp = tempfile.mkdtemp()
+    src = os.path.join(tmp, 'libreoffice.csv')
+    with open(src, 'w', encoding='utf-8', newline='') as f:
+        f.write(','.join(TICKET_HEADERS) + '\n')
+        f.write('WO-1,P-1,L-1,,,01/15/2027,42.1,-71.1,,,,1 Main St,U-100,Set pole,=1+2\n')
+        f.write('WO-2,P-2,L-1,,,,,,,,,,U-200,,4\n')
+    env = dict(os.environ, HOME=tmp)
+    for ext, name in (('xlsx', 'libreoffice.xlsx'), ('ods', 'libreoffice.ods')):
+        subprocess.run([soffice, '--headless', '--infilter=CSV:44,34,76,1,,1033,false,true,false,false,false,-1',
+                        '--convert-to', ext, '--outdir', tmp, src], check=True, env=env, capture_output=True)
+        shutil.copy(os.path.join(tmp, 'libreoffice.' + ext), os.path.join(OUT, name))
+    shutil.rmtree(tmp)
+
+
 if __name__ == '__main__':
     good()
     too_few_job_columns()
@@ -155,4 +284,12 @@ if __name__ == '__main__':
     legacy_xls()
     not_a_workbook()
     csv()
+    hidden_sheets()
+    uncached_formulas()
+    formats_and_titles()
+    date1904()
+    xlsxwriter_formulas()
+    csv_windows_1252()
+    csv_semicolon()
+    libreoffice()
     print('fixtures written to', os.path.abspath(OUT))

@@ -1,3 +1,4 @@
+import iconv from 'iconv-lite';
 import type { CellValue, ParsedSheet } from '../../../shared/excel';
 import { cellOf } from './cells';
 import { buildSheet, headerScore, HEADER_SCAN_ROWS, type RawRow } from './header';
@@ -20,7 +21,8 @@ export function decodeCsv(buf: Buffer): { text: string; encoding?: 'windows-1252
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(buf);
   } catch {
-    text = new TextDecoder('windows-1252').decode(buf);
+    // Not TextDecoder('windows-1252'): Node's decodes it as Latin-1, so “ ” – € (0x80–0x9F) become control characters.
+    text = iconv.decode(buf, 'win1252');
     encoding = 'windows-1252';
   }
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
