@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Locator, Page } from '@playwright/test';
+import ExcelJS from 'exceljs';
 import { choose, expect, login, test, unique, USERS } from './fixtures';
 import { MSG } from '../src/shared/messages';
 import { CSRF_HEADER } from '../src/shared/constants';
@@ -37,7 +38,7 @@ async function exportOption(page: Page, option: string) {
 }
 
 test.describe('jobs', () => {
-  test('an office manager creates a job from a packet PDF and a workbook, sees its tickets and exports both options', async ({ page }) => {
+  test('an office manager creates a job from a packet PDF and a workbook, sees its tickets and exports every option', async ({ page }) => {
     const jobNumber = unique('E2E');
     await login(page, USERS.office);
     await expect(page).toHaveURL(/\/jobs$/);
@@ -96,9 +97,9 @@ test.describe('jobs', () => {
     await expect(page.getByRole('heading', { name: `Job ${jobNumber}` })).toBeVisible();
     await expect(page.getByText('NGRID').first()).toBeVisible();
 
-    // Export both options and read the files.
+    // Export the options and read the files: each as CSV and as Excel (.xlsx).
     await page.getByRole('button', { name: 'Export Job Info' }).click();
-    const one = await exportOption(page, 'Option 1 (Priority items)');
+    const one = await exportOption(page, 'Tickets with work as CSV');
     expect(one.name).toBe(`${jobNumber}_Export-Option1.csv`);
     expect([...one.bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]); // UTF-8 BOM
     const text1 = one.bytes.toString('utf8').slice(1);
@@ -108,13 +109,32 @@ test.describe('jobs', () => {
     expect(text1).toContain('P-1');
     expect(text1).toContain('42.123456'); // latitude truncated to 6 decimals
 
-    const two = await exportOption(page, 'Option 2 (All items)');
+    const two = await exportOption(page, 'All tickets as CSV');
     expect(two.name).toBe(`${jobNumber}_Export-Option2.csv`);
     expect([...two.bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const text2 = two.bytes.toString('utf8').slice(1);
     expect(text2.split(/\r?\n/)[0]).toBe('Job Name,Pole #,Line #,Work Order #,Address,Unit/Task Code,Unit Description,Quantity Bid,Notes,Completion Date/Time');
     expect(text2).toContain(jobNumber);
     expect(text2).toContain('"WO-100, WO-101"'); // option 2 joins work orders with commas
+
+    const units = await exportOption(page, 'Units as CSV');
+    expect(units.name).toBe(`${jobNumber}_Export-Units.csv`);
+    const unitLines = units.bytes.toString('utf8').slice(1).split('\r\n').filter(Boolean);
+    expect(unitLines[0]).toBe('Pole,Line,Work Order,Unit,Description,Bid,Actual,Completed');
+    expect(unitLines.length).toBeGreaterThan(3); // one line per unit of the workbook's rows
+
+    // The same option as a workbook, built by the server: same name but .xlsx, same columns,
+    // quantities as numbers a spreadsheet can sum.
+    const book = await exportOption(page, 'Units as Excel (.xlsx)');
+    expect(book.name).toBe(`${jobNumber}_Export-Units.xlsx`);
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(book.bytes as unknown as ArrayBuffer);
+    const sheet = workbook.worksheets[0];
+    expect(sheet.getRow(1).values).toEqual([undefined, 'Pole', 'Line', 'Work Order', 'Unit', 'Description', 'Bid', 'Actual', 'Completed']);
+    expect(sheet.rowCount).toBe(unitLines.length);
+    expect(typeof sheet.getRow(2).getCell(6).value).toBe('number');
+    const optionOne = await exportOption(page, 'Tickets with work as Excel (.xlsx)');
+    expect(optionOne.name).toBe(`${jobNumber}_Export-Option1.xlsx`);
 
     // The map layers, built by the server: one point per ticket that has coordinates.
     const jobId = Number(new URL(page.url()).searchParams.get('id'));
@@ -236,12 +256,14 @@ test.describe('jobs', () => {
     await expect(dialog).toBeHidden();
     await expect(page.getByText('Hospital: Mercy General')).toBeVisible();
 
-    // A job without tickets cannot be exported: both options say why.
+    // A job without tickets cannot be exported: every option, in either format, says why.
     await page.getByRole('button', { name: 'Export Job Info' }).click();
     const exportDialog = page.getByRole('dialog', { name: 'Select an export option' });
-    await expect(exportDialog.getByRole('button', { name: 'Option 1 (Priority items)' })).toHaveAttribute('data-disabled', 'true');
+    for (const name of ['Tickets with work as CSV', 'Units as Excel (.xlsx)']) {
+      await expect(exportDialog.getByRole('button', { name })).toHaveAttribute('data-disabled', 'true');
+    }
     await expect(exportDialog.getByText('No tickets in job')).toBeVisible();
-    await exportDialog.getByRole('button', { name: 'Option 2 (All items)' }).hover();
+    await exportDialog.getByRole('button', { name: 'All tickets as CSV' }).hover();
     await expect(page.getByRole('tooltip')).toHaveText('No tickets in job');
     await page.keyboard.press('Escape');
     await expect(exportDialog).toBeHidden();

@@ -41,6 +41,7 @@ import { mapRoutes } from './modules/map/map.routes';
 import { productionRoutes } from './modules/production/production.routes';
 import { invoiceRoutes } from './modules/invoices/invoices.routes';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes';
+import { exportRoutes } from './modules/exports/exports.routes';
 
 export interface BuildOptions extends AppContext {
   /** Built web app to serve (dist/web); omitted in API tests. */
@@ -130,6 +131,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
       await productionRoutes(api, ctx, replies);
       await invoiceRoutes(api, ctx);
       await dashboardRoutes(api, ctx);
+      await exportRoutes(api, ctx);
     },
     { prefix: API_PREFIX },
   );

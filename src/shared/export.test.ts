@@ -3,7 +3,9 @@ import {
   EXPORT_PROBLEM,
   OPTION1_COLUMNS,
   OPTION2_COLUMNS,
+  UNITS_COLUMNS,
   buildExportCsv,
+  buildExportTable,
   compareTicketsForExport,
   csvCell,
   exportFileName,
@@ -118,6 +120,13 @@ describe('exportFileName', () => {
     expect(exportFileName('J-1001', 1)).toBe('J-1001_Export-Option1.csv');
     expect(exportFileName('J-1001', 2)).toBe('J-1001_Export-Option2.csv');
     expect(exportFileName('A/B:C', 1)).toBe('A_B_C_Export-Option1.csv');
+  });
+
+  it('names the units option too, and the .xlsx of each option the same but for the extension', () => {
+    expect(exportFileName('J-1001', 'units')).toBe('J-1001_Export-Units.csv');
+    expect(exportFileName('J-1001', 1, 'xlsx')).toBe('J-1001_Export-Option1.xlsx');
+    expect(exportFileName('J-1001', 2, 'xlsx')).toBe('J-1001_Export-Option2.xlsx');
+    expect(exportFileName('A/B:C', 'units', 'xlsx')).toBe('A_B_C_Export-Units.xlsx');
   });
 });
 
@@ -293,5 +302,99 @@ describe('buildExportCsv option 2', () => {
     const { csv } = buildExportCsv({ job_number: 'J' }, [ticket({ notes: [{ note_text: 'a\nb' }] })], 2, 'UTC');
     expect(() => csvRows(csv)).not.toThrow();
     expect(csvRows(csv)[1][8]).toBe('a\nb');
+  });
+});
+
+describe('buildExportTable: what each cell is (text, number, date), for the .xlsx', () => {
+  const done = ticket({
+    id: 5,
+    pole_name: '007',
+    line_name: '010',
+    work_orders: ['00123', 'WO-2'],
+    tasks: [
+      { code: '0042', description: 'Set pole', init_qty: 0.1, additional_qty: 0.2 },
+      { code: 'U-2', description: 'Guy', init_qty: 3.5, additional_qty: -1 },
+    ],
+    status: 'Complete',
+    actual_completion_date: '2027-03-05T03:04:09.000Z', // 2027-03-04 22:04:09 in New York
+  });
+  const open = ticket({ id: 6, pole_name: '8', line_name: 'L', work_orders: [], tasks: [{ code: 'U-3', description: 'Wire', init_qty: 2, additional_qty: 1 }] });
+
+  it('keeps pole, line, work order and unit code as text, so 007 stays 007', () => {
+    const table = buildExportTable({ job_number: '0099' }, [done], 2, 'UTC');
+    expect(table.rows[0].slice(0, 4)).toEqual(['0099', '007', '010', '00123, WO-2']);
+    expect(table.rows[0][5]).toBe('0042, U-2');
+  });
+
+  it('makes a single quantity and the coordinates numbers; several quantities stay their list', () => {
+    const one = buildExportTable({ job_number: 'J' }, [ticket({ status: 'Complete', actual_completion_date: '2027-01-01T00:00:00Z' })], 1, 'UTC');
+    const row = one.rows[0];
+    expect(row[OPTION1_COLUMNS.indexOf('Quantity Bid')]).toBe(2);
+    expect(row[OPTION1_COLUMNS.indexOf('Completed Quantity')]).toBe(3);
+    expect(row[OPTION1_COLUMNS.indexOf('Latitude')]).toBe(42.123456);
+    expect(row[OPTION1_COLUMNS.indexOf('Longitude')]).toBe(-71.654321);
+    const many = buildExportTable({ job_number: 'J' }, [done], 1, 'UTC').rows[0];
+    expect(many[OPTION1_COLUMNS.indexOf('Quantity Bid')]).toBe('0.1\n3.5');
+    expect(many[OPTION1_COLUMNS.indexOf('Completed Quantity')]).toBe('0.3\n2.5');
+  });
+
+  it('gives the completion time as a date cell in the company zone', () => {
+    const row = buildExportTable({ job_number: 'J' }, [done], 1, 'America/New_York').rows[0];
+    expect(row[OPTION1_COLUMNS.indexOf('Completion Date/Time')]).toEqual({ date: '2027-03-04 22:04:09' });
+    expect(buildExportTable({ job_number: 'J' }, [open], 2, 'UTC').rows[0][OPTION2_COLUMNS.indexOf('Completion Date/Time')]).toBeNull();
+  });
+});
+
+describe("the 'units' option: one row per unit, for totals", () => {
+  const tickets: ExportTicket[] = [
+    ticket({
+      id: 1,
+      pole_name: '10',
+      line_name: 'L-1',
+      work_orders: ['WO-1', '00123'],
+      tasks: [
+        { code: 'U-1', description: 'Set pole, class 2', init_qty: 2, additional_qty: 1 },
+        { code: '007', description: 'Guy', init_qty: 0.1, additional_qty: 0.2 },
+      ],
+      status: 'Complete',
+      actual_completion_date: '2027-03-05T03:04:09.000Z',
+    }),
+    ticket({ id: 2, pole_name: '2', line_name: 'L-1', work_orders: [], tasks: [{ code: 'U-2', description: 'Wire', init_qty: 3.5, additional_qty: 0 }] }),
+    ticket({ id: 3, pole_name: '1', line_name: 'L-1', tasks: [] }), // no unit: no row
+  ];
+
+  it('has Pole, Line, Work Order, Unit, Description, Bid, Actual, Completed; numbers as numbers; pole then line order', () => {
+    const table = buildExportTable({ job_number: 'J' }, tickets, 'units', 'America/New_York');
+    expect(table.columns).toEqual(['Pole', 'Line', 'Work Order', 'Unit', 'Description', 'Bid', 'Actual', 'Completed']);
+    expect(table.columns).toEqual([...UNITS_COLUMNS]);
+    expect(table.sheet).toBe('Units');
+    expect(table.rows).toEqual([
+      ['2', 'L-1', '', 'U-2', 'Wire', 3.5, 3.5, null],
+      ['10', 'L-1', 'WO-1, 00123', 'U-1', 'Set pole, class 2', 2, 3, { date: '2027-03-04' }],
+      ['10', 'L-1', 'WO-1, 00123', '007', 'Guy', 0.1, 0.3, { date: '2027-03-04' }],
+    ]);
+  });
+
+  it('sums: the Actual column adds up to the bid plus every change', () => {
+    const rows = buildExportTable({ job_number: 'J' }, tickets, 'units', 'UTC').rows;
+    const sum = (i: number) => rows.reduce((acc, r) => acc + (r[i] as number), 0);
+    expect(sum(5)).toBeCloseTo(5.6, 9);
+    expect(sum(6)).toBeCloseTo(6.8, 9);
+  });
+
+  it('is a CSV with the same columns, quantities written plainly, Completed empty while Pending', () => {
+    const { filename, csv } = buildExportCsv({ job_number: 'J-77' }, tickets, 'units', 'UTC');
+    expect(filename).toBe('J-77_Export-Units.csv');
+    expect(csvRows(csv)).toEqual([
+      [...UNITS_COLUMNS],
+      ['2', 'L-1', '', 'U-2', 'Wire', '3.5', '3.5', ''],
+      ['10', 'L-1', 'WO-1, 00123', 'U-1', 'Set pole, class 2', '2', '3', '2027-03-05'],
+      ['10', 'L-1', 'WO-1, 00123', '007', 'Guy', '0.1', '0.3', '2027-03-05'],
+    ]);
+  });
+
+  it('leaves Completed empty on a Pending ticket even if it carries a date', () => {
+    const odd = ticket({ status: 'Pending', actual_completion_date: '2027-01-01T00:00:00Z' });
+    expect(buildExportTable({ job_number: 'J' }, [odd], 'units', 'UTC').rows[0][7]).toBeNull();
   });
 });

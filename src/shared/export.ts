@@ -3,22 +3,53 @@ import { formatDateTimeInZone } from './dates';
 import type { Ticket } from './tickets.schemas';
 
 /**
- * The job CSV export (SPEC §2 Export, §5 Export, §9; DESIGN §5 export rows), as pure functions
- * shared by the web page (which builds and downloads the file) and any server use.
+ * The job exports (SPEC §2 Export, §5 Export, §9; DESIGN §5 export rows, §7.5 exports), as pure
+ * functions shared by the web page (which builds and downloads the CSV) and the server (which
+ * writes the same rows as .xlsx: GET /jobs/{id}/export.xlsx). The rows are built once
+ * (buildExportTable), so the CSV and the workbook of an option cannot differ in columns or order.
  *
- * - Option 1 (Priority items): tickets with at least one task; multi-value cells joined by a
- *   newline; Completed Quantity is bid + change on Complete tickets and empty on Pending ones; Completion Date/Time is the ticket's actual_completion_date as
- *   'YYYY-MM-DD HH:MM:SS' in the company's time zone (GET /jobs/{id} → job.company_time_zone).
- * - Option 2 (All items): every ticket, 'Job Name' first, no Completed Quantity / Latitude /
- *   Longitude, multi-value cells joined by ', '.
+ * - Option 1 (SPEC's "Priority items", shown as "Tickets with work"): tickets with at least one
+ *   task; multi-value cells joined by a newline; Completed Quantity is bid + change on Complete
+ *   tickets and empty on Pending ones; Completion Date/Time is the ticket's actual_completion_date
+ *   as 'YYYY-MM-DD HH:MM:SS' in the company's time zone (GET /jobs/{id} → job.company_time_zone).
+ * - Option 2 (SPEC's "All items", shown as "All tickets"): every ticket, 'Job Name' first, no
+ *   Completed Quantity / Latitude / Longitude, multi-value cells joined by ', '.
+ * - 'units' (DESIGN §7.5, "Units"): one row per task of each ticket (pole, line, work orders
+ *   joined by ', ', unit code, description, bid, actual = bid + change, the ticket's completion
+ *   day or empty while Pending): one number per cell, so a spreadsheet can sum the columns.
  * - Rows ordered by pole, then line, in natural order ('2' before '10').
- * - The file opens cleanly in Excel and LibreOffice: UTF-8 with a BOM, RFC 4180 quoting (cells
+ * - Each cell says what it is (ExportCell): text, a number or a date. The CSV cannot say it (a
+ *   pole '007' opens as 7 in a spreadsheet), the .xlsx can: text stays text, numbers and dates
+ *   are numbers and dates there. A quantity cell of a ticket with one task is a number; with
+ *   several it is their list, as text.
+ * - The CSV opens cleanly in Excel and LibreOffice: UTF-8 with a BOM, RFC 4180 quoting (cells
  *   with a comma, quote or line break are quoted, quotes doubled), CRLF between rows, line
  *   breaks inside a cell kept as LF. A text cell that a spreadsheet could run as a formula
  *   (FORMULA_START) gets a leading ' (plain numbers such as -71.5 are left alone).
  */
 
-export type ExportOption = 1 | 2;
+/** The options of the Export modal, as GET /jobs/{id}/export.xlsx?option= names them. */
+export const EXPORT_OPTIONS = [1, 2, 'units'] as const;
+export type ExportOption = (typeof EXPORT_OPTIONS)[number];
+export type ExportFormat = 'csv' | 'xlsx';
+
+/** Text (kept as text in an .xlsx, so '007' stays '007'), a number, a date or time, or empty. */
+export type ExportCell = string | number | ExportDate | null;
+/**
+ * A day or a moment as the company's clock shows it ('YYYY-MM-DD' / 'YYYY-MM-DD HH:MM:SS'):
+ * the CSV writes the text, the .xlsx a real date with that format (spreadsheet dates have no zone).
+ */
+export interface ExportDate {
+  date: string;
+}
+
+/** One option's rows, ready for CSV or .xlsx: `sheet` names the worksheet (31 characters at most). */
+export interface ExportTable {
+  option: ExportOption;
+  sheet: string;
+  columns: readonly string[];
+  rows: ExportCell[][];
+}
 
 /** The parts of a ticket the export reads (a full SPEC §3 Ticket fits). */
 export type ExportTicket = Pick<Ticket, 'pole_name' | 'line_name' | 'street_address' | 'geo_lat' | 'geo_lon' | 'actual_completion_date' | 'status'> & {
@@ -70,6 +101,12 @@ export const OPTION2_COLUMNS = [
   'Completion Date/Time',
 ] as const;
 
+export const UNITS_COLUMNS = ['Pole', 'Line', 'Work Order', 'Unit', 'Description', 'Bid', 'Actual', 'Completed'] as const;
+
+/** What each option holds, for the worksheet's name and the file's (SPEC §2 names options 1 and 2's files). */
+const SHEET: Record<ExportOption, string> = { 1: 'Tickets with work', 2: 'All tickets', units: 'Units' };
+const FILE_PART: Record<ExportOption, string> = { 1: 'Option1', 2: 'Option2', units: 'Units' };
+
 const isBlank = (v: unknown) => v == null || (typeof v === 'string' && v.trim() === '');
 
 /**
@@ -102,9 +139,12 @@ export function jobFileStem(jobNumber: string): string {
   return [...jobNumber.trim()].map((c) => (c < ' ' || '\\/:*?"<>|'.includes(c) ? '_' : c)).join('') || 'job';
 }
 
-/** '{job_number}_Export-Option1.csv' (jobFileStem). */
-export function exportFileName(jobNumber: string, option: ExportOption): string {
-  return `${jobFileStem(jobNumber)}_Export-Option${option}.csv`;
+/**
+ * '{job_number}_Export-Option1.csv' (SPEC §2), '…_Export-Option2.csv', '…_Export-Units.csv', and
+ * the same names ending in '.xlsx' (jobFileStem).
+ */
+export function exportFileName(jobNumber: string, option: ExportOption, format: ExportFormat = 'csv'): string {
+  return `${jobFileStem(jobNumber)}_Export-${FILE_PART[option]}.${format}`;
 }
 
 const PLAIN_NUMBER = /^ *[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
@@ -114,9 +154,9 @@ const PLAIN_NUMBER = /^ *[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
  */
 const FORMULA_START = /^(?:[\t\r]| *[=+\-@＝＋－＠])/;
 
-/** One CSV cell: formula-guarded, then quoted when RFC 4180 needs it. */
-export function csvCell(value: string | number | null | undefined): string {
-  let s = value == null ? '' : typeof value === 'number' ? (Number.isFinite(value) ? String(value) : '') : String(value);
+/** One CSV cell: formula-guarded, then quoted when RFC 4180 needs it. A date is its text. */
+export function csvCell(value: ExportCell | undefined): string {
+  let s = value == null ? '' : typeof value === 'number' ? (Number.isFinite(value) ? String(value) : '') : typeof value === 'object' ? value.date : String(value);
   if (FORMULA_START.test(s) && !PLAIN_NUMBER.test(s)) s = `'${s}`;
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
@@ -132,43 +172,68 @@ export function compareTicketsForExport(a: ExportTicket, b: ExportTicket): numbe
   );
 }
 
-const num = (n: number | null | undefined) => (n == null || !Number.isFinite(n) ? '' : String(n));
-/** A quantity without binary floating-point noise (0.1 + 0.2 → 0.3). */
-const qty = (n: number) => num(Number.isFinite(n) ? Number(n.toFixed(6)) : n);
+/** A quantity without binary floating-point noise (0.1 + 0.2 → 0.3); null when not a number. */
+const qty = (n: number | null | undefined): number | null => (n == null || !Number.isFinite(n) ? null : Number(n.toFixed(6)));
+const finite = (n: number | null | undefined): number | null => (n == null || !Number.isFinite(n) ? null : n);
+/** The text of a quantity list: '' for none. */
+const qtyText = (n: number | null) => (n == null ? '' : String(n));
+/** A date cell, or null for an empty text. */
+const dateCell = (text: string): ExportDate | null => (text ? { date: text } : null);
 
 /**
- * The CSV of SPEC §2 for `option`. `timeZone` is the company's IANA zone for the completion
- * time. Call exportProblems first: this function does not refuse incomplete data.
+ * The rows of `option` (SPEC §2; DESIGN §7.5 for 'units'), header first in `columns`. `timeZone`
+ * is the company's IANA zone for the completion time. Call exportProblems first: this function
+ * does not refuse incomplete data.
  */
+export function buildExportTable(job: { job_number: string }, tickets: readonly ExportTicket[], option: ExportOption, timeZone: string): ExportTable {
+  const sorted = [...tickets].filter((t) => option === 2 || t.tasks.length > 0).sort(compareTicketsForExport);
+  const rows: ExportCell[][] = [];
+  if (option === 'units') {
+    for (const t of sorted) {
+      const workOrders = t.work_orders.join(', ');
+      // The day the ticket was completed, as the company's calendar has it; none while Pending.
+      const done = t.status === TICKET_STATUS.COMPLETE ? dateCell(formatDateTimeInZone(t.actual_completion_date, timeZone).slice(0, 10)) : null;
+      for (const k of t.tasks) rows.push([t.pole_name, t.line_name, workOrders, k.code, k.description, qty(k.init_qty), qty(k.init_qty + k.additional_qty), done]);
+    }
+    return { option, sheet: SHEET[option], columns: UNITS_COLUMNS, rows };
+  }
+  const sep = option === 1 ? '\n' : ', ';
+  const join = (values: readonly (string | null | undefined)[]) => values.map((v) => v ?? '').join(sep);
+  // One quantity is a number; several are their list, as text.
+  const quantities = (values: readonly (number | null)[]): ExportCell => (values.length === 1 ? values[0] : join(values.map(qtyText)));
+  for (const t of sorted) {
+    const address = t.street_address ?? t.pole?.street_address ?? '';
+    const codes = join(t.tasks.map((k) => k.code));
+    const descriptions = join(t.tasks.map((k) => k.description));
+    const bid = quantities(t.tasks.map((k) => qty(k.init_qty)));
+    const notes = join(t.notes.map((n) => n.note_text));
+    const workOrders = join(t.work_orders);
+    const completed = dateCell(formatDateTimeInZone(t.actual_completion_date, timeZone));
+    if (option === 1) {
+      // Completed Quantity is what was built: the actual quantity, on Complete tickets only.
+      // A Pending ticket claims nothing (an export used for billing must not bill open work).
+      const done = t.status === TICKET_STATUS.COMPLETE ? quantities(t.tasks.map((k) => qty(k.init_qty + k.additional_qty))) : '';
+      const lat = finite(t.geo_lat ?? t.pole?.geo_lat);
+      const lon = finite(t.geo_lon ?? t.pole?.geo_lon);
+      rows.push([t.pole_name, t.line_name, workOrders, address, codes, descriptions, bid, done, lat, lon, notes, completed]);
+    } else {
+      rows.push([job.job_number, t.pole_name, t.line_name, workOrders, address, codes, descriptions, bid, notes, completed]);
+    }
+  }
+  return { option, sheet: SHEET[option], columns: option === 1 ? OPTION1_COLUMNS : OPTION2_COLUMNS, rows };
+}
+
+/** The CSV text of a table: a BOM, the header, one line per row, CRLF after each. */
+export function exportTableCsv(table: ExportTable): string {
+  return '\uFEFF' + [table.columns, ...table.rows].map((r) => r.map(csvCell).join(',')).join('\r\n') + '\r\n';
+}
+
+/** The CSV of SPEC §2 (or of the 'units' option) and its file name; see buildExportTable. */
 export function buildExportCsv(
   job: { job_number: string },
   tickets: readonly ExportTicket[],
   option: ExportOption,
   timeZone: string,
 ): { filename: string; csv: string } {
-  const sep = option === 1 ? '\n' : ', ';
-  const join = (values: readonly (string | null | undefined)[]) => values.map((v) => v ?? '').join(sep);
-  const rows: (string | number | null)[][] = [[...(option === 1 ? OPTION1_COLUMNS : OPTION2_COLUMNS)]];
-  const chosen = [...tickets].filter((t) => option === 2 || t.tasks.length > 0).sort(compareTicketsForExport);
-  for (const t of chosen) {
-    const address = t.street_address ?? t.pole?.street_address ?? '';
-    const codes = join(t.tasks.map((k) => k.code));
-    const descriptions = join(t.tasks.map((k) => k.description));
-    const bid = join(t.tasks.map((k) => qty(k.init_qty)));
-    const notes = join(t.notes.map((n) => n.note_text));
-    const workOrders = join(t.work_orders);
-    const completed = formatDateTimeInZone(t.actual_completion_date, timeZone);
-    if (option === 1) {
-      // Completed Quantity is what was built: the actual quantity, on Complete tickets only.
-      // A Pending ticket claims nothing (an export used for billing must not bill open work).
-      const done = t.status === TICKET_STATUS.COMPLETE ? join(t.tasks.map((k) => qty(k.init_qty + k.additional_qty))) : '';
-      const lat = t.geo_lat ?? t.pole?.geo_lat ?? null;
-      const lon = t.geo_lon ?? t.pole?.geo_lon ?? null;
-      rows.push([t.pole_name, t.line_name, workOrders, address, codes, descriptions, bid, done, num(lat), num(lon), notes, completed]);
-    } else {
-      rows.push([job.job_number, t.pole_name, t.line_name, workOrders, address, codes, descriptions, bid, notes, completed]);
-    }
-  }
-  const csv = '\uFEFF' + rows.map((r) => r.map(csvCell).join(',')).join('\r\n') + '\r\n';
-  return { filename: exportFileName(job.job_number, option), csv };
+  return { filename: exportFileName(job.job_number, option), csv: exportTableCsv(buildExportTable(job, tickets, option, timeZone)) };
 }

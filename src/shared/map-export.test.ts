@@ -66,11 +66,22 @@ describe('ticketsToGeoJson', () => {
         status: 'Pending',
         due_date: '2027-06-30',
         street: '1 Main St',
-        work_orders: ['WO-1', 'WO-2'],
-        units: ['A-1', 'B-2'],
+        work_orders: 'WO-1, WO-2',
+        units: 'A-1, B-2',
       },
     });
-    expect(fc.features[1].properties).toMatchObject({ status: 'Complete', due_date: null, street: null, work_orders: [], units: [] });
+    expect(fc.features[1].properties).toMatchObject({ status: 'Complete', due_date: null, street: null, work_orders: '', units: '' });
+  });
+
+  // Shapefile drops a list property and GeoPackage stores it as '(2:WO-1,WO-2)' (DESIGN §7.5).
+  it('has only strings, numbers and nulls as properties: lists are joined by ", "', () => {
+    for (const f of fc.features) {
+      for (const [name, value] of Object.entries(f.properties)) {
+        expect(value === null || ['string', 'number'].includes(typeof value), `${name}: ${JSON.stringify(value)}`).toBe(true);
+      }
+    }
+    const one = ticketsToGeoJson([ticket({ work_orders: ['00123'], units: ['007', 'A, B'] })]).features[0].properties;
+    expect(one).toMatchObject({ work_orders: '00123', units: '007, A, B' });
   });
 
   it('is an empty collection when no ticket has coordinates', () => {

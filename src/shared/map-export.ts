@@ -55,7 +55,14 @@ function located(tickets: readonly MapTicket[]): { t: MapTicket; at: [number, nu
   return out;
 }
 
-/** A FeatureCollection of one Point per located ticket, in the tickets' order. */
+/** A list as one property: GIS formats (Shapefile, GeoPackage) have no list type (DESIGN §7.5). */
+const joined = (list: readonly string[]) => list.join(', ');
+
+/**
+ * A FeatureCollection of one Point per located ticket, in the tickets' order. Every property is
+ * a string, a number or null: the lists (work orders, units) are joined by ', ', because
+ * Shapefile drops a list property and GeoPackage stores it as '(2:WO-1,WO-2)'.
+ */
 export function ticketsToGeoJson(tickets: readonly MapTicket[]): MapFeatureCollection {
   return {
     type: 'FeatureCollection',
@@ -71,8 +78,8 @@ export function ticketsToGeoJson(tickets: readonly MapTicket[]): MapFeatureColle
           status: t.status,
           due_date: t.due_date,
           street: t.street,
-          work_orders: [...t.work_orders],
-          units: [...t.units],
+          work_orders: joined(t.work_orders),
+          units: joined(t.units),
         },
       }),
     ),
@@ -85,9 +92,14 @@ export function ticketsToGeoJson(tickets: readonly MapTicket[]): MapFeatureColle
 const NOT_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 const XML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
 
+/** Text without the characters XML 1.0 cannot carry (each becomes U+FFFD); also what an .xlsx cell may hold. */
+export function xmlChars(value: string): string {
+  return value.replace(NOT_XML, '\uFFFD');
+}
+
 /** Text as XML character data (or an attribute value): markup characters escaped, characters XML cannot carry replaced. */
 export function xmlText(value: string): string {
-  return value.replace(NOT_XML, '\uFFFD').replace(/[&<>"']/g, (c) => XML_ESCAPES[c]);
+  return xmlChars(value).replace(/[&<>"']/g, (c) => XML_ESCAPES[c]);
 }
 
 // Google Earth shows a placemark's description as HTML: the people's text in it is escaped as
@@ -108,8 +120,8 @@ function descriptionLines(t: MapTicket): string[] {
     ['Status', t.status],
     ['Street', t.street],
     ['Due date', t.due_date],
-    ['Work orders', t.work_orders.join(', ')],
-    ['Units', t.units.join(', ')],
+    ['Work orders', joined(t.work_orders)],
+    ['Units', joined(t.units)],
   ] as const;
   return lines.filter(([, v]) => v).map(([label, v]) => `${label}: ${v}`);
 }
@@ -140,8 +152,8 @@ export function ticketsToKml(job: { job_number: string }, tickets: readonly MapT
         data('status', t.status) +
         data('street', t.street) +
         data('due_date', t.due_date) +
-        data('work_orders', t.work_orders.join(', ')) +
-        data('units', t.units.join(', ')) +
+        data('work_orders', joined(t.work_orders)) +
+        data('units', joined(t.units)) +
         '</ExtendedData>' +
         `<Point><coordinates>${formatGeo(at[0])},${formatGeo(at[1])}</coordinates></Point>` +
         '</Placemark>',

@@ -25,7 +25,7 @@ export type MapConfig = z.infer<typeof mapConfigReply>;
 /** A position as RFC 7946 orders it: longitude first, then latitude. */
 export const lonLatSchema = z.tuple([z.number().min(LON_RANGE.min).max(LON_RANGE.max), z.number().min(LAT_RANGE.min).max(LAT_RANGE.max)]);
 
-/** What each point of a job's GeoJSON export says about its ticket. */
+/** What each point of a job's GeoJSON export says about its ticket: strings, numbers and nulls only. */
 export const mapFeatureProperties = z.object({
   ticket_id: z.number().int(),
   pole_name: z.string().nullable(),
@@ -35,9 +35,13 @@ export const mapFeatureProperties = z.object({
   due_date: z.string().nullable(),
   /** The ticket's street address, else its pole's (as the CSV export's Address column). */
   street: z.string().nullable(),
-  work_orders: z.array(z.string()),
-  /** The unit code of each of the ticket's tasks, in the tasks' order. */
-  units: z.array(z.string()),
+  /**
+   * The ticket's work orders joined by ', ' ('' for none). Every property is a string, a number
+   * or null (DESIGN §7.5): Shapefile drops a list and GeoPackage stores it as '(2:WO-1,WO-2)'.
+   */
+  work_orders: z.string(),
+  /** The unit code of each of the ticket's tasks, in the tasks' order, joined by ', ' ('' for none). */
+  units: z.string(),
 });
 export type MapFeatureProperties = z.infer<typeof mapFeatureProperties>;
 

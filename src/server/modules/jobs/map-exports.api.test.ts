@@ -106,14 +106,15 @@ describe('GET /jobs/{id}/geojson', () => {
         status: tk.status,
         due_date: tk.due_date,
         street: tk.street_address ?? tk.pole?.street_address ?? null,
-        work_orders: tk.work_orders,
-        units: tk.tasks.map((k) => k.code),
+        // Lists joined by ', ': GIS formats keep strings, not lists (DESIGN §7.5).
+        work_orders: tk.work_orders.join(', '),
+        units: tk.tasks.map((k) => k.code).join(', '),
       });
     }
     const byPole = (name: string) => fc.features.find((f) => f.properties.pole_name === name) as MapFeature;
     expect(byPole('MP-1').geometry.coordinates).toEqual([-71.654321, 42.123456]);
-    expect(byPole('MP-1').properties).toMatchObject({ status: 'Complete', due_date: '2028-01-15', work_orders: ['WO-1', 'WO-2'], units: ['MAP-A', 'MAP-B'] });
-    expect(byPole('<&>').properties).toMatchObject({ status: 'Pending', street: '<b>2 Elm</b> & Co', units: [] });
+    expect(byPole('MP-1').properties).toMatchObject({ status: 'Complete', due_date: '2028-01-15', work_orders: 'WO-1, WO-2', units: 'MAP-A, MAP-B' });
+    expect(byPole('<&>').properties).toMatchObject({ status: 'Pending', street: '<b>2 Elm</b> & Co', work_orders: '', units: '' });
     expect(byPole('MP-4').geometry.coordinates).toEqual([0, 0]); // 0, 0 is a place, not "unknown"
     expect(byPole('MP-4').properties.street).toBeNull(); // neither the ticket nor its pole has one
   });

@@ -1,16 +1,29 @@
 import type { ReactNode } from 'react';
 import { Alert, Button, Divider, Group, Loader, Modal, Stack, Text, Tooltip } from '@mantine/core';
-import { IconDownload, IconMapPin } from '@tabler/icons-react';
+import { IconFileSpreadsheet, IconFileTypeCsv, IconMapPin } from '@tabler/icons-react';
 import { buildExportCsv, EXPORT_PROBLEM, exportProblems, type ExportOption } from '../../../shared/export';
 import type { Job } from '../../../shared/jobs.schemas';
 import { positionOf, type MapExportKind } from '../../../shared/map-export';
 import { saveFile } from '../../components/saveFile';
+import { useJobExportXlsxDownload } from './api/jobExportFile';
 import { useJobMapDownload } from './api/jobMapFile';
 import { useJobTickets } from './api/jobTickets';
 
-const OPTIONS: { option: ExportOption; label: string; description: string }[] = [
-  { option: 1, label: 'Option 1 (Priority items)', description: 'Tickets with tasks: work orders, units, bid and completed quantities, coordinates, notes, completion time.' },
-  { option: 2, label: 'Option 2 (All items)', description: 'Every ticket with the job name: work orders, units, bid quantities, notes, completion time.' },
+/** The export options, named for what they hold (SPEC §2's Option 1 and 2, and one row per unit). */
+const OPTIONS: { option: ExportOption; name: string; rows: string; description: string }[] = [
+  {
+    option: 1,
+    name: 'Tickets with work',
+    rows: 'one row per ticket',
+    description: 'Tickets that have units: work orders, units, bid and completed quantities, coordinates, notes, completion time.',
+  },
+  { option: 2, name: 'All tickets', rows: 'one row per ticket', description: 'Every ticket, with the job name: work orders, units, bid quantities, notes, completion time.' },
+  {
+    option: 'units',
+    name: 'Units',
+    rows: 'one row per unit, for totals',
+    description: 'Pole, line, work order, unit, description, bid, actual and completion date: one quantity per cell, so a spreadsheet can sum them.',
+  },
 ];
 
 const MAP_OPTIONS: { kind: MapExportKind; label: string; description: string }[] = [
@@ -20,11 +33,12 @@ const MAP_OPTIONS: { kind: MapExportKind; label: string; description: string }[]
 const NO_LOCATED_TICKETS = 'No ticket of this job has coordinates';
 
 /**
- * One download of the modal: a full-width button, refused (not disabled, so its tooltip still
- * shows and a screen reader reads it) with the reason as tooltip, and what the file holds below.
+ * One download of the modal: a button, refused (not disabled, so its tooltip still shows and a
+ * screen reader reads it) with the reason as tooltip, and what the file holds below when given.
  */
 function DownloadButton({
   label,
+  ariaLabel,
   description,
   reason,
   loading,
@@ -33,31 +47,38 @@ function DownloadButton({
   onDownload,
 }: {
   label: string;
-  description: string;
+  /** The button's name when its text alone does not say which file (it must contain the text). */
+  ariaLabel?: string;
+  description?: string;
   reason: string | null;
   loading: boolean;
   variant?: 'light';
   icon: ReactNode;
   onDownload: () => void;
 }) {
+  const button = (
+    <Tooltip label={reason} disabled={!reason} multiline w={280} withArrow>
+      <Button
+        fullWidth
+        variant={variant}
+        loading={loading}
+        leftSection={icon}
+        aria-label={ariaLabel}
+        data-disabled={reason ? true : undefined}
+        aria-disabled={reason ? true : undefined}
+        onClick={(e) => {
+          if (reason || loading) return e.preventDefault();
+          onDownload();
+        }}
+      >
+        {label}
+      </Button>
+    </Tooltip>
+  );
+  if (!description) return button;
   return (
     <Stack gap={2}>
-      <Tooltip label={reason} disabled={!reason} multiline w={280} withArrow>
-        <Button
-          fullWidth
-          variant={variant}
-          loading={loading}
-          leftSection={icon}
-          data-disabled={reason ? true : undefined}
-          aria-disabled={reason ? true : undefined}
-          onClick={(e) => {
-            if (reason || loading) return e.preventDefault();
-            onDownload();
-          }}
-        >
-          {label}
-        </Button>
-      </Tooltip>
+      {button}
       <Text size="xs" c="dimmed">
         {description}
       </Text>
@@ -66,11 +87,13 @@ function DownloadButton({
 }
 
 /**
- * 'Select an export option' (SPEC §2 Export): two buttons that download the CSV built by
- * src/shared/export.ts; disabled, with the reason of SPEC §5 as tooltip, unless the data is complete.
- * The full tickets are loaded when the modal opens (the job page holds only the table's rows).
- * Then the job's map layers (DESIGN §7.2), which the server builds: GeoJSON and KML of the
- * tickets with coordinates; a failed download says why in the modal.
+ * 'Select an export option' (SPEC §2 Export): each option named for what it holds, downloadable
+ * as CSV (built here by src/shared/export.ts) or as Excel (.xlsx, built by the server from the
+ * same rows: a CSV cannot keep a pole '007' as text, DESIGN §7.5); refused, with the reason of
+ * SPEC §5 as tooltip, unless the data is complete. The full tickets are loaded when the modal
+ * opens (the job page holds only the table's rows). Then the job's map layers (DESIGN §7.2),
+ * which the server builds: GeoJSON and KML of the tickets with coordinates. A failed download
+ * says why in the modal.
  */
 export function ExportJobModal({ job, opened, onClose }: { job: Job; opened: boolean; onClose: () => void }) {
   const full = useJobTickets(job.id, opened);
@@ -78,6 +101,7 @@ export function ExportJobModal({ job, opened, onClose }: { job: Job; opened: boo
   const exportable = full.data ? { ...job, tickets: full.data } : null;
   const reason = opened && !loading ? (full.error ? EXPORT_PROBLEM.ticketsNotLoaded : exportProblems(exportable)) : null;
   const mapFile = useJobMapDownload(job);
+  const xlsxFile = useJobExportXlsxDownload(job);
   const located = full.data?.filter((t) => positionOf(t) !== null).length;
   const mapReason = located === 0 ? NO_LOCATED_TICKETS : null;
 
@@ -86,27 +110,57 @@ export function ExportJobModal({ job, opened, onClose }: { job: Job; opened: boo
       opened={opened}
       onClose={() => {
         mapFile.reset(); // a failure of this visit is not shown on the next
+        xlsxFile.reset();
         onClose();
       }}
       title="Select an export option"
       centered
     >
       <Stack gap="sm">
-        {OPTIONS.map(({ option, label, description }) => (
-          <DownloadButton
-            key={option}
-            label={label}
-            description={description}
-            reason={reason}
-            loading={loading}
-            icon={<IconDownload size={16} />}
-            onDownload={() => {
-              if (!exportable) return;
-              const { filename, csv } = buildExportCsv(exportable, exportable.tickets, option, job.company_time_zone);
-              saveFile(new Blob([csv], { type: 'text/csv;charset=utf-8' }), filename);
-            }}
-          />
+        <Text size="sm">
+          A CSV opens in any program, but a spreadsheet reads a pole 007 as 7. Excel (.xlsx) keeps text as text, and
+          numbers and dates as numbers and dates.
+        </Text>
+        {OPTIONS.map(({ option, name, rows, description }) => (
+          <Stack key={option} gap={4} role="group" aria-labelledby={`export-option-${option}`}>
+            <Text size="sm" fw={600} id={`export-option-${option}`}>
+              {name}{' '}
+              <Text span size="sm" fw={400} c="dimmed">
+                ({rows})
+              </Text>
+            </Text>
+            <Text size="xs" c="dimmed">
+              {description}
+            </Text>
+            <Group grow gap="xs" wrap="nowrap">
+              <DownloadButton
+                label="CSV"
+                ariaLabel={`${name} as CSV`}
+                reason={reason}
+                loading={loading}
+                icon={<IconFileTypeCsv size={16} />}
+                onDownload={() => {
+                  if (!exportable) return;
+                  const { filename, csv } = buildExportCsv(exportable, exportable.tickets, option, job.company_time_zone);
+                  saveFile(new Blob([csv], { type: 'text/csv;charset=utf-8' }), filename);
+                }}
+              />
+              <DownloadButton
+                label="Excel (.xlsx)"
+                ariaLabel={`${name} as Excel (.xlsx)`}
+                reason={reason}
+                loading={loading || (xlsxFile.isPending && xlsxFile.variables === option)}
+                icon={<IconFileSpreadsheet size={16} />}
+                onDownload={() => !xlsxFile.isPending && xlsxFile.mutate(option)}
+              />
+            </Group>
+          </Stack>
         ))}
+        {xlsxFile.error && (
+          <Alert color="red" p="xs" role="alert" title="The Excel file could not be downloaded">
+            <Text size="sm">{xlsxFile.error.message}</Text>
+          </Alert>
+        )}
         {loading && (
           <Group gap="xs" role="status">
             <Loader size="xs" />

@@ -1,0 +1,23 @@
+import { buildExportTable, exportFileName, exportProblems, type ExportOption } from '../../../shared/export';
+import type { AppContext } from '../../context';
+import { notFound, unprocessable } from '../../errors';
+import type { CurrentUser } from '../../plugins/auth';
+import { companyTimeZone, findJob } from '../jobs/jobs.repository';
+import { loadTicketsOfJob } from '../tickets/tickets.read';
+import { buildExportXlsx } from './export-xlsx-thread';
+
+/**
+ * GET /jobs/{id}/export.xlsx (DESIGN §7.5 exports): an option of the Export modal as a
+ * workbook. The rows come from the builder the web page's CSV uses (buildExportTable), read from
+ * the same tickets (GET /jobs/tickets/{id}'s read), so both files of an option hold the same
+ * columns and rows; the job is refused for the reasons the modal shows (SPEC §5 Export), as 422.
+ */
+export async function jobExportXlsx(ctx: AppContext, me: CurrentUser, id: number, option: ExportOption): Promise<{ fileName: string; body: Buffer }> {
+  const job = await findJob(ctx.db, me.companyId, id);
+  if (!job) throw notFound('job');
+  const [tickets, timeZone] = await Promise.all([loadTicketsOfJob(ctx.db, me.companyId, id), companyTimeZone(ctx.db, me.companyId)]);
+  const problem = exportProblems({ job_number: job.jobNumber, tickets });
+  if (problem) throw unprocessable(problem);
+  const table = buildExportTable({ job_number: job.jobNumber }, tickets, option, timeZone);
+  return { fileName: exportFileName(job.jobNumber, option, 'xlsx'), body: await buildExportXlsx(table) };
+}
