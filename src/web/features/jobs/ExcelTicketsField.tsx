@@ -4,18 +4,20 @@ import { IconCheck, IconColumns } from '@tabler/icons-react';
 import { TICKET_TARGETS, type JobOverrides, type TicketsFile, type WorkbookColumns } from '../../../shared/excel';
 import { MSG } from '../../../shared/messages';
 import { ApiError } from '../../api/client';
+import { sheetParams } from '../../components/workbookRead';
 import { UploadField } from '../../components/upload/UploadField';
 import type { UploadedFile } from '../../components/upload/signedUpload';
 import { getExcelColumns } from './api/excelColumns';
-import { ExcelMappingModal, type LibraryMap, type TicketMap } from '../../components/ExcelMappingModal';
+import { ExcelMappingModal, type LibraryMap, type MappingRead, type TicketMap } from '../../components/ExcelMappingModal';
 
 /** Why the mapping is not attached yet, for the Create Job modal's Save hint. */
 export type ExcelState = 'none' | 'busy' | 'unmapped' | 'mapped';
 
 /**
  * The Excel ticket file of the Create Job modal (SPEC §2, §4): upload the workbook, read its
- * columns (GET /jobs/excel/getColumns), map them in 'Excel Column Mapping', and attach the saved
- * mapping to the draft as `ticketsFile`. The messages of SPEC §5: too few columns and parse errors
+ * columns (GET /jobs/excel/getColumns), map them in 'Excel Column Mapping' (which may read
+ * another sheet's columns), and attach the saved mapping and the sheets picked to the draft as
+ * `ticketsFile`. The messages of SPEC §5: too few columns and parse errors
  * come from the server word for word; an upload failure shows 'File upload failed.'.
  */
 export function ExcelTicketsField({
@@ -53,7 +55,7 @@ export function ExcelTicketsField({
     reader.current = ac;
     setReading(true);
     try {
-      const cols = await getExcelColumns(f.url, ac.signal);
+      const cols = await getExcelColumns(f.url, { signal: ac.signal });
       if (!Array.isArray(cols?.jobColumns) || !Array.isArray(cols?.libraryColumns)) throw new Error(MSG.excelUnparsable);
       setColumns(cols);
       setMappingOpen(true);
@@ -67,8 +69,10 @@ export function ExcelTicketsField({
     }
   }
 
-  function saveMapping(ticketsMappings: TicketMap, libraryMappings: LibraryMap) {
+  function saveMapping(ticketsMappings: TicketMap, libraryMappings: LibraryMap, read: MappingRead) {
     if (!file) return;
+    // The columns of the sheets picked: Edit Mapping opens on them again.
+    setColumns(read.columns);
     onChange({
       ticket_file_url: file.url,
       ticket_file_name: file.name,
@@ -76,6 +80,8 @@ export function ExcelTicketsField({
       ticket_file_type: file.type,
       ticketsMappings,
       libraryMappings,
+      // The sheets picked on the mapping step; absent: the server's rules choose them again.
+      ...sheetParams(read.sheets),
     });
     setMappingOpen(false);
   }
@@ -115,12 +121,21 @@ export function ExcelTicketsField({
           </Group>
         </Alert>
       )}
-      {columns && mappingOpen && (
+      {file && columns && mappingOpen && (
         <ExcelMappingModal
           opened
           columns={columns}
-          initial={value ? { ticketsMappings: value.ticketsMappings as TicketMap, libraryMappings: value.libraryMappings as LibraryMap } : null}
+          initial={
+            value
+              ? {
+                  ticketsMappings: value.ticketsMappings as TicketMap,
+                  libraryMappings: value.libraryMappings as LibraryMap,
+                  sheets: { ticketsSheet: value.ticketsSheet, librarySheet: value.librarySheet },
+                }
+              : null
+          }
           overrides={overrides}
+          readColumns={(sheets, signal) => getExcelColumns(file.url, { signal, sheets })}
           onSave={saveMapping}
           onCancel={() => setMappingOpen(false)}
         />

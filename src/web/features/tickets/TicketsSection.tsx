@@ -12,10 +12,9 @@ import { ApiError } from '../../api/client';
 import { useSession } from '../../api/session';
 import { nextSort, type SortState } from '../../../shared/sort';
 import { useJob } from '../../api/job';
-import { LIMITS } from '../../../shared/constants';
 import type { WorkbookColumns } from '../../../shared/excel';
 import type { ApplyMode, ReimportPreview, XlsImportReply } from '../../../shared/reimport';
-import { ExcelMappingModal, type LibraryMap, type TicketMap } from '../../components/ExcelMappingModal';
+import { ExcelMappingModal, type LibraryMap, type MappingRead, type TicketMap } from '../../components/ExcelMappingModal';
 import { LoadState } from '../../components/LoadState';
 import { MapView } from '../../components/map/MapView';
 import { PhoneSortPicker } from '../../components/PhoneSortPicker';
@@ -301,10 +300,10 @@ export default function TicketsSection({ jobId }: { jobId: number }) {
     },
     [jobId, failed],
   );
-  const ticketsOnly = (sheet?.columns?.libraryColumns.length ?? 0) < LIMITS.minLibraryColumns;
-  const onMapped = (ticketsMappings: TicketMap, libraryMappings: LibraryMap) => {
+  // The sheets picked on the mapping step travel with the mapping: preview and import read them.
+  const onMapped = (ticketsMappings: TicketMap, libraryMappings: LibraryMap, read: MappingRead) => {
     if (!sheet) return;
-    const mapping: SheetMapping = { ticketsMappings, libraryMappings: ticketsOnly ? undefined : libraryMappings };
+    const mapping: SheetMapping = { ticketsMappings, libraryMappings: read.ticketsOnly ? undefined : libraryMappings, sheets: read.sheets };
     setSheet({ file: sheet.file, mapping });
     setReading(true);
     previewSheet(jobId, sheet.file, mapping)
@@ -497,7 +496,8 @@ export default function TicketsSection({ jobId }: { jobId: number }) {
           columns={sheet.columns}
           initial={null}
           overrides={job}
-          ticketsOnly={ticketsOnly}
+          libraryOptional
+          readColumns={(sheets, signal) => readSheetColumns(jobId, sheet.file, sheets, signal)}
           onSave={onMapped}
           onCancel={() => setSheet(null)}
         />

@@ -1,31 +1,42 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { LibraryMappings, TicketsMappings, WorkbookColumns } from '../../../../shared/excel';
+import type { LibraryMappings, SheetChoice, TicketsMappings, WorkbookColumns } from '../../../../shared/excel';
 import type { ApplyMode, ReimportPreview, XlsImportReply } from '../../../../shared/reimport';
 import { apiFetch } from '../../../api/client';
 import { queryKeys } from '../../../api/queryKeys';
+import { sheetParams } from '../../../components/workbookRead';
 
-/** The chosen mapping; `libraryMappings` is absent for a workbook without a Unit Library sheet. */
+/**
+ * The chosen mapping; `libraryMappings` is absent for a workbook without a Unit Library sheet.
+ * `sheets`: the sheets picked on the mapping step, sent with every later call (absent: the
+ * server's rules choose them, DESIGN §7.5).
+ */
 export interface SheetMapping {
   ticketsMappings: TicketsMappings;
   libraryMappings?: LibraryMappings;
+  sheets?: SheetChoice;
 }
 
-/** POST /tickets/xls-upload, multipart: `file`, `job_id`, the mapping and the mode (decision 018). */
-function post<T>(jobId: number, file: File, fields: Record<string, string | undefined>) {
+/** POST /tickets/xls-upload, multipart: `file`, `job_id`, the mapping, the sheets and the mode (decision 018). */
+function post<T>(jobId: number, file: File, fields: Record<string, string | undefined>, signal?: AbortSignal) {
   const form = new FormData();
   form.append('job_id', String(jobId));
   for (const [k, v] of Object.entries(fields)) if (v !== undefined) form.append(k, v);
   form.append('file', file);
-  return apiFetch<T>('/tickets/xls-upload', { method: 'POST', body: form });
+  return apiFetch<T>('/tickets/xls-upload', { method: 'POST', body: form, signal });
 }
 
 const mappingFields = (m: SheetMapping) => ({
   ticketsMappings: JSON.stringify(m.ticketsMappings),
   libraryMappings: m.libraryMappings ? JSON.stringify(m.libraryMappings) : undefined,
+  ...sheetParams(m.sheets),
 });
 
-/** The workbook's column headers, for the Excel Column Mapping (writes nothing). */
-export const readSheetColumns = (jobId: number, file: File) => post<WorkbookColumns>(jobId, file, { mode: 'columns' });
+/**
+ * The workbook's column headers, the sheets and header rows used and what was interpreted, for
+ * the Excel Column Mapping (writes nothing); `sheets` reads the sheets the person picked.
+ */
+export const readSheetColumns = (jobId: number, file: File, sheets?: SheetChoice, signal?: AbortSignal) =>
+  post<WorkbookColumns>(jobId, file, { mode: 'columns', ...sheetParams(sheets) }, signal);
 
 /** What importing the workbook would do to the job (writes nothing). */
 export const previewSheet = (jobId: number, file: File, mapping: SheetMapping) =>
