@@ -117,6 +117,7 @@ interface DbResults {
   statements: StatementCounts;
   load: Record<string, LoadFigures | null>;
   importFig: {
+    /** Median of the imports after the first (of all, when there is one). */
     seconds: number;
     rowsPerSecond: number;
     exceljsSeconds: number;
@@ -125,6 +126,11 @@ interface DbResults {
     healthSamples: number;
     healthFailures: number;
     tickets?: number;
+    /**
+     * The first import after the server's start (issue 26): cold code in the worker and the
+     * server, cold pages; what an office sees on the morning's first workbook after a deploy.
+     */
+    first: { seconds: number; healthMaxMs: number; healthFailures: number };
   } | null;
   exportMs: Record<string, number> | null;
   mapExport: MapExportFigures | null;
@@ -704,10 +710,10 @@ async function importBench(origin: string, token: string, m: Manifest, p1: Phase
   if (probe.status !== 200) return null;
   const packet = (probe.json as { work_packet_url: string | null }[]).find((j) => j.work_packet_url)?.work_packet_url;
 
-  const runs: { seconds: number; tickets?: number }[] = [];
-  const health: number[] = [];
-  let healthFailures = 0;
+  const runs: { seconds: number; tickets?: number; health: number[]; healthFailures: number }[] = [];
   for (let i = 0; i < (QUICK ? 1 : RUNS); i++) {
+    const health: number[] = [];
+    let healthFailures = 0;
     let importing = true;
     const sampler = (async () => {
       const deadline = Date.now() + 300_000;
@@ -747,10 +753,13 @@ async function importBench(origin: string, token: string, m: Manifest, p1: Phase
     importing = false;
     await sampler;
     if (r.status !== 200) throw new Error(`import: ${r.status} ${JSON.stringify(r.json).slice(0, 300)}`);
-    runs.push({ seconds, tickets: r.json?.imported?.tickets });
-    log(`import ${i + 1}: ${seconds.toFixed(2)} s`);
+    runs.push({ seconds, tickets: r.json?.imported?.tickets, health, healthFailures });
+    log(`import ${i + 1}: ${seconds.toFixed(2)} s, /health max ${Math.max(...health).toFixed(0)} ms`);
   }
-  const seconds = median(runs.map((r) => r.seconds));
+  // The first import after the start is its own figure; the others are the steady state.
+  const steady = runs.length > 1 ? runs.slice(1) : runs;
+  const seconds = median(steady.map((r) => r.seconds));
+  const health = steady.flatMap((r) => r.health);
   return {
     seconds,
     rowsPerSecond: m.workbook.rows / seconds,
@@ -758,8 +767,9 @@ async function importBench(origin: string, token: string, m: Manifest, p1: Phase
     healthMaxMs: Math.max(...health),
     healthP99Ms: percentile(health, 99),
     healthSamples: health.length,
-    healthFailures,
+    healthFailures: steady.reduce((n, r) => n + r.healthFailures, 0),
     tickets: runs[0]?.tickets,
+    first: { seconds: runs[0].seconds, healthMaxMs: Math.max(...runs[0].health), healthFailures: runs[0].healthFailures },
   };
 }
 
@@ -846,7 +856,15 @@ function buildRows(all: DbResults[]): Row[] {
     const cold = v.map((x) => x!.cold);
     return { text: `${warm.join(' / ')}; ${cold.join(' / ')}`, status: status(new Set(warm).size === 1 && new Set(cold).size === 1) };
   });
-  row(`Import of the ${all[0]?.manifest.workbook.rows.toLocaleString('en-US')}-row workbook (PUT /jobs/ ticketsFile)`, '< 5 s, ≤ 2× exceljs read', (r) => {
+  row(`First import after the server's start (${all[0]?.manifest.workbook.rows.toLocaleString('en-US')} rows): time; GET /health max during it`, '< 2 s, max < 100 ms', (r) => {
+    const f = r.importFig?.first;
+    if (!f) return { text: 'not measured' };
+    return {
+      text: `${round(f.seconds, 2)} s; ${ms(f.healthMaxMs, 0)}${f.healthFailures ? ` (${f.healthFailures} failed)` : ''}`,
+      status: status(f.seconds < 2 && f.healthMaxMs < 100 && f.healthFailures === 0),
+    };
+  });
+  row(`Import of the ${all[0]?.manifest.workbook.rows.toLocaleString('en-US')}-row workbook (PUT /jobs/ ticketsFile), the imports after the first`, '< 5 s, ≤ 2× exceljs read', (r) => {
     const f = r.importFig;
     if (!f) return { text: 'not measured' };
     const x = f.seconds / f.exceljsSeconds;
@@ -855,7 +873,7 @@ function buildRows(all: DbResults[]): Row[] {
       status: status(f.seconds < 5 && x <= 2),
     };
   });
-  row('GET /api/v1/health during the import: max / p99 (samples)', 'max < 100 ms', (r) => {
+  row('GET /api/v1/health during the imports after the first: max / p99 (samples)', 'max < 100 ms', (r) => {
     const f = r.importFig;
     if (!f) return { text: 'not measured' };
     return {
