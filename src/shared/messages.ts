@@ -1,3 +1,6 @@
+/** DESIGN §7.5 "other kinds": the same answer from every route, naming the kind of file. */
+const otherKind = (kind: string) => `This is ${kind}, which can't be read here. Save it as an Excel Workbook (.xlsx) and upload it again.`;
+
 /** Every message a person reads that SPEC §5 and §8 fix word for word. One place, both sides. */
 export const MSG = {
   // Login and account (SPEC §8)
@@ -38,13 +41,8 @@ export const MSG = {
   tooFewLibraryColumns: "Couldn't find enough Unit Library columns in this Excel file.",
   excelUnparsable: "This Excel file couldn't be parsed.",
   /** DESIGN §7.5 "other kinds": the same answer from every route, naming the kind. */
-  excelOtherKind: (kind: string) => `This is ${kind}, which can't be read here. Save it as an Excel Workbook (.xlsx) and upload it again.`,
-  get excelLegacyXls() {
-    return this.excelOtherKind('an old Excel 97–2003 workbook (.xls)');
-  },
-  get excelOds() {
-    return this.excelOtherKind('an OpenDocument spreadsheet (.ods)');
-  },
+  excelLegacyXls: otherKind('an old Excel 97–2003 workbook (.xls)'),
+  excelOds: otherKind('an OpenDocument spreadsheet (.ods)'),
   excelNoHeader: (sheet: string, kind: 'tickets' | 'library') =>
     `The sheet '${sheet}' has no header row: none of its first 20 rows holds at least 3 column names (such as ${
       kind === 'tickets' ? 'Work Order, Pole, Line, Unit, Quantity' : 'Family, Unit Code, Type, Action, UOM'
