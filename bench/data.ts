@@ -26,7 +26,7 @@ import { hashPassword } from '../src/server/modules/auth/passwords';
 import { insertCompany, insertUser } from '../src/server/modules/auth/auth.repository';
 import { createMember } from '../src/server/modules/crew/crew.service';
 import { saveTicket } from '../src/server/modules/tickets/tickets.service';
-import { generateTicketWorkbook } from '../src/server/modules/excel/generate';
+import { generateTicketWorkbook } from '../src/server/test/generate-workbook';
 import type { CurrentUser } from '../src/server/plugins/auth';
 import { BENCH_ADMIN, BENCH_DIR, BENCH_PASSWORD, JWT_SECRET, benchTarget, parseArgs, resetTemplate, type Manifest, type Target } from './lib/common';
 import { createBenchJob, type BenchTicket, type BenchUnit } from './lib/jobs';

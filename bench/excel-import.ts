@@ -1,14 +1,14 @@
 /**
  * Excel import speed (issues 3 and 6): a generated workbook of N ticket rows read and converted
- * the way the server does it (in the workbook worker, workbook-import.ts), and the longest
+ * the way the server does it (in the workbook worker, imports/worker/), and the longest
  * stall of this thread's event loop meanwhile (what other users of the server would feel).
  *
  *   npx tsx bench/excel-import.ts [rows=10000]
  */
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { defaultMappings } from '../src/shared/excel';
-import { generateTicketWorkbook } from '../src/server/modules/excel/generate';
-import { workbookColumnsOffThread, workbookImportOffThread } from '../src/server/modules/excel/workbook-import';
+import { generateTicketWorkbook } from '../src/server/test/generate-workbook';
+import { workbookColumnsOffThread, workbookImportOffThread } from '../src/server/modules/imports/worker/off-thread';
 
 async function main() {
   const rows = Number(process.argv[2] ?? 10_000);

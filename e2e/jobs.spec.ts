@@ -8,8 +8,8 @@ import { CSRF_HEADER } from '../src/shared/constants';
 
 const PACKET = path.join(import.meta.dirname, 'fixtures/packet.pdf');
 // A workbook written by openpyxl: 5 rows, 3 poles, a library sheet.
-const WORKBOOK = path.join(import.meta.dirname, '../src/server/modules/excel/fixtures/good.xlsx');
-const TOO_FEW = path.join(import.meta.dirname, '../src/server/modules/excel/fixtures/too-few-columns.xlsx');
+const WORKBOOK = path.join(import.meta.dirname, '../src/server/test/fixtures/good.xlsx');
+const TOO_FEW = path.join(import.meta.dirname, '../src/server/test/fixtures/too-few-columns.xlsx');
 
 const fileInput = (scope: Locator, label: string) => scope.locator(`input[type=file][aria-label="${label}"]`);
 

@@ -172,7 +172,7 @@ test.describe('tickets of a job', () => {
     await loginAs(USERS.foreman);
     await openJob(page, job.id);
     await expect(page.locator('[data-ticket-id]')).toHaveCount(1);
-    const workbooks = path.join(here, '../src/server/modules/excel/fixtures');
+    const workbooks = path.join(here, '../src/server/test/fixtures');
     const chooser = page.waitForEvent('filechooser');
     await page.getByRole('button', { name: 'Upload Spreadsheet' }).click();
     await (await chooser).setFiles(path.join(workbooks, 'bad-row.xlsx'));

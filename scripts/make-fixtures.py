@@ -4,7 +4,7 @@ python3-openpyxl. Run with Debian's interpreter, from the repository root:
 
     /usr/bin/python3 scripts/make-fixtures.py
 
-Outputs (committed) go to src/server/modules/excel/fixtures/. The tests read them as they are.
+Outputs (committed) go to src/server/test/fixtures/. The tests read them as they are.
 """
 import datetime
 import os
@@ -12,7 +12,7 @@ import zipfile
 
 from openpyxl import Workbook
 
-OUT = os.path.join(os.path.dirname(__file__), '..', 'src', 'server', 'modules', 'excel', 'fixtures')
+OUT = os.path.join(os.path.dirname(__file__), '..', 'src', 'server', 'test', 'fixtures')
 os.makedirs(OUT, exist_ok=True)
 
 # Mixed case on purpose: the defaults match case-insensitively (SPEC §4).

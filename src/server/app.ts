@@ -26,7 +26,7 @@ import { registerRouteDefaults } from './plugins/routes';
 import { registerSecurityHeaders } from './plugins/security-headers';
 import { authRoutes } from './modules/auth/auth.routes';
 import { crewRoutes } from './modules/crew/crew.routes';
-import { excelRoutes } from './modules/excel/excel.routes';
+import { importColumnRoutes, spreadsheetUploadRoutes } from './modules/imports/imports.routes';
 import { uploadRoutes } from './modules/uploads/uploads.routes';
 import { localFileRoutes } from './modules/uploads/files.routes';
 import { unitRoutes } from './modules/reference/units.routes';
@@ -117,12 +117,13 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
       );
       await authRoutes(api, ctx);
       await crewRoutes(api, ctx);
-      await excelRoutes(api, ctx);
+      await importColumnRoutes(api, ctx);
       await uploadRoutes(api, ctx);
       await unitRoutes(api, ctx);
       await poleRoutes(api, ctx);
       await referenceRoutes(api, ctx);
       await ticketRoutes(api, ctx);
+      await spreadsheetUploadRoutes(api, ctx);
       // One budget (JOB_CACHE_MB) for every reply kept as bytes: job pages, jobs lists, production.
       const replies = new JobReplyCache<TicketSlices>(ctx.config.jobCacheBytes);
       await jobsRoutes(api, ctx, replies);

@@ -10,7 +10,7 @@ import { createMailer } from './mail/mailer';
 import { createStorage } from './storage/create';
 import { buildApp } from './app';
 import { loggerOptions, redactUrl } from './logging';
-import { startWorkbookWorker } from './modules/excel/workbook-import';
+import { startWorkbookWorker } from './modules/imports/worker/pool';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 

@@ -5,9 +5,9 @@ import { fileURLToPath } from 'node:url';
 
 /** Test helpers that need no app: the workbook fixtures and multipart bodies for app.inject. */
 
-const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'modules', 'excel', 'fixtures');
+const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures');
 
-/** The bytes of a workbook fixture in src/server/modules/excel/fixtures. */
+/** The bytes of a workbook fixture in src/server/test/fixtures. */
 export const fixture = (name: string): Buffer => readFileSync(path.join(FIXTURES, name));
 
 /** A multipart/form-data body for app.inject: text fields and at most one file. */

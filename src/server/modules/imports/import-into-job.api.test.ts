@@ -4,7 +4,8 @@ import { queryStats } from '../../db/client';
 import { companies, jobs, poles, tickets, ticketTasks, units, users, utilities, workOrders } from '../../db/schema/index';
 import { createTestApp } from '../../test/harness';
 import { countOf, importFootprint } from '../../test/import-footprint';
-import { importIntoJob, type ImportTicket, type ImportUnit } from './import.service';
+import { importIntoJob } from './import-into-job';
+import type { ImportTicket, ImportUnit } from './types';
 
 /**
  * An import into an existing job that creates many tickets is staged (decision 032): written in

@@ -5,11 +5,12 @@ import { queryStats } from '../../db/client';
 import { companies, jobs, poles, tickets, ticketTasks, units, users, utilities, workOrders } from '../../db/schema/index';
 import { createTestApp } from '../../test/harness';
 import { countOf, importFootprint } from '../../test/import-footprint';
-import { importTicketsStaged, writeStagedImport, type ImportTicket, type ImportUnit } from './import.service';
+import { importTicketsStaged, writeStagedImport } from './staged-write';
+import type { ImportTicket, ImportUnit } from './types';
 import { discardAbandonedImports } from './staged-import.repository';
-import { generateTicketWorkbook } from '../excel/generate';
-import { columnsOf, parseWorkbook } from '../excel/workbook';
-import { workbookImportOf } from '../excel/workbook-import';
+import { generateTicketWorkbook } from '../../test/generate-workbook';
+import { columnsOf, parseWorkbook } from './read/workbook';
+import { workbookImportOf } from './worker/convert-workbook';
 
 /**
  * A new job's import is staged (decision 027): written in short statements under a job marked

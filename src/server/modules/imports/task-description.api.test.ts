@@ -6,7 +6,8 @@ import { ticketSchema, type Ticket } from '../../../shared/tickets.schemas';
 import { tickets, ticketTasks, units, users } from '../../db/schema/index';
 import { fixture, multipart } from '../../test/files';
 import { createTestApp } from '../../test/harness';
-import { importIntoJob, type ImportTicket } from './import.service';
+import { importIntoJob } from './import-into-job';
+import type { ImportTicket } from './types';
 
 /**
  * DESIGN §7.5 (issue 26 item 6): the ticket sheet's mapped Description is the task's description,

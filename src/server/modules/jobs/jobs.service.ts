@@ -1,7 +1,5 @@
 import { CREW_STATUS, ROLE, TICKET_STATUS } from '../../../shared/constants';
-import type { TicketsFile } from '../../../shared/excel';
-import { truncateDecimals } from '../../../shared/excel';
-import type { Job, JobListItem, JobListRow, JobSave, JobSaveReply, NewTicketDraft, NewUnitDraft, Utility } from '../../../shared/jobs.schemas';
+import type { Job, JobListItem, JobListRow, JobSave, JobSaveReply, Utility } from '../../../shared/jobs.schemas';
 import type { MapTicket } from '../../../shared/map-export';
 import { MSG } from '../../../shared/messages';
 import type { Ticket } from '../../../shared/tickets.schemas';
@@ -9,11 +7,10 @@ import type { AppContext } from '../../context';
 import type { DbOrTx } from '../../db/client';
 import { ERROR_CODE } from '../../../shared/error-codes';
 import { isUniqueViolation } from '../../db/errors';
-import { AppError, badRequest, conflict, notFound } from '../../errors';
+import { badRequest, conflict, notFound } from '../../errors';
 import type { CurrentUser } from '../../plugins/auth';
 import { requireUploadedFile } from '../../storage/keys';
-import { loadWorkbookImport, workbookImportStream } from '../excel/excel.service';
-import { importIntoJob, importTicketsStaged, type ImportBatch, type ImportCounts, type ImportTicket, type ImportUnit } from '../imports/import.service';
+import { importJobWorkbook } from '../imports/job-import';
 import { isoInstant, loadTicketRows, loadTicketRowVersions, loadTicketsOfJob } from '../tickets/tickets.read';
 import { deleteUnreferencedFiles } from '../uploads/stored-files';
 import { findUser } from '../crew/crew.repository';
@@ -121,77 +118,6 @@ export async function jobMapTickets(ctx: AppContext, me: CurrentUser, id: number
 
 export const utilities = (ctx: AppContext, me: CurrentUser): Promise<Utility[]> => repo.listUtilities(ctx.db, me.companyId);
 
-/** job.newTickets (SPEC §3 shapes) → import drafts, with the job's overrides applied. */
-function newTicketsToDrafts(list: readonly NewTicketDraft[], job: JobSave): ImportTicket[] {
-  const geo = (v: number | null | undefined) => (v == null ? null : truncateDecimals(v));
-  return list.map((t, i) => ({
-    row: t.row,
-    label: t.row ? `Row ${t.row}` : `Ticket ${i + 1}`,
-    pole: {
-      pole_name: t.pole.pole_name,
-      line_name: t.pole.line_name,
-      pole_id: t.pole.pole_id ?? null,
-      line_id: t.pole.line_id ?? null,
-      street_address: t.pole.street_address ?? null,
-      geo_lat: geo(t.pole.geo_lat),
-      geo_lon: geo(t.pole.geo_lon),
-      primary_voltage: job.primary_voltage_override || t.pole.primary_voltage || null,
-      secondary_voltage: job.secondary_voltage_override || t.pole.secondary_voltage || null,
-      arc_rating: job.arc_rating_override || t.pole.arc_rating || null,
-      utility_spec: t.pole.utility_spec ?? null,
-      sub_curcuit: t.pole.sub_curcuit ?? null,
-      sap_curcuit: t.pole.sap_curcuit ?? null,
-    },
-    street_address: t.street_address ?? null,
-    geo_lat: geo(t.geo_lat),
-    geo_lon: geo(t.geo_lon),
-    due_date: t.due_date ?? null,
-    ehasp: t.ehasp || job.ehasp_override || null,
-    description: t.description ?? null,
-    ambulance_meetup: t.ambulance_meetup ?? null,
-    work_orders: t.work_orders,
-    tasks: t.tasks.map((k) => ({ code: k.code, description: k.description, qty: k.init_qty, additional_qty: k.additional_qty, row: k.row })),
-  }));
-}
-
-/**
- * The workbook of job.ticketsFile, converted; row problems answer 400 like newTickets ones. A
- * workbook over a limit (rows, cells, time) keeps its 422, as everywhere a workbook is read.
- */
-async function workbookDrafts(ctx: AppContext, me: CurrentUser, file: TicketsFile, job: JobSave) {
-  try {
-    return await loadWorkbookImport(ctx, me, file, job);
-  } catch (err) {
-    throw asSaveError(err);
-  }
-}
-
-/** workbookDrafts in batches, for a new job's staged import: the same drafts, the same errors. */
-async function* workbookBatches(stream: AsyncIterable<ImportBatch>): AsyncGenerator<ImportBatch> {
-  try {
-    yield* stream;
-  } catch (err) {
-    throw asSaveError(err);
-  }
-}
-
-/** A row problem answers 400 like a newTickets one; a file over a limit or of another kind keeps its 422, as on every route. */
-const asSaveError = (err: unknown) =>
-  err instanceof AppError && err.statusCode === 422 && err.code !== ERROR_CODE.workbookLimit && err.code !== ERROR_CODE.workbookKind ? badRequest(err.message) : err;
-
-/** newTickets / newUnits as the first batch, joined by the workbook's first (and any restart) batch. */
-async function* withFirst(first: { tickets: ImportTicket[]; library: ImportUnit[] }, rest?: AsyncIterable<ImportBatch>): AsyncGenerator<ImportBatch> {
-  if (!rest) {
-    yield first;
-    return;
-  }
-  let firstOfRest = true;
-  for await (const b of rest) {
-    yield firstOfRest || b.restart ? { ...b, tickets: [...first.tickets, ...b.tickets], library: [...first.library, ...(b.library ?? [])] } : b;
-    firstOfRest = false;
-  }
-}
-
 /**
  * PUT /jobs/ {job}: no id creates, with id updates (needs the current version). Drafts of
  * newTickets / newUnits / ticketsFile are imported all or nothing with the job row (a new job's
@@ -222,19 +148,6 @@ export async function saveJob(ctx: AppContext, me: CurrentUser, input: JobSave, 
     packet = { size: stored.size, type: stored.contentType, name: input.work_packet_name || stored.name };
   }
 
-  const drafts: ImportTicket[] = input.newTickets?.length ? newTicketsToDrafts(input.newTickets, input) : [];
-  const library: ImportUnit[] = (input.newUnits ?? []).map((u: NewUnitDraft) => u);
-  // Into an existing job the workbook is read whole first; a new job's is written while the
-  // worker still reads it (staged, decision 027).
-  let book: AsyncIterable<ImportBatch> | undefined;
-  if (input.ticketsFile && existing) {
-    const whole = await workbookDrafts(ctx, me, input.ticketsFile, input);
-    drafts.push(...whole.tickets);
-    library.push(...whole.library);
-  } else if (input.ticketsFile) {
-    book = workbookBatches(await workbookImportStream(ctx, me, input.ticketsFile, input));
-  }
-
   const values = {
     jobNumber: input.job_number,
     jobType: input.job_type,
@@ -254,39 +167,21 @@ export async function saveJob(ctx: AppContext, me: CurrentUser, input: JobSave, 
     secondaryVoltageOverride: input.secondary_voltage_override ?? null,
   };
 
-  let imported: ImportCounts | undefined;
-  let jobId: number;
-  // A new job's import is staged (decision 027): the job is created hidden, its tickets written
-  // in short statements and published at once, so the one PGlite connection is never held for
-  // the seconds a big workbook takes. Into an existing job, importIntoJob runs the save's update
-  // in the transaction that writes the import (a big one staged too, decision 032).
-  const hasImport = drafts.length > 0 || library.length > 0 || book !== undefined;
-  const staged = !existing && hasImport;
   const update = async (tx: DbOrTx) => {
     const row = await repo.updateJob(tx, companyId, existing!.id, input.version!, values);
     if (!row) throw conflict(MSG.staleVersion, ERROR_CODE.staleVersion);
     return row.id;
   };
+  const insert = async (importPending: boolean) => (await repo.insertJob(ctx.db, { ...values, companyId, createdBy: me.id, importPending })).id;
+  let saved: Awaited<ReturnType<typeof importJobWorkbook>>;
   try {
-    if (existing && hasImport) {
-      const scope = { companyId, jobId: existing.id, utilityId: input.selected_utility_id, userId: me.id };
-      imported = (await importIntoJob(ctx.db, scope, drafts, library, { prepare: update }, log)).counts;
-      jobId = existing.id;
-    } else if (existing) {
-      jobId = await ctx.db.transaction(update);
-    } else {
-      jobId = (await repo.insertJob(ctx.db, { ...values, companyId, createdBy: me.id, importPending: staged })).id;
-    }
+    // The row written with the drafts of newTickets / newUnits / ticketsFile (the import module).
+    saved = await importJobWorkbook(ctx, me, input, { existingId: existing?.id, update, insert }, log);
   } catch (err) {
-    // The workbook's own problem comes first, as when it was read before the job row.
-    if (book) for await (const _ of book);
     if (isUniqueViolation(err, 'jobs_company_number_unique')) throw conflict(MSG.jobNumberExists, ERROR_CODE.jobNumberTaken);
     throw err;
   }
-  if (staged) {
-    const scope = { companyId, jobId, utilityId: input.selected_utility_id, userId: me.id };
-    imported = await importTicketsStaged(ctx.db, scope, withFirst({ tickets: drafts, library }, book), log);
-  }
+  const { jobId, imported } = saved;
   // A replaced packet nobody else shows is removed from storage (after the commit).
   const oldPacket = existing?.workPacketUrl;
   if (oldPacket && oldPacket !== input.work_packet_url) await deleteUnreferencedFiles(ctx, companyId, [oldPacket], log);

@@ -1,5 +1,4 @@
 import type { FastifyRequest } from 'fastify';
-import multipart from '@fastify/multipart';
 import { z } from 'zod';
 import {
   imageCompleteBody,
@@ -13,15 +12,12 @@ import {
   ticketSchema,
   ticketSaveBody,
   ticketSaveReply,
-  xlsRejectedReply,
 } from '../../../shared/tickets.schemas';
-import { reimportStaleReply, xlsUploadModesReply } from '../../../shared/reimport';
-import { UPLOAD_RULES } from '../../../shared/uploads';
 import type { App, AppContext } from '../../context';
-import { errorReply, idParams, rowId } from '../../plugins/routes';
+import { registerMultipart } from '../../plugins/multipart';
+import { idParams, rowId } from '../../plugins/routes';
 import * as images from './images.service';
 import * as service from './tickets.service';
-import * as xls from './spreadsheet-upload.service';
 
 const jobParams = z.object({ jobId: rowId });
 const tags = ['tickets'];
@@ -81,12 +77,9 @@ export async function ticketRoutes(app: App, ctx: AppContext) {
     (request) => service.deleteTicket(ctx, request.user, request.params.id, logFor(request)),
   );
 
-  // Multipart bodies only in this scope: the image-complete form and the spreadsheet upload.
+  // Multipart bodies only in this scope: the image-complete form (the spreadsheet upload has its own, imports.routes.ts).
   await app.register(async (scope: App) => {
-    await scope.register(multipart, {
-      attachFieldsToBody: 'keyValues',
-      limits: { fileSize: UPLOAD_RULES.excel.maxBytes, files: 1, fields: 20, fieldSize: 64 * 1024, parts: 21 },
-    });
+    await registerMultipart(scope);
 
     scope.post(
       '/media_upload/s3-upload-complete',
@@ -100,36 +93,6 @@ export async function ticketRoutes(app: App, ctx: AppContext) {
         },
       },
       (request) => images.completeImageUpload(ctx, request.user, request.body, logFor(request)),
-    );
-
-    scope.post(
-      '/tickets/xls-upload',
-      {
-        config: { allow: 'tickets.write' },
-        schema: {
-          tags,
-          summary:
-            "Add a workbook's tickets to a job (multipart: file, job_id, optional ticketsMappings / libraryMappings as JSON, mode: columns | preview | add_new (default) | update_quantities, preview_token)",
-          consumes: ['multipart/form-data'],
-          body: xls.xlsUploadBody,
-          response: { 200: xlsUploadModesReply, 422: xlsRejectedReply.or(errorReply), 409: reimportStaleReply.or(errorReply) },
-        },
-      },
-      async (request, reply) => {
-        const outcome = await xls.uploadSpreadsheet(ctx, request.user, request.body, (err) => request.log.error({ err }, 'a staged import could not be removed'));
-        switch (outcome.kind) {
-          case 'columns':
-            return outcome.columns;
-          case 'preview':
-            return outcome.preview;
-          case 'imported':
-            return outcome.result;
-          case 'rejected':
-            return reply.status(422).send(outcome.result);
-          case 'stale':
-            return reply.status(409).send({ error: outcome.error, preview: outcome.preview });
-        }
-      },
     );
   });
 }

@@ -1,4 +1,4 @@
-import { LIMITS } from '../../../shared/constants';
+import { LIMITS } from '../../../../shared/constants';
 import {
   LIBRARY_TARGET_INFO,
   TICKET_TARGET_INFO,
@@ -7,7 +7,7 @@ import {
   type ReadNote,
   type ReadNoteKind,
   type SheetReading,
-} from '../../../shared/excel';
+} from '../../../../shared/excel';
 import { cellNumber, hasDecimalComma, importDate, shownText, TWO_DIGIT_YEAR } from './cells';
 
 /**

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { defaultMappings, type CellValue, type LibraryMappings, type ParsedWorkbook, type TicketsMappings } from '../../../shared/excel';
 import { MSG } from '../../../shared/messages';
 import { workbookToImport } from './convert';
-import { generateTicketWorkbook } from './generate';
-import { parseWorkbook } from './workbook';
+import { generateTicketWorkbook } from '../../test/generate-workbook';
+import { parseWorkbook } from './read/workbook';
 import { fixture } from '../../test/files';
 
 const COLUMNS = ['Work Order', 'Pole', 'Line', 'Pole ID', 'Line ID', 'Due Date', 'Lat', 'Long', 'Primary Voltage', 'Secondary Voltage', 'Arc Rating', 'Street', 'Unit', 'Description', 'Quantity'];

@@ -1,10 +1,11 @@
 import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
-import { MAX_AHEAD, WORKER_NICE, runWorkerJob, type DraftBatch, type WorkerJob } from './workbook-import';
+import { MAX_AHEAD, WORKER_NICE, runWorkerJob, type WorkerJob } from './protocol';
+import type { DraftBatch } from './stream';
 
 /**
- * The workbook worker (see workbook-import.ts): one job per message. Its batches go out as they
+ * The workbook worker (see pool.ts): one job per message. Its batches go out as they
  * are made, the worker waiting (Atomics.wait: it has nothing else to do) whenever it is
  * MAX_AHEAD batches ahead of what the server thread has taken.
  */

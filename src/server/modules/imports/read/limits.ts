@@ -1,6 +1,6 @@
-import { MSG } from '../../../shared/messages';
-import { ERROR_CODE } from '../../../shared/error-codes';
-import { AppError, unprocessable } from '../../errors';
+import { MSG } from '../../../../shared/messages';
+import { ERROR_CODE } from '../../../../shared/error-codes';
+import { AppError, unprocessable } from '../../../errors';
 
 /**
  * What one workbook may cost (a 1 MB file that unzipped to 250 MB took 20 s and

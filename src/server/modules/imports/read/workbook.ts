@@ -1,8 +1,8 @@
-import { LIMITS } from '../../../shared/constants';
-import type { ParsedSheet, ParsedWorkbook, ReadNote, SheetChoice, SheetUsed, WorkbookColumns } from '../../../shared/excel';
-import { ERROR_CODE } from '../../../shared/error-codes';
-import { MSG } from '../../../shared/messages';
-import { AppError, unprocessable } from '../../errors';
+import { LIMITS } from '../../../../shared/constants';
+import type { ParsedSheet, ParsedWorkbook, ReadNote, SheetChoice, SheetUsed, WorkbookColumns } from '../../../../shared/excel';
+import { ERROR_CODE } from '../../../../shared/error-codes';
+import { MSG } from '../../../../shared/messages';
+import { AppError, unprocessable } from '../../../errors';
 import { parseCsv } from './csv';
 import { DEFAULT_WORKBOOK_LIMITS, READ_DEADLINE_MS, tooLarge, withDeadline, type WorkbookLimits } from './limits';
 import { readXlsxSheets, readXlsxSheetsWhole, type PickedSheets } from './xlsx';

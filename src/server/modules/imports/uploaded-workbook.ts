@@ -2,8 +2,11 @@ import type { JobOverrides, SheetChoice, TicketsFile, WorkbookColumns } from '..
 import type { AppContext } from '../../context';
 import { notFound } from '../../errors';
 import type { CurrentUser } from '../../plugins/auth';
-import { DEFAULT_WORKBOOK_LIMITS } from './workbook';
-import { workbookColumnsOffThread, workbookImportBatches, workbookImportOffThread, type DraftBatch, type ImportOptions, type WorkbookDrafts } from './workbook-import';
+import { DEFAULT_WORKBOOK_LIMITS } from './read/workbook';
+import type { WorkbookDrafts } from './worker/convert-workbook';
+import { workbookColumnsOffThread, workbookImportBatches, workbookImportOffThread } from './worker/off-thread';
+import type { ImportOptions } from './worker/pool';
+import type { DraftBatch } from './worker/stream';
 
 /**
  * Workbooks the caller uploaded with the signed-upload flow, read back from storage. A url is

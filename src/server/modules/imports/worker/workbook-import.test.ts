@@ -1,24 +1,16 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { defaultMappings, type TicketDraft, type UnitDraft } from '../../../shared/excel';
-import { MSG } from '../../../shared/messages';
-import { AppError } from '../../errors';
-import { generateTicketWorkbook } from './generate';
-import { mergeContinued } from './convert';
-import { DEFAULT_WORKBOOK_LIMITS, columnsOf, parseWorkbook } from './workbook';
-import {
-  sheetUploadOf,
-  sheetUploadOffThread,
-  streamWorkbookImport,
-  workbookImportBatches,
-  workbookColumnsOffThread,
-  workbookImportOf,
-  workbookImportOffThread,
-  WORKER_NICE,
-  type DraftBatch,
-  type WorkbookImportRequest,
-} from './workbook-import';
-import { fixture } from '../../test/files';
+import { defaultMappings, type TicketDraft, type UnitDraft } from '../../../../shared/excel';
+import { MSG } from '../../../../shared/messages';
+import { AppError } from '../../../errors';
+import { generateTicketWorkbook } from '../../../test/generate-workbook';
+import { mergeContinued } from '../ticket-rows';
+import { DEFAULT_WORKBOOK_LIMITS, columnsOf, parseWorkbook } from '../read/workbook';
+import { sheetUploadOf, workbookImportOf, type WorkbookImportRequest } from './convert-workbook';
+import { sheetUploadOffThread, workbookColumnsOffThread, workbookImportBatches, workbookImportOffThread } from './off-thread';
+import { WORKER_NICE } from './protocol';
+import { streamWorkbookImport, type DraftBatch } from './stream';
+import { fixture } from '../../../test/files';
 
 /** The default mapping of a workbook's own headers, as the job form would send it. */
 async function requestFor(buf: Buffer, overrides: WorkbookImportRequest['overrides'] = null): Promise<WorkbookImportRequest> {

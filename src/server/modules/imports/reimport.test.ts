@@ -6,10 +6,11 @@ import { queryStats } from '../../db/client';
 import { companies, jobs, poles, tickets, ticketTasks, units, users, utilities, workOrders } from '../../db/schema/index';
 import { AppError } from '../../errors';
 import { createTestApp, dbKind } from '../../test/harness';
-import { workbookToImport } from '../excel/convert';
-import { generateTicketWorkbook } from '../excel/generate';
-import { parseWorkbook } from '../excel/workbook';
-import { importTickets, type ImportTicket, type ImportUnit } from './import.service';
+import { workbookToImport } from './convert';
+import { generateTicketWorkbook } from '../../test/generate-workbook';
+import { parseWorkbook } from './read/workbook';
+import { importTickets } from './reimport';
+import type { ImportTicket, ImportUnit } from './types';
 
 const t = await createTestApp();
 const db = t.ctx.db;

@@ -1,8 +1,8 @@
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
-import { MSG } from '../../../shared/messages';
-import { AppError } from '../../errors';
-import { generateTicketWorkbook } from './generate';
+import { MSG } from '../../../../shared/messages';
+import { AppError } from '../../../errors';
+import { generateTicketWorkbook } from '../../../test/generate-workbook';
 import { readZipDirectory } from './zip-check';
 import {
   assertEnoughColumns,
@@ -13,7 +13,7 @@ import {
 } from './workbook';
 import { chooseSheets, readXlsxSheets, readXlsxSheetsWhole } from './xlsx';
 import { parseCsvRows } from './csv';
-import { fixture } from '../../test/files';
+import { fixture } from '../../../test/files';
 
 /** The 422 AppError a call throws, with its message. */
 async function rejection(p: Promise<unknown> | (() => unknown)): Promise<AppError> {

@@ -5,9 +5,11 @@ import { PREVIEW_CHANGES_LISTED, previewTokenSchema, REIMPORT_MODES, type Reimpo
 import type { AppContext } from '../../context';
 import { AppError, badRequest, notFound } from '../../errors';
 import type { CurrentUser } from '../../plugins/auth';
-import { importOptions } from '../excel/excel.service';
-import { sheetColumnsOffThread, sheetUploadOffThread } from '../excel/workbook-import';
-import { importIntoJob, reimportTickets, StalePreviewError, type ImportPlan } from '../imports/import.service';
+import { importIntoJob } from './import-into-job';
+import { reimportTickets } from './reimport';
+import { StalePreviewError, type ImportPlan } from './types';
+import { importOptions } from './uploaded-workbook';
+import { sheetColumnsOffThread, sheetUploadOffThread } from './worker/off-thread';
 import { findJob } from '../jobs/jobs.repository';
 
 /**

@@ -1,5 +1,5 @@
 import iconv from 'iconv-lite';
-import type { CellValue, ParsedSheet } from '../../../shared/excel';
+import type { CellValue, ParsedSheet } from '../../../../shared/excel';
 import { cellOf } from './cells';
 import { buildSheet, headerScore, HEADER_SCAN_ROWS, type RawRow } from './header';
 import { Budget, DEFAULT_WORKBOOK_LIMITS, type WorkbookLimits } from './limits';

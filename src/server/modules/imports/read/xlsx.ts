@@ -1,9 +1,9 @@
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import type ExcelJS from 'exceljs';
-import type { CellValue, ParsedSheet, SheetChoice, WorkbookSheet } from '../../../shared/excel';
-import { MSG } from '../../../shared/messages';
-import { unprocessable } from '../../errors';
+import type { CellValue, ParsedSheet, SheetChoice, WorkbookSheet } from '../../../../shared/excel';
+import { MSG } from '../../../../shared/messages';
+import { unprocessable } from '../../../errors';
 import { cellOf, type CellContext } from './cells';
 import { buildSheet, hasHeaderRow, HEADER_SCAN_ROWS, SheetRows, type ParsedRow, type RawRow, type SheetKind } from './header';
 import { Budget, DEFAULT_WORKBOOK_LIMITS, type WorkbookLimits } from './limits';

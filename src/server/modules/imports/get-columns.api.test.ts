@@ -4,7 +4,7 @@ import { MSG } from '../../../shared/messages';
 import { AppError } from '../../errors';
 import { fixture } from '../../test/files';
 import { createTestApp, type TestApp } from '../../test/harness';
-import { getColumns, loadWorkbookImport } from './excel.service';
+import { getColumns, loadWorkbookImport } from './uploaded-workbook';
 
 let t: TestApp;
 let admin: string;

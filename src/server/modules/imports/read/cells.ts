@@ -1,6 +1,6 @@
 import { format as formatNumber, isDateFormat } from 'numfmt';
-import { toIsoDate } from '../../../shared/dates';
-import { isNoResult, isShownNumber, type CellValue } from '../../../shared/excel';
+import { toIsoDate } from '../../../../shared/dates';
+import { isNoResult, isShownNumber, type CellValue } from '../../../../shared/excel';
 
 /**
  * One cell as the person sees it (DESIGN §7.5 "text as shown", "formulas"): what a reader of

@@ -1,12 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { defaultMappings, type ParsedWorkbook } from '../../../shared/excel';
-import { MSG } from '../../../shared/messages';
-import { AppError } from '../../errors';
-import { fixture, multipart } from '../../test/files';
-import { createTestApp, type TestApp } from '../../test/harness';
-import { workbookToImport } from './convert';
+import { defaultMappings, type ParsedWorkbook } from '../../../../shared/excel';
+import { MSG } from '../../../../shared/messages';
+import { AppError } from '../../../errors';
+import { fixture, multipart } from '../../../test/files';
+import { createTestApp, type TestApp } from '../../../test/harness';
+import { workbookToImport } from '../convert';
 import { columnsOf, parseWorkbook, sniffFormat } from './workbook';
-import { workbookImportOf } from './workbook-import';
+import { workbookImportOf } from '../worker/convert-workbook';
 
 /**
  * Issue 26 (DESIGN §7.5): files as the tools our users use write them — openpyxl, xlsxwriter,

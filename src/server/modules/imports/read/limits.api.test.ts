@@ -1,10 +1,10 @@
 import { count, eq } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { MSG } from '../../../shared/messages';
-import { companies, jobs, tickets, users, utilities } from '../../db/schema/index';
-import { fixture } from '../../test/files';
-import { createTestApp, type TestApp } from '../../test/harness';
+import { MSG } from '../../../../shared/messages';
+import { companies, jobs, tickets, users, utilities } from '../../../db/schema/index';
+import { fixture } from '../../../test/files';
+import { createTestApp, type TestApp } from '../../../test/harness';
 import { parseWorkbook } from './workbook';
 
 /**
