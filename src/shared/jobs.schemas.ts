@@ -3,6 +3,7 @@ import { JOB_STATUS, JOB_TYPE, LIMITS } from './constants';
 import { toIsoDate } from './dates';
 import { ticketsFileSchema } from './excel';
 import { MSG } from './messages';
+import { MAX_TASK_QTY } from './tasks';
 import { ticketRowSchema } from './tickets.schemas';
 
 /**
@@ -116,8 +117,8 @@ export const taskDraftSchema = z.object({
   code: z.string().trim().min(1).max(LIMITS.shortTextMax),
   description: z.string().max(LIMITS.textMax).optional(),
   /** Bid quantity (init_qty). */
-  init_qty: z.number().min(0).max(1e9).default(0),
-  additional_qty: z.number().min(-1e9).max(1e9).default(0),
+  init_qty: z.number().min(0).max(MAX_TASK_QTY).default(0),
+  additional_qty: z.number().min(-MAX_TASK_QTY).max(MAX_TASK_QTY).default(0),
   /** Excel row it came from, for messages. */
   row: z.number().int().positive().optional(),
 });

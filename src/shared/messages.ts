@@ -115,6 +115,7 @@ export const MSG = {
   excelRowMissingUnit: (row: number) => `Row ${row}: Unit/task code is missing`,
   excelRowBadNumber: (row: number, label: string, value: string) => `Row ${row}: ${label} '${value}' is not a number`,
   excelRowNegativeQty: (row: number, value: string) => `Row ${row}: Quantity '${value}' cannot be negative`,
+  excelRowQtyTooLarge: (row: number, value: string, max: number) => `Row ${row}: Quantity '${value}' is more than ${max.toLocaleString('en-US')}, the largest quantity a task can hold`,
   excelRowOutOfRange: (row: number, label: string, value: string, min: number, max: number) =>
     `Row ${row}: ${label} '${value}' must be between ${min} and ${max}`,
   excelRowBadDate: (row: number, value: string) =>

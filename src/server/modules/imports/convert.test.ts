@@ -116,6 +116,7 @@ describe('workbookToImport row rules', () => {
         row({ 'Due Date': '13/45/2027' }),
         row({ 'Due Date': 99_999_999 }),
         row({ Pole: null, Unit: null }),
+        row({ Quantity: 1_000_001 }),
       ]),
       TM,
       LM,
@@ -132,6 +133,7 @@ describe('workbookToImport row rules', () => {
       MSG.excelRowBadDate(11, '99999999'),
       'Row 12: Pole is missing',
       'Row 12: Unit/task code is missing',
+      "Row 13: Quantity '1000001' is more than 1,000,000, the largest quantity a task can hold",
     ]);
     expect(tickets).toHaveLength(1);
   });

@@ -16,6 +16,7 @@ import {
   type TicketTarget,
 } from '../../../shared/excel';
 import { MSG } from '../../../shared/messages';
+import { MAX_TASK_QTY } from '../../../shared/tasks';
 import { cellNumber, columnOfRef, importDate, shownText } from './read/cells';
 
 /**
@@ -178,6 +179,8 @@ export class TicketRows {
       qty = cellNumber(cells[iQty], this.decimalComma);
       if (!Number.isFinite(qty)) rowErrors.push(MSG.excelRowBadNumber(row, TICKET_TARGET_INFO.qty.label, qtyText));
       else if (qty < 0) rowErrors.push(MSG.excelRowNegativeQty(row, qtyText));
+      // The ticket window refuses more, so an import that stored it would leave a ticket nobody can save.
+      else if (qty > MAX_TASK_QTY) rowErrors.push(MSG.excelRowQtyTooLarge(row, qtyText, MAX_TASK_QTY));
     }
     const lat = coordinate(cells, iLat, 'geo_lat', 90, row, rowErrors, this.decimalComma);
     const lon = coordinate(cells, iLon, 'geo_lon', 180, row, rowErrors, this.decimalComma);
