@@ -131,8 +131,7 @@ export type SessionsReply = z.infer<typeof sessionsReply>;
 
 export const sessionIdParams = z.object({ id: z.uuid(MSG.sessionIdInvalid) });
 
-/** POST /crew/logout-all: with `keep_current`, every session but this one ("Sign out everywhere else"). */
-export const logoutAllBody = z.object({ keep_current: z.boolean().optional() }).nullish();
+/** POST /crew/logout-all and /crew/logout-others ("Sign out everywhere else"): how many sessions ended. */
 export const logoutAllReply = z.object({ success: z.boolean(), ended: z.number().int() });
 export type LogoutAllReply = z.infer<typeof logoutAllReply>;
 

@@ -3,7 +3,6 @@ import { z } from 'zod';
 import {
   forgotBody,
   loginBody,
-  logoutAllBody,
   logoutAllReply,
   messageReply,
   profile,
@@ -93,19 +92,22 @@ export async function authRoutes(app: App, ctx: AppContext) {
     '/crew/logout-all',
     {
       config: ownAccount,
-      schema: {
-        tags: ['account'],
-        summary: 'End every session of mine (with keep_current: every one but this, "Sign out everywhere else"); `ended` counts them',
-        body: logoutAllBody,
-        response: { 200: logoutAllReply },
-      },
+      schema: { tags: ['account'], summary: 'Sign out everywhere: ends every session of mine, this one too, and clears the cookie; `ended` counts them', response: { 200: logoutAllReply } },
     },
     async (request, reply) => {
-      const keepCurrent = request.body?.keep_current === true;
-      const result = await sessions.logoutAll(ctx, request, keepCurrent);
-      if (!keepCurrent) clearSessionCookie(request, reply);
+      const result = await sessions.logoutAll(ctx, request, false);
+      clearSessionCookie(request, reply);
       return result;
     },
+  );
+
+  app.post(
+    '/crew/logout-others',
+    {
+      config: ownAccount,
+      schema: { tags: ['account'], summary: '"Sign out everywhere else": ends every session of mine but this one; `ended` counts them', response: { 200: logoutAllReply } },
+    },
+    (request) => sessions.logoutAll(ctx, request, true),
   );
 
   app.get(

@@ -69,11 +69,18 @@ describe('POST /crew/logout-all', () => {
     expect((await myData(other)).statusCode).toBe(200);
   });
 
-  it('with keep_current ends every other session and keeps this one ("Sign out everywhere else")', async () => {
+});
+
+describe('POST /crew/logout-others', () => {
+  it('requires authentication', async () => {
+    expect((await t.request({ method: 'POST', url: `${API}/crew/logout-others` })).statusCode).toBe(401);
+  });
+
+  it('ends every other session of mine and keeps this one ("Sign out everywhere else")', async () => {
     const a = await signIn('lineman@example.com');
     const b = await signIn('lineman@example.com', PHONE_UA);
     const c = await signIn('lineman@example.com', PHONE_UA);
-    const res = await t.request({ method: 'POST', url: `${API}/crew/logout-all`, token: a, body: { keep_current: true } });
+    const res = await t.request({ method: 'POST', url: `${API}/crew/logout-others`, token: a });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ success: true, ended: 2 });
     expect((await myData(a)).statusCode).toBe(200);

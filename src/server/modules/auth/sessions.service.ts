@@ -58,7 +58,7 @@ export async function logout(ctx: AppContext, { user, sessionId }: Me) {
   return { success: true };
 }
 
-/** POST /crew/logout-all: every session of mine, or every other one ("Sign out everywhere else"). */
+/** POST /crew/logout-all: every session of mine; /crew/logout-others: every one but this ("Sign out everywhere else"). */
 export async function logoutAll(ctx: AppContext, { user, sessionId }: Me, keepCurrent: boolean) {
   const ended = await repo.endAllSessions(ctx.db, user.id, keepCurrent ? sessionId : undefined);
   return { success: true, ended };
