@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { API, DEMO_PASSWORD, USERS, expect, unique, type NewTicket, type SeededJob } from './fixtures';
 import { test } from './netcut';
@@ -63,6 +64,13 @@ async function openTicketOnPhone(page: Page, request: APIRequestContext, seededJ
   return { foreman, ticketId, pole };
 }
 
+/** WCAG 2.x A/AA (as e2e/a11y.spec.ts): axe finds nothing on the screen as it stands. */
+async function axe(page: Page, screen: string) {
+  await page.waitForTimeout(300); // transitions done, so colours are final
+  const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
+  expect(violations.map((v) => `${screen}: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join('; ')}`)).toEqual([]);
+}
+
 const status = (page: Page) => page.getByRole('status').filter({ hasText: /Offline|sync/ });
 
 test('signed out from another device while offline: the phone keeps its changes, asks to sign in again, and sends each once', async ({ page, context, request, net, seededJob, playwright }) => {
@@ -118,7 +126,9 @@ test("a shared phone: Logout with changes waiting asks first; the next user is t
   // The User page once with signal, so it opens from the cache without it.
   await menu('User');
   await expect(page.getByRole('heading', { name: 'User Account' })).toBeVisible();
-  await expect(page.getByRole('listitem', { name: /^This device: Chrome \d+ on Linux$/ })).toBeVisible();
+  await expect(page.getByRole('listitem', { name: /^This device: Chrome \d+ on (Windows|Linux)$/ })).toBeVisible();
+  await page.screenshot({ path: '/tmp/sessions-user-page.png', fullPage: true });
+  await axe(page, 'User page with sessions');
   await page.goBack();
 
   net.cut();
@@ -133,6 +143,8 @@ test("a shared phone: Logout with changes waiting asks first; the next user is t
   await expect(ask).toContainText(
     '2 changes you made have not reached the office yet. If you log out, they stay on this device and are sent the next time Frank Foreman signs in here. Nobody else who signs in on this device can send them.',
   );
+  await page.screenshot({ path: '/tmp/sessions-logout-ask.png' });
+  await axe(page, 'Logout with changes waiting');
   await ask.getByRole('button', { name: 'Stay logged in' }).click();
   await expect(ask).toBeHidden();
   await expect(page).toHaveURL(/\/user$/);
@@ -141,12 +153,16 @@ test("a shared phone: Logout with changes waiting asks first; the next user is t
   await page.waitForURL((url) => url.pathname === '/login');
   const waitingForFrank = '2 changes from Frank Foreman are waiting on this device — they will be sent after Frank signs in again.';
   await expect(page.getByTestId('signed-out-notice')).toHaveText(waitingForFrank);
+  await page.screenshot({ path: '/tmp/sessions-login-notice.png' });
+  await axe(page, 'Login with changes waiting');
 
   // Olivia from the office picks the phone up and signs in: she is told, and her own change goes
   // through the queue while Frank's stay.
   net.restore();
   await signInHere(page, USERS.office);
   await expect(page.getByTestId('others-waiting')).toHaveText(`${waitingForFrank} They are not sent with your sign-in.`);
+  await page.screenshot({ path: '/tmp/sessions-others-waiting.png' });
+  await axe(page, "Another user's changes waiting");
   await page.goto(`/work/${ticketId}`);
   await page.getByRole('textbox', { name: 'New note' }).fill('Office checked the permit');
   await page.getByRole('button', { name: 'Add note' }).click();

@@ -6,15 +6,15 @@ import { confirmDialog } from '../../components/confirm';
 import { LoadState } from '../../components/LoadState';
 import { useEndSession, useLogoutOthers, useMySessions } from './api/sessions';
 
-/** "Active now", "12 minutes ago", "3 hours ago", or the date: when a device was last used. */
+/** "Last seen just now", "… 12 minutes ago", "… 3 hours ago", or the date: when a device was last used. */
 export function lastSeenText(iso: string, now = Date.now()): string {
   const minutes = Math.floor((now - Date.parse(iso)) / 60_000);
-  // Last seen moves at most once a minute on the server (DESIGN §7.7): two minutes is "now".
-  if (minutes < 2) return 'Active now';
-  if (minutes < 60) return `${minutes} minutes ago`;
+  // Last seen moves at most once a minute on the server (DESIGN §7.7): two minutes is "just now".
+  if (minutes < 2) return 'Last seen just now';
+  if (minutes < 60) return `Last seen ${minutes} minutes ago`;
   const hours = Math.floor(minutes / 60);
-  if (hours < 24) return hours === 1 ? '1 hour ago' : `${hours} hours ago`;
-  return formatLongDate(iso);
+  if (hours < 24) return `Last seen ${hours === 1 ? '1 hour' : `${hours} hours`} ago`;
+  return `Last seen ${formatLongDate(iso)}`;
 }
 
 function SessionRow({ session, onEnd, ending }: { session: SessionItem; onEnd: () => void; ending: boolean }) {
@@ -22,13 +22,13 @@ function SessionRow({ session, onEnd, ending }: { session: SessionItem; onEnd: (
   return (
     <Paper withBorder p="sm" component="li" aria-label={session.current ? `This device: ${device}` : device}>
       <Group justify="space-between" wrap="nowrap" align="flex-start">
-        <Stack gap={2} miw={0}>
+        <Stack gap={2} miw={0} style={{ flex: 1 }}>
           <Group gap="xs">
             <Text fw={600}>{device}</Text>
             {session.current && <Badge variant="light">This device</Badge>}
           </Group>
           <Text size="sm" c="dimmed">
-            {session.current ? 'Active now' : `Last seen: ${lastSeenText(session.last_seen_at)}`}
+            {session.current ? 'Active now' : lastSeenText(session.last_seen_at)}
             {session.address ? ` · ${session.address}` : ''}
           </Text>
           <Text size="sm" c="dimmed">
@@ -36,7 +36,7 @@ function SessionRow({ session, onEnd, ending }: { session: SessionItem; onEnd: (
           </Text>
         </Stack>
         {!session.current && (
-          <Button variant="default" size="compact-sm" onClick={onEnd} loading={ending} aria-label={`Sign out ${device}`}>
+          <Button variant="default" size="compact-sm" style={{ flexShrink: 0 }} onClick={onEnd} loading={ending} aria-label={`Sign out ${device}`}>
             Sign out
           </Button>
         )}
