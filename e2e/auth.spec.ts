@@ -4,8 +4,9 @@ import { test, expect, login, USERS } from './fixtures';
 import { MSG } from '../src/shared/messages';
 
 /**
- * Logout ends every session of its user on the server, so the logout journeys sign in as a
- * member no other spec uses (a Foreman of the demo company): parallel specs keep their sessions.
+ * Logout ends this device's session only (DESIGN §7.7; sessions.spec.ts covers the rest); the
+ * logout journeys still sign in as a member no other spec uses (a Foreman of the demo company),
+ * so nothing they do can touch a parallel spec.
  */
 const LOGOUT_USER = 'fiona@example.com';
 

@@ -109,5 +109,31 @@ export type ProfileUpdate = z.infer<typeof profileUpdate>;
 export const profileSaveReply = z.object({ success: z.boolean(), user: profile });
 export type ProfileSaveReply = z.infer<typeof profileSaveReply>;
 
+/** One of my sessions (DESIGN §7.7): a sign-in on one device. */
+export const sessionItem = z.object({
+  id: z.uuid(),
+  /** The session of the request that asked ("This device"). */
+  current: z.boolean(),
+  /** From the user agent at sign-in: "Chrome 126", "Android 14" (or "Unknown browser"). */
+  browser: z.string(),
+  system: z.string(),
+  /** The client address last seen. */
+  address: z.string().nullable(),
+  created_at: z.string(),
+  /** Moved forward at most once a minute. */
+  last_seen_at: z.string(),
+});
+export type SessionItem = z.infer<typeof sessionItem>;
+
+/** GET /crew/sessions: this device first, then the most recently seen. */
+export const sessionsReply = z.object({ sessions: z.array(sessionItem) });
+export type SessionsReply = z.infer<typeof sessionsReply>;
+
+export const sessionIdParams = z.object({ id: z.uuid(MSG.sessionIdInvalid) });
+
+/** POST /crew/logout-all and /crew/logout-others ("Sign out everywhere else"): how many sessions ended. */
+export const logoutAllReply = z.object({ success: z.boolean(), ended: z.number().int() });
+export type LogoutAllReply = z.infer<typeof logoutAllReply>;
+
 export const roleOption = z.object({ id: z.number(), display_role_name: z.string() });
 export type RoleOption = z.infer<typeof roleOption>;

@@ -18,6 +18,8 @@ export const MSG = {
   accountSaveError: 'There was an error saving your data. Please try again!',
   notSignedIn: 'Not logged in',
   sessionExpired: 'Your session has expired. Sign in again.',
+  sessionNotFound: 'That session has ended already, or it is not one of yours.',
+  sessionIdInvalid: 'That is not a session id. Take the id from GET /crew/sessions.',
   csrfMissing:
     'This request came without the X-Linecrew-CSRF header that the Linecrew app sends. Use the app, or send the token as Authorization: Bearer.',
   tooManyRequests: 'Too many requests of this kind from your address. Wait 15 minutes and try again.',

@@ -1,12 +1,14 @@
 import type { FastifyRequest } from 'fastify';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, gt, sql } from 'drizzle-orm';
 import { can, type Action } from '../../shared/permissions';
 import { CREW_STATUS, CSRF_HEADER, SESSION_COOKIE } from '../../shared/constants';
 import { ERROR_CODE } from '../../shared/error-codes';
 import { MSG } from '../../shared/messages';
-import { users } from '../db/schema/index';
+import { sessions, users } from '../db/schema/index';
 import { forbidden, unauthorized } from '../errors';
 import { verifyToken } from '../modules/auth/token';
+import { touchSession } from '../modules/auth/sessions.repository';
+import { SESSION_TOUCH_MS } from '../modules/auth/sessions.service';
 import { changesState, CHECKED_IN_HANDLER } from './routes';
 import type { App, AppContext } from '../context';
 
@@ -24,6 +26,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** Set for every route that is not `config: { public: true }`. */
     user: CurrentUser;
+    /** The session row of this request's token (DESIGN §7.7): "This device", and what Logout ends. */
+    sessionId: string;
     /** Throws 403 unless the caller's role may do `action` (the matrix of DESIGN §4). */
     require(action: Action): void;
   }
@@ -51,12 +55,14 @@ function needsCsrfHeader(request: FastifyRequest): boolean {
 
 /**
  * Every route requires a valid token unless it says `config: { public: true }`, and a role
- * allowed its declared `config.allow` (plugins/routes.ts). The user row is read on each request,
- * so a deactivated member or a changed role takes effect at once and no process keeps session
- * state of its own.
+ * allowed its declared `config.allow` (plugins/routes.ts). The token's session row and its user
+ * are read on each request (one query), so an ended session (logout, "everywhere", a password
+ * reset), a deactivated member or a changed role takes effect at once on every process, and no
+ * process keeps session state of its own.
  */
 export function registerAuth(app: App, { db, config }: AppContext) {
   app.decorateRequest('user', null as unknown as CurrentUser);
+  app.decorateRequest('sessionId', '');
   app.decorateRequest('require', function (this: FastifyRequest, action: Action) {
     if (!can(this.user?.roleId, action)) throw forbidden();
   });
@@ -71,10 +77,19 @@ export function registerAuth(app: App, { db, config }: AppContext) {
       lastName: users.lastName,
       email: users.email,
       crewStatus: users.crewStatus,
-      sessionVersion: users.sessionVersion,
+      // Compared here, not by the caller's clock: processes may disagree on the time.
+      stale: sql<boolean>`${sessions.lastSeenAt} < now() - make_interval(secs => ${SESSION_TOUCH_MS / 1000})`,
     })
-    .from(users)
-    .where(and(eq(users.id, sql.placeholder('userId')), eq(users.companyId, sql.placeholder('companyId'))))
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(
+      and(
+        eq(sessions.id, sql.placeholder('sessionId')),
+        eq(users.id, sql.placeholder('userId')),
+        eq(users.companyId, sql.placeholder('companyId')),
+        gt(sessions.expiresAt, sql`now()`),
+      ),
+    )
     .prepare('session_user');
 
   app.addHook('onRequest', async (request) => {
@@ -84,12 +99,14 @@ export function registerAuth(app: App, { db, config }: AppContext) {
     if (fromCookie && needsCsrfHeader(request) && request.headers[CSRF_HEADER] === undefined) throw forbidden(MSG.csrfMissing, ERROR_CODE.csrfMissing);
     const result = await verifyToken(token, config.jwtSecret);
     if (!result.ok) throw unauthorized(result.expired ? MSG.sessionExpired : MSG.notSignedIn);
-    const { userId, companyId, sessionVersion } = result.claims;
-    const [row] = await sessionUser.execute({ userId, companyId });
-    // An older version: the password changed or the user signed out since this token was issued.
-    if (!row || row.crewStatus !== CREW_STATUS.ACTIVE || row.sessionVersion !== sessionVersion) throw unauthorized(MSG.sessionExpired);
-    const { crewStatus: _status, sessionVersion: _version, ...user } = row;
+    const { userId, companyId, sessionId } = result.claims;
+    const [row] = await sessionUser.execute({ sessionId, userId, companyId });
+    // No row: the session was ended (logout on this device, "everywhere", a password reset).
+    if (!row || row.crewStatus !== CREW_STATUS.ACTIVE) throw unauthorized(MSG.sessionExpired);
+    const { crewStatus: _status, stale, ...user } = row;
+    if (stale) await touchSession(db, sessionId, request.ip, SESSION_TOUCH_MS);
     request.user = user;
+    request.sessionId = sessionId;
     // Checked before the body is read: a role that may not act gets 403 whatever it sent. A
     // route that declares nothing is refused (route-permissions.test.ts keeps there being none).
     const allow = request.routeOptions.config?.allow;

@@ -33,6 +33,7 @@ export const queryKeys = {
   workingForemen: [...crew, 'working_foremen'] as const,
   configurableRoles: [...crew, 'configurableRoles'] as const,
   myData: [...crew, 'myData'] as const,
+  mySessions: [...crew, 'sessions'] as const,
 
   /** Every pole query starts with 'poles': adding or saving a pole refreshes the searches. */
   poles,

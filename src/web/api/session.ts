@@ -20,10 +20,15 @@ export interface Session {
   user: SessionUser | null;
   /** The ids the UI decides with (role for navigation and buttons); the server checks again. */
   claims: TokenClaims | null;
+  /**
+   * Whose session the server ended while this page had it (a 401: signed out on another device,
+   * a password reset): the sign-in page says so, and that their queued changes wait for them.
+   */
+  ended: SessionUser | null;
 }
 
 const listeners = new Set<() => void>();
-let snapshot: Session = { status: 'checking', user: null, claims: null };
+let snapshot: Session = { status: 'checking', user: null, claims: null, ended: null };
 
 /**
  * Who was signed in last, so that the app opens for them without network (a crew at the pole,
@@ -48,11 +53,11 @@ function remembered(): SessionUser | null {
   }
 }
 
-function publish(user: SessionUser | null) {
+function publish(user: SessionUser | null, ended: SessionUser | null = null) {
   remember(user);
   snapshot = user
-    ? { status: 'in', user, claims: { userId: user.id, companyId: user.company_id, roleId: user.role_id } }
-    : { status: 'out', user: null, claims: null };
+    ? { status: 'in', user, claims: { userId: user.id, companyId: user.company_id, roleId: user.role_id }, ended: null }
+    : { status: 'out', user: null, claims: null, ended };
   listeners.forEach((l) => l());
 }
 
@@ -61,10 +66,13 @@ export function setSession(user: SessionUser) {
   publish(user);
 }
 
-/** The server said 401 (expired or revoked): the page is signed out. */
+/** The server said 401 (expired, or ended elsewhere): the page is signed out, and says whose session ended. */
 export function clearSession() {
-  publish(null);
+  publish(null, snapshot.user ?? snapshot.ended);
 }
+
+/** Who is signed in on this page now (null while checking or signed out). */
+export const currentUser = (): SessionUser | null => snapshot.user;
 
 /** False once the server has said nobody is signed in. */
 export const isSignedIn = () => snapshot.status !== 'out';
@@ -88,7 +96,8 @@ export async function refreshSession(): Promise<void> {
     // No answer from the app (offline, or the server is down): whoever was signed in last
     // stays signed in on this device; their calls wait for the network (outbox) or say why.
     if (res.status >= 500) return publish(remembered());
-    if (!res.ok) return publish(null);
+    // A 401: the session ended while the app was closed; whoever was signed in is told so.
+    if (!res.ok) return publish(null, res.status === 401 ? remembered() : null);
     const [me] = (await res.json()) as Profile[];
     publish({ id: me.id, company_id: me.company_id, role_id: me.role_id, first_name: me.first_name, last_name: me.last_name, email: me.email });
   } catch {
@@ -99,7 +108,7 @@ export async function refreshSession(): Promise<void> {
 /** Run at sign-out, with the user who signs out (offline copies leave the device). */
 export const signOutHooks = new Set<(userId: number) => void | Promise<void>>();
 
-/** Logout (SPEC §2): the server ends every session of this user and clears the cookie. */
+/** Logout (SPEC §2, DESIGN §7.7): the server ends this device's session and clears the cookie. */
 export async function signOut(): Promise<void> {
   const userId = snapshot.claims?.userId;
   if (userId != null) await Promise.all([...signOutHooks].map((hook) => hook(userId)));

@@ -7,6 +7,7 @@ import { can } from '../../shared/permissions';
 import { useSession } from '../api/session';
 import { SyncStatus } from '../offline/SyncStatus';
 import { OfflineSync } from '../offline/OfflineSync';
+import { OthersWaiting } from '../offline/WaitingNotice';
 import { UpdatePrompt } from './UpdatePrompt';
 import classes from './Layout.module.css';
 
@@ -78,6 +79,7 @@ export function Layout() {
         </header>
       )}
       {status === 'in' && <SyncStatus />}
+      {status === 'in' && <OthersWaiting />}
       <OfflineSync />
       <UpdatePrompt />
       <main className={classes.main}>

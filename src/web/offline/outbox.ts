@@ -8,6 +8,7 @@ import { queryKeys } from '../api/queryKeys';
 import { getTicket } from '../api/ticket';
 import { uploadFile, UploadError } from '../api/upload';
 import { offlineDb } from './db';
+import { ownerOf } from './waiting';
 import {
   backoffMs,
   coalesce,
@@ -96,7 +97,7 @@ class Outbox {
     const merged = joined && joined.id !== this.sendingId ? joined : null;
     if (merged) await db.put('outbox', merged);
     else {
-      const fresh = { ...entry, idempotencyKey: newIdempotencyKey(), createdAt: Date.now(), attempts: 0, nextAttemptAt: 0, state: 'pending' } as OutboxEntry;
+      const fresh = { ...entry, owner: ownerOf(entry.userId), idempotencyKey: newIdempotencyKey(), createdAt: Date.now(), attempts: 0, nextAttemptAt: 0, state: 'pending' } as OutboxEntry;
       delete (fresh as Partial<OutboxEntry>).id; // the store numbers it
       await db.add('outbox', fresh);
     }

@@ -17,6 +17,11 @@ interface EntryBase {
   id: number;
   /** Whose change: replayed only while the same user is signed in. */
   userId: number;
+  /**
+   * Their name, kept with the change (DESIGN §7.7): the sign-in page and another user signed in
+   * on a shared device say whose changes wait here. Absent on changes queued by older versions.
+   */
+  owner?: { firstName: string; lastName: string };
   ticketId: number;
   jobId: number;
   /** Pole · line, so the queue and the conflict screen can name the ticket offline. */

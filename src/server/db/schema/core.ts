@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, pgTable, primaryKey, serial, text, timestamp, uniqueIndex, type AnyPgColumn } from 'drizzle-orm/pg-core';
+import { index, integer, pgTable, primaryKey, serial, text, timestamp, uniqueIndex, uuid, type AnyPgColumn } from 'drizzle-orm/pg-core';
 
 export const companies = pgTable('companies', {
   id: serial('id').primaryKey(),
@@ -42,17 +42,37 @@ export const users = pgTable(
     crewStatus: integer('crew_status').notNull().default(1),
     foremanId: integer('foreman_id').references((): AnyPgColumn => users.id, { onDelete: 'set null' }),
     createdDate: timestamp('created_date', { withTimezone: true }).notNull().defaultNow(),
-    /**
-     * Carried in every session token and checked on every request (plugins/auth.ts): raising it
-     * (password reset or change, logout) ends every session issued before.
-     */
-    sessionVersion: integer('session_version').notNull().default(0),
   },
   (t) => [
     // Sign-in is by email alone, so an address names one account across all companies.
     uniqueIndex('users_email_unique').on(sql`lower(${t.email})`),
     index('users_company_idx').on(t.companyId, t.roleId),
   ],
+);
+
+/**
+ * One row per sign-in (DESIGN §7.7): the token carries the row's id, and the auth check reads the
+ * row on every request (plugins/auth.ts), so a session ended here (logout, "everywhere", a
+ * password reset) is refused on its next request by every process. Ended sessions are deleted;
+ * rows past `expires_at` (the token's own expiry) are swept at sign-in.
+ */
+export const sessions = pgTable(
+  'sessions',
+  {
+    /** Random (crypto.randomUUID), so an id seen in one's own list says nothing about others'. */
+    id: uuid('id').primaryKey(),
+    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    /** Summaries of the user agent at sign-in ("Chrome 126", "Android 14"), not the raw header. */
+    browser: text('browser').notNull(),
+    system: text('system').notNull(),
+    /** The client address last seen (at sign-in, then with last_seen_at). */
+    address: text('address'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Moved forward at most once a minute (SESSION_TOUCH_MS), not written on every request. */
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('sessions_user_idx').on(t.userId), index('sessions_expires_idx').on(t.expiresAt)],
 );
 
 export const passwordResetTokens = pgTable(

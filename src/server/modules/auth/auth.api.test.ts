@@ -91,12 +91,12 @@ describe('the session token', () => {
   });
 
   it('is refused when signed with another secret', async () => {
-    const forged = await signToken({ userId: 1, companyId: 1, roleId: 1, sessionVersion: 0 }, 'x'.repeat(48), '1h');
+    const forged = await signToken({ userId: 1, companyId: 1, roleId: 1, sessionId: '6f1c2a7e-3b4d-4e5f-8a9b-0c1d2e3f4a5b' }, 'x'.repeat(48), '1h');
     expect((await t.request({ method: 'GET', url: '/api/v1/crew/myData', token: forged })).statusCode).toBe(401);
   });
 
   it('is refused once expired, with the session-expired message', async () => {
-    const expired = await new SignJWT({ userId: 1, companyId: 1, roleId: 1, sv: 0 })
+    const expired = await new SignJWT({ userId: 1, companyId: 1, roleId: 1, sid: '6f1c2a7e-3b4d-4e5f-8a9b-0c1d2e3f4a5b' })
       .setProtectedHeader({ alg: 'HS256' })
       .setIssuedAt(Math.floor(Date.now() / 1000) - 7200)
       .setExpirationTime(Math.floor(Date.now() / 1000) - 3600)

@@ -37,19 +37,8 @@ export const retireResetTokens = (db: DbOrTx, userId: number) =>
     .set({ usedAt: new Date() })
     .where(and(eq(passwordResetTokens.userId, userId), isNull(passwordResetTokens.usedAt)));
 
-/** A new password also ends every session issued before it (the token carries the version). */
-export const setPassword = (db: DbOrTx, userId: number, passwordHash: string) =>
-  db
-    .update(users)
-    .set({ passwordHash, sessionVersion: sql`${users.sessionVersion} + 1` })
-    .where(eq(users.id, userId));
-
-/** Logout: every token of this user issued so far stops working on its next request. */
-export const endSessions = (db: DbOrTx, userId: number) =>
-  db
-    .update(users)
-    .set({ sessionVersion: sql`${users.sessionVersion} + 1` })
-    .where(eq(users.id, userId));
+/** The caller ends the user's sessions in the same transaction (sessions.repository.ts). */
+export const setPassword = (db: DbOrTx, userId: number, passwordHash: string) => db.update(users).set({ passwordHash }).where(eq(users.id, userId));
 
 export async function findProfile(db: DbOrTx, userId: number, companyId: number) {
   const [row] = await db

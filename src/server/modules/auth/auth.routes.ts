@@ -3,20 +3,27 @@ import { z } from 'zod';
 import {
   forgotBody,
   loginBody,
+  logoutAllReply,
   messageReply,
   profile,
   profileSaveReply,
   profileUpdate,
   resetBody,
   roleOption,
+  sessionIdParams,
   sessionReply,
+  sessionsReply,
   signUpBody,
 } from '../../../shared/auth.schemas';
 import type { App, AppContext } from '../../context';
 import * as service from './auth.service';
+import * as sessions from './sessions.service';
 import { clearSessionCookie, setSessionCookie } from './session-cookie';
 
 const publicRoute = { public: true } as const;
+
+/** The device a sign-in comes from, for its session row. */
+const deviceOf = (request: FastifyRequest) => ({ userAgent: request.headers['user-agent'], ip: request.ip });
 const ownAccount = { allow: 'profile' } as const;
 
 /** Sign-in and one's own account (SPEC §7 Account). Thin: validation here, rules in the service. */
@@ -45,7 +52,7 @@ export async function authRoutes(app: App, ctx: AppContext) {
       schema: { tags: ['account'], body: loginBody, response: { 200: sessionReply } },
     },
     async (request, reply) => {
-      const session = await service.login(ctx, request.body, request.ip);
+      const session = await service.login(ctx, request.body, deviceOf(request));
       setSessionCookie(request, reply, session.token);
       return session;
     },
@@ -67,14 +74,65 @@ export async function authRoutes(app: App, ctx: AppContext) {
     '/crew/reset-password',
     { config: publicRoute, schema: { tags: ['account'], body: resetBody, response: { 200: sessionReply } } },
     // No cookie: the reset page sends the person to /login (SPEC §2); API clients get the token.
-    (request) => service.resetPassword(ctx, request.body),
+    (request) => service.resetPassword(ctx, request.body, deviceOf(request)),
   );
 
-  app.post('/crew/logout', { config: ownAccount, schema: { tags: ['account'], response: { 200: z.object({ success: z.boolean() }) } } }, async (request, reply) => {
-    const result = await service.logout(ctx, request.user);
-    clearSessionCookie(request, reply);
-    return result;
-  });
+  // Sessions per device (DESIGN §7.7).
+  app.post(
+    '/crew/logout',
+    { config: ownAccount, schema: { tags: ['account'], summary: 'Sign out this device: ends the session of this token only and clears the cookie', response: { 200: z.object({ success: z.boolean() }) } } },
+    async (request, reply) => {
+      const result = await sessions.logout(ctx, request);
+      clearSessionCookie(request, reply);
+      return result;
+    },
+  );
+
+  app.post(
+    '/crew/logout-all',
+    {
+      config: ownAccount,
+      schema: { tags: ['account'], summary: 'Sign out everywhere: ends every session of mine, this one too, and clears the cookie; `ended` counts them', response: { 200: logoutAllReply } },
+    },
+    async (request, reply) => {
+      const result = await sessions.logoutAll(ctx, request, false);
+      clearSessionCookie(request, reply);
+      return result;
+    },
+  );
+
+  app.post(
+    '/crew/logout-others',
+    {
+      config: ownAccount,
+      schema: { tags: ['account'], summary: '"Sign out everywhere else": ends every session of mine but this one; `ended` counts them', response: { 200: logoutAllReply } },
+    },
+    (request) => sessions.logoutAll(ctx, request, true),
+  );
+
+  app.get(
+    '/crew/sessions',
+    { config: ownAccount, schema: { tags: ['account'], summary: 'My sessions (one per sign-in): this device first, then the most recently seen', response: { 200: sessionsReply } } },
+    (request) => sessions.listSessions(ctx, request),
+  );
+
+  app.delete(
+    '/crew/sessions/:id',
+    {
+      config: ownAccount,
+      schema: {
+        tags: ['account'],
+        summary: "End one of my sessions (another device's, or this one); another user's session, or one already ended, is 404",
+        params: sessionIdParams,
+        response: { 200: z.object({ success: z.boolean(), current: z.boolean() }) },
+      },
+    },
+    async (request, reply) => {
+      const result = await sessions.endSession(ctx, request, request.params.id);
+      if (result.current) clearSessionCookie(request, reply);
+      return result;
+    },
+  );
 
   app.get('/crew/myData', { config: ownAccount, schema: { tags: ['account'], response: { 200: z.array(profile) } } }, async (request) => [
     await service.getProfile(ctx, request.user),

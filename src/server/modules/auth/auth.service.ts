@@ -11,9 +11,10 @@ import type { AppContext } from '../../context';
 import type { CurrentUser } from '../../plugins/auth';
 import type { users } from '../../db/schema/index';
 import * as repo from './auth.repository';
+import { endAllSessions } from './sessions.repository';
 import { hashPassword, hashResetToken, newResetToken, verifyNobody, verifyPassword } from './passwords';
 import * as throttle from './throttle';
-import { signToken } from './token';
+import { startSession, type Device } from './sessions.service';
 
 type UserRow = typeof users.$inferSelect;
 
@@ -28,13 +29,9 @@ const sessionUser = (u: UserRow): SessionUser => ({
   company_id: u.companyId,
 });
 
-async function session(ctx: AppContext, u: UserRow) {
-  const token = await signToken(
-    { userId: u.id, companyId: u.companyId, roleId: u.roleId, sessionVersion: u.sessionVersion },
-    ctx.config.jwtSecret,
-    ctx.config.jwtExpiresIn,
-  );
-  return { user: sessionUser(u), token };
+/** A new session row for this device and its token (sessions.service.ts). */
+async function session(ctx: AppContext, u: UserRow, device: Device) {
+  return { user: sessionUser(u), token: await startSession(ctx, u, device) };
 }
 
 /**
@@ -52,7 +49,7 @@ export type Later = (work: () => Promise<void>) => void;
  * cannot slip past the limit; a success clears the account's count for this address and gives
  * its attempt back to the address's overall budget.
  */
-export async function login(ctx: AppContext, body: z.infer<typeof loginBody>, ip: string) {
+export async function login(ctx: AppContext, body: z.infer<typeof loginBody>, { ip, userAgent }: Device) {
   const accountKey = throttle.keys.login(body.email, ip);
   const addressKey = throttle.keys.loginAddress(ip);
   if (!(await throttle.take(ctx.db, accountKey, throttle.THROTTLE_LIMITS.loginAccountAddress))) throw tooMany(MSG.loginTooMany);
@@ -65,7 +62,7 @@ export async function login(ctx: AppContext, body: z.infer<typeof loginBody>, ip
   await throttle.giveBack(ctx.db, addressKey);
   if (Math.random() < 0.01) await throttle.sweep(ctx.db);
   if (user.crewStatus !== CREW_STATUS.ACTIVE) throw forbidden(MSG.loginInactive, ERROR_CODE.loginInactive);
-  return session(ctx, user);
+  return session(ctx, user, { ip, userAgent });
 }
 
 /**
@@ -204,8 +201,11 @@ export async function forgotPassword(ctx: AppContext, body: z.infer<typeof forgo
   return { success: true, message: MSG.forgotSent };
 }
 
-/** Sets the new password, which ends every earlier session (repo.setPassword), and signs in. */
-export async function resetPassword(ctx: AppContext, body: z.infer<typeof resetBody>) {
+/**
+ * Sets the new password, ends every session of the user (whoever held the old password may hold
+ * one of them), and signs in on this device. DESIGN §7.7.
+ */
+export async function resetPassword(ctx: AppContext, body: z.infer<typeof resetBody>, device: Device) {
   // A link cut short or mistyped is just an invalid link to the person holding it.
   const link = resetLink.safeParse(body);
   if (!link.success) throw badRequest(MSG.resetInvalid, undefined, ERROR_CODE.resetInvalid);
@@ -217,16 +217,11 @@ export async function resetPassword(ctx: AppContext, body: z.infer<typeof resetB
     if (!used) throw badRequest(MSG.resetInvalid, undefined, ERROR_CODE.resetInvalid);
     await repo.retireResetTokens(tx, userId);
     await repo.setPassword(tx, userId, passwordHash);
+    await endAllSessions(tx, userId);
     return repo.findUserById(tx, userId);
   });
   if (!user || user.crewStatus !== CREW_STATUS.ACTIVE) throw forbidden(MSG.loginInactive, ERROR_CODE.loginInactive);
-  return session(ctx, user);
-}
-
-/** POST /crew/logout: this token and every other of the same user stop working. */
-export async function logout(ctx: AppContext, me: CurrentUser) {
-  await repo.endSessions(ctx.db, me.id);
-  return { success: true };
+  return session(ctx, user, device);
 }
 
 export async function getProfile(ctx: AppContext, me: CurrentUser) {

@@ -9,6 +9,7 @@ import { setSession, useSession } from '../../api/session';
 import { lazyDialog } from '../../components/lazyDialog';
 import { usePageTitle } from '../../components/usePageTitle';
 import { login } from './api/login';
+import { SignedOutNotice } from '../../offline/WaitingNotice';
 
 const ForgotPasswordModal = lazyDialog(() => import('./ForgotPasswordModal').then((m) => m.ForgotPasswordModal));
 
@@ -16,8 +17,9 @@ const ForgotPasswordModal = lazyDialog(() => import('./ForgotPasswordModal').the
 export default function LoginPage() {
   const navigate = useNavigate();
   const location = useLocation();
-  const { status } = useSession();
-  const [email, setEmail] = useState('');
+  const { status, ended } = useSession();
+  // Signed out by the server: the same person most likely signs in again.
+  const [email, setEmail] = useState(ended?.email ?? '');
   const [password, setPassword] = useState('');
   const [loading, setLoading] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -63,6 +65,7 @@ export default function LoginPage() {
             <Title order={2} ta="center">
               Linecrew
             </Title>
+            <SignedOutNotice />
             {error && (
               <Alert color="red" role="alert">
                 {error}

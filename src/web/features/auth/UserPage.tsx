@@ -5,12 +5,13 @@ import { profileUpdate, type ProfileUpdate } from '../../../shared/auth.schemas'
 import { TIMING } from '../../../shared/constants';
 import { formatLongDate } from '../../../shared/dates';
 import { MSG } from '../../../shared/messages';
-import { signOut } from '../../api/session';
 import { LoadState } from '../../components/LoadState';
 import { lazyDialog } from '../../components/lazyDialog';
 import { useMyData } from './api/myData';
 import { useSaveProfile } from './api/saveProfile';
 import { usePageTitle } from '../../components/usePageTitle';
+import { signOutAsking } from '../../offline/logout';
+import { SessionsCard } from './SessionsCard';
 
 const ForgotPasswordModal = lazyDialog(() => import('./ForgotPasswordModal').then((m) => m.ForgotPasswordModal));
 
@@ -60,10 +61,9 @@ export default function UserPage() {
     }
   }
 
-  // Logout ends this session and every other of this user on the server (SPEC §2, item 5).
+  // Logout ends this device's session (DESIGN §7.7); with changes waiting here it asks first.
   async function onLogout() {
-    await signOut();
-    navigate('/login', { replace: true });
+    if (await signOutAsking()) navigate('/login', { replace: true });
   }
 
   if (!data)
@@ -120,6 +120,7 @@ export default function UserPage() {
           </Group>
         </Stack>
       </Paper>
+      <SessionsCard />
       {/* SPEC §2: the same 'What's My Password?' modal as the login page; its own errors show in it. */}
       <ForgotPasswordModal
         opened={resetOpen}
