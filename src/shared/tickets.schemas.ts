@@ -62,6 +62,13 @@ export const ticketTaskSchema = z.object({
   date_completed: ts.nullable(),
   init_qty: z.number(),
   additional_qty: z.number(),
+  /**
+   * When and by whom the quantities were last set in the app (null: not since the import). A
+   * crew's change refused as stale shows whose number it meets (DESIGN §7.1 conflicts). Absent
+   * on a task drafted on the device.
+   */
+  qty_changed_at: ts.nullable().optional(),
+  qty_changed_by_name: z.string().nullable().optional(),
 });
 export type TicketTask = z.infer<typeof ticketTaskSchema>;
 

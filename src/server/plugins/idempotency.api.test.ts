@@ -156,6 +156,36 @@ describe('a repeat with the same key', () => {
   });
 });
 
+describe('a change re-based after a stale refusal keeps its key (decision 037)', () => {
+  it('the refusal frees the key, the change on the new version is applied once, and a late copy on the old version is recognised as a replay', async () => {
+    const ticket = (await createTicket('rebased note')).json().ticket as Ticket;
+    const note = (version: number) =>
+      t.request({
+        method: 'PUT',
+        url: `${API}/tickets/`,
+        token: office,
+        headers: { [IDEMPOTENCY_KEY_HEADER]: 'rebased-1' },
+        body: { ticket: { id: ticket.id, version, notes: [{ note_text: 'Guy wire loose' }] } },
+      });
+    // Someone saves the ticket first: the note, made on the old version, is refused as stale.
+    const moved = await t.request({ method: 'PUT', url: `${API}/tickets/`, token: admin, body: { ticket: { id: ticket.id, version: ticket.version, street_address: '9 Elm St' } } });
+    expect(moved.statusCode).toBe(200);
+    const stale = await note(ticket.version);
+    expect(stale.statusCode).toBe(409);
+    expect(stale.json().code).toBe(ERROR_CODE.staleVersion);
+    expect(await rowsOf('rebased-1')).toEqual([]);
+
+    const rebased = await note(ticket.version + 1);
+    expect(rebased.statusCode, rebased.body).toBe(200);
+    // A second sender still holding the old copy of the change: the server knows it.
+    const late = await note(ticket.version);
+    expect(late.statusCode).toBe(200);
+    expect(late.headers[IDEMPOTENT_REPLAYED_HEADER]).toBe('true');
+    const stored = (await t.request({ url: `${API}/tickets/${ticket.id}`, token: admin })).json() as Ticket;
+    expect(stored.notes.map((n) => n.note_text)).toEqual(['Guy wire loose']);
+  });
+});
+
 describe('the same key with a different request', () => {
   it('answers 422 and applies nothing, for another body or another path', async () => {
     expect((await createTicket('first body', 'reuse-1')).statusCode).toBe(200);
@@ -340,6 +370,8 @@ describe('the request hash', () => {
     ]) {
       expect(requestHash(other)).not.toBe(requestHash(base));
     }
+    // The version the change was made on is its precondition, not the change.
+    expect(requestHash({ ...base, body: { ticket: { ...base.body.ticket, version: 7 } } })).toBe(requestHash({ ...base, body: { ticket: { ...base.body.ticket, version: 9 } } }));
     const file = (bytes: number[]) => requestHash({ ...base, body: { file: Buffer.from(bytes) } });
     expect(file([1, 2, 3])).toBe(file([1, 2, 3]));
     expect(file([1, 2, 3])).not.toBe(file([1, 2, 4]));

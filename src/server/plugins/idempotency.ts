@@ -57,7 +57,11 @@ function feed(hash: Hash, value: unknown): void {
     hash.update(']');
   } else if (typeof value === 'object') {
     const record = value as Record<string, unknown>;
-    const keys = Object.keys(record).sort();
+    // The version a change was made on is its precondition (If-Match), not the change: a queued
+    // change re-based after a stale refusal keeps its key and is still recognised (decision 037).
+    const keys = Object.keys(record)
+      .filter((k) => k !== 'version')
+      .sort();
     hash.update(`o${keys.length}{`);
     for (const k of keys) {
       feed(hash, k);
@@ -69,7 +73,8 @@ function feed(hash: Hash, value: unknown): void {
 
 /**
  * What makes two requests "the same": method, path with query as sent, and the body as parsed
- * (JSON, form or multipart; files by their bytes). Parsed rather than raw bytes because a
+ * (JSON, form or multipart; files by their bytes), less any `version` field (the record version
+ * the change was made on, a precondition). Parsed rather than raw bytes because a
  * multipart body is framed by a boundary the browser picks anew on every send, and JSON's
  * spacing and key order mean nothing: a faithful resend must match.
  */
@@ -97,11 +102,26 @@ export function replyToKeep(payload: unknown): Buffer | null {
 }
 
 /**
- * A reply that must not be kept: the server failed (5xx), or it said "later" (408, 429). The key
+ * A reply that must not be kept: the server failed (5xx), it said "later" (408, 429) or that the
+ * record moved on (409 stale version). The key
  * is released so that a retry can run. A service writes in one transaction, so a 5xx almost
  * always means nothing was applied; keeping it would refuse every retry for 24 hours.
  */
-const releases = (status: number) => status >= 500 || status === 408 || status === 429;
+const releases = (status: number, payload: unknown) => status >= 500 || status === 408 || status === 429 || isStaleVersion(status, payload);
+
+/**
+ * A 409 stale version applied nothing and says only that the record moved on: the client re-bases
+ * the change on the new version and sends it again with the same key (decision 037), which
+ * must then run, not be answered with this refusal for 24 hours.
+ */
+function isStaleVersion(status: number, payload: unknown): boolean {
+  if (status !== 409 || typeof payload !== 'string') return false;
+  try {
+    return (JSON.parse(payload) as { code?: unknown }).code === ERROR_CODE.staleVersion;
+  } catch {
+    return false;
+  }
+}
 
 type Hook = (...args: never[]) => unknown;
 /** Appends a route-level hook: they run after the app's and the scope's hooks of that kind. */
@@ -191,7 +211,7 @@ export function registerIdempotency(app: FastifyInstance, db: Db) {
     claim.settled = true;
     const status = reply.statusCode;
     try {
-      if (releases(status)) {
+      if (releases(status, payload)) {
         await release(claim);
       } else {
         const contentType = reply.getHeader('content-type');

@@ -10,9 +10,10 @@ import { uploadFile, UploadError } from '../api/upload';
 import { offlineDb } from './db';
 import { ownerOf } from './waiting';
 import {
+  afterStale,
   backoffMs,
   coalesce,
-  conflictRows,
+  followQueue,
   newIdempotencyKey,
   rebase,
   resolve,
@@ -20,7 +21,6 @@ import {
   ticketSaveOf,
   type NewEntry,
   type OutboxEntry,
-  type TicketChange,
 } from './outboxLogic';
 
 /**
@@ -30,7 +30,30 @@ import {
  * lack). Each send carries the change's Idempotency-Key, so a change whose reply was lost is not
  * applied twice when it is sent again. The rules are in outboxLogic.ts; this file keeps the
  * entries, talks to the server and tells the page (useSyncExternalStore) what is waiting.
+ *
+ * One queue for every tab and window of the app (an open tab and the installed app share the
+ * origin's IndexedDB; decision 037): every write reads the queue and writes it back in one
+ * IndexedDB transaction, so two tabs never write over each other's changes; one tab at a time
+ * sends (the Web Locks API), and takes each change out of the queue as it sends it; a
+ * BroadcastChannel tells the other tabs that the queue changed, so every tab shows the same one.
  */
+
+/** The lock held by the tab that is sending, and the channel that tells the others. */
+const SENDER_LOCK = 'linecrew-outbox-sender';
+const CHANNEL = 'linecrew-outbox';
+
+type Message =
+  /** The queue of this user changed; `sent`: a change reached the server. */
+  | { type: 'changed'; userId: number; sent?: boolean }
+  /** The server's copy of a ticket, as the sending tab just received it. */
+  | { type: 'ticket'; ticket: Ticket };
+
+/** What one transaction writes to the queue. */
+interface Writes {
+  put?: OutboxEntry[];
+  add?: Omit<OutboxEntry, 'id'>;
+  remove?: number[];
+}
 
 export interface OutboxState {
   /** This user's entries, oldest first. */
@@ -50,8 +73,7 @@ class Outbox {
   private qc: QueryClient | null = null;
   private timer: ReturnType<typeof setTimeout> | null = null;
   private running: Promise<void> | null = null;
-  /** The entry on the wire: a new change never joins it (it would be deleted with it on success). */
-  private sendingId: number | null = null;
+  private channel: BroadcastChannel | null = null;
 
   subscribe = (listener: () => void) => {
     this.listeners.add(listener);
@@ -68,19 +90,44 @@ class Outbox {
   /** Starts the outbox for the signed-in user (null: nobody; nothing is sent). */
   async start(userId: number | null, qc: QueryClient) {
     this.qc = qc;
+    if (!this.channel && typeof BroadcastChannel !== 'undefined') {
+      this.channel = new BroadcastChannel(CHANNEL);
+      this.channel.onmessage = (ev: MessageEvent<Message>) => this.heard(ev.data);
+    }
     if (userId === this.userId) return;
     this.userId = userId;
     await this.reload();
     if (userId !== null) void this.flush();
   }
 
+  /** Another tab changed the queue or heard from the server. */
+  private heard(m: Message) {
+    if (m.type === 'ticket') return this.keepTicket(m.ticket, false);
+    if (m.userId !== this.userId) return;
+    void this.reload().then(() => {
+      if (m.sent) this.publish({ synced: true });
+      this.schedule();
+    });
+  }
+
+  /** The server's copy of a ticket, shown in this tab (and, when it came from here, in the others). */
+  private keepTicket(ticket: Ticket, tell: boolean) {
+    const qc = this.qc;
+    if (!qc) return;
+    const shown = qc.getQueryData<Ticket>(queryKeys.ticket(ticket.id));
+    if (!shown || shown.version <= ticket.version) qc.setQueryData(queryKeys.ticket(ticket.id), ticket);
+    void qc.invalidateQueries({ queryKey: queryKeys.job(ticket.job_id) });
+    void qc.invalidateQueries({ queryKey: queryKeys.work });
+    if (tell) this.channel?.postMessage({ type: 'ticket', ticket } satisfies Message);
+  }
+
   setOnline(online: boolean) {
     this.publish({ online });
-    if (!online) return;
+    if (!online || this.userId === null) return;
     // The network is back: whatever was waiting on a backoff timer goes now.
-    void this.updateAll(this.state.entries.filter((e) => e.state === 'pending' && e.nextAttemptAt > 0).map((e) => ({ ...e, nextAttemptAt: 0 }))).then(() =>
-      this.flush(),
-    );
+    void this.write(this.userId, (entries) => ({
+      put: entries.filter((e) => e.state === 'pending' && e.nextAttemptAt > 0).map((e) => ({ ...e, nextAttemptAt: 0 })),
+    })).then(() => this.flush());
   }
 
   private async reload() {
@@ -90,25 +137,46 @@ class Outbox {
     this.publish({ entries });
   }
 
+  /**
+   * Reads the user's queue and writes what `decide` makes of it, in one IndexedDB transaction
+   * (transactions on one store run one after the other, across tabs): a change is decided on the
+   * queue as it is, never on this tab's picture of it. Then tells the other tabs.
+   */
+  private async write(userId: number, decide: (entries: OutboxEntry[]) => Writes, sent = false): Promise<void> {
+    const db = await offlineDb();
+    const tx = db.transaction('outbox', 'readwrite');
+    const entries = (await tx.store.index('byUser').getAll(userId)).sort((a, b) => a.id - b.id);
+    const w = decide(entries);
+    const writes: Promise<unknown>[] = [...(w.put ?? []).map((e) => tx.store.put(e)), ...(w.remove ?? []).map((id) => tx.store.delete(id))];
+    if (w.add) writes.push(tx.store.add(w.add as OutboxEntry));
+    await Promise.all([...writes, tx.done]);
+    this.channel?.postMessage({ type: 'changed', userId, sent } satisfies Message);
+    if (userId === this.userId) await this.reload();
+  }
+
+  /** Replaces one entry by what `next` makes of it as stored now (nothing when it was discarded meanwhile). */
+  private patch(e: OutboxEntry, next: (stored: OutboxEntry) => OutboxEntry) {
+    return this.write(e.userId, (entries) => {
+      const stored = entries.find((x) => x.id === e.id);
+      return stored ? { put: [next(stored)] } : {};
+    });
+  }
+
   /** Queues a change; a ticket change joins the ticket's last unsent one when it can. */
   async add(entry: NewEntry): Promise<void> {
-    const db = await offlineDb();
-    const joined = entry.kind === 'ticket' ? coalesce(this.state.entries, entry) : null;
-    const merged = joined && joined.id !== this.sendingId ? joined : null;
-    if (merged) await db.put('outbox', merged);
-    else {
-      const fresh = { ...entry, owner: ownerOf(entry.userId), idempotencyKey: newIdempotencyKey(), createdAt: Date.now(), attempts: 0, nextAttemptAt: 0, state: 'pending' } as OutboxEntry;
-      delete (fresh as Partial<OutboxEntry>).id; // the store numbers it
-      await db.add('outbox', fresh);
-    }
-    await this.reload();
+    const fresh = (e: Omit<OutboxEntry, Fresh>) => ({ ...e, owner: ownerOf(e.userId), idempotencyKey: newIdempotencyKey(), createdAt: Date.now(), attempts: 0, nextAttemptAt: 0, state: 'pending' }) as Omit<OutboxEntry, 'id'>;
+    await this.write(entry.userId, (entries) => {
+      if (entry.kind !== 'ticket') return { add: fresh(entry) };
+      const next = followQueue(entries, entry);
+      const joined = coalesce(entries, next);
+      return joined ? { put: [joined] } : { add: fresh(next) };
+    });
     void this.flush();
   }
 
   async discard(id: number) {
-    const db = await offlineDb();
-    await db.delete('outbox', id);
-    await this.reload();
+    if (this.userId === null) return;
+    await this.write(this.userId, () => ({ remove: [id] }));
   }
 
   /** The user chose, per conflicting field, theirs or mine (the keys of conflictRows kept as mine). */
@@ -116,23 +184,20 @@ class Outbox {
     const e = this.state.entries.find((x) => x.id === id);
     if (!e || e.kind !== 'ticket' || !e.theirs) return;
     const next = resolve(e, e.theirs, keepMine);
-    if (next) await this.updateAll([next]);
-    else await this.discard(id);
-    await this.reload();
+    await this.write(e.userId, () => (next ? { put: [next] } : { remove: [id] }));
     void this.flush();
   }
 
-  private async updateAll(entries: OutboxEntry[]) {
-    if (entries.length === 0) return;
-    const db = await offlineDb();
-    const tx = db.transaction('outbox', 'readwrite');
-    await Promise.all([...entries.map((e) => tx.store.put(e)), tx.done]);
-    await this.reload();
-  }
-
-  /** Sends what can be sent now, one at a time, oldest first. One run at a time per page. */
+  /**
+   * Sends what can be sent now, one at a time, oldest first. One run at a time per page, and one
+   * sender at a time across the tabs of the app: the Web Locks API where the browser has it (every
+   * current browser on HTTPS or localhost). Without it each tab sends, and what keeps a change
+   * from being applied twice is the claim below and its Idempotency-Key.
+   */
   flush(): Promise<void> {
-    this.running ??= this.run().finally(() => {
+    const locks = typeof navigator === 'undefined' ? undefined : navigator.locks;
+    // request() resolves with what the callback's promise resolves to (typed as the promise itself).
+    this.running ??= (locks ? (locks.request(SENDER_LOCK, () => this.run()) as unknown as Promise<void>) : this.run()).finally(() => {
       this.running = null;
       this.schedule();
     });
@@ -146,14 +211,34 @@ class Outbox {
     this.publish({ syncing: true });
     try {
       for (;;) {
+        // The queue as it is now: another tab may have sent, added or discarded changes.
+        await this.reload();
         const [next] = sendable(this.state.entries, Date.now());
-        if (!next) break;
-        const outcome = await this.send(next);
+        if (!next || !this.state.online) break;
+        const claimed = await this.claim(next);
+        if (!claimed) continue;
+        const outcome = await this.send(claimed);
         if (outcome === 'stop') break;
       }
     } finally {
       this.publish({ syncing: false });
     }
+  }
+
+  /**
+   * Counts the attempt before sending, in the queue itself: from now on no tap joins this change
+   * (its body may reach the server), and what is sent is the change as stored, with any tap that
+   * joined it a moment ago. Null when it is no longer there or no longer its turn.
+   */
+  private async claim(e: OutboxEntry): Promise<OutboxEntry | null> {
+    let claimed: OutboxEntry | null = null;
+    await this.write(e.userId, (entries) => {
+      const stored = entries.find((x) => x.id === e.id);
+      if (!stored || !sendable(entries, Date.now()).some((x) => x.id === e.id)) return {};
+      claimed = { ...stored, attempts: stored.attempts + 1 };
+      return { put: [claimed] };
+    });
+    return claimed;
   }
 
   /** Wakes up for the earliest backoff. */
@@ -168,26 +253,26 @@ class Outbox {
 
   /** One attempt at one change; its outcome decides what happens to it and to the run. */
   private async send(e: OutboxEntry): Promise<Outcome> {
-    this.sendingId = e.id;
+    let reply: Ticket | null;
     try {
-      await this.deliver(e);
+      reply = await this.deliver(e);
     } catch (err) {
       try {
         return await this.failed(e, err);
       } catch (bug) {
         // Whatever went wrong, the change stays, visible, and never blocks the queue.
-        await this.updateAll([{ ...e, state: 'failed', error: bug instanceof Error ? bug.message : String(bug) }]);
+        await this.patch(e, (x) => ({ ...x, state: 'failed', error: bug instanceof Error ? bug.message : String(bug) }));
         return 'done';
       }
-    } finally {
-      this.sendingId = null;
     }
-    await this.discard(e.id);
+    // Done: out of the queue, and my later changes to this ticket follow it (rebase), at once.
+    await this.write(e.userId, (entries) => ({ remove: [e.id], put: reply ? rebase(entries, e, e.baseVersion, reply.version) : [] }), true);
     this.publish({ synced: true });
     return 'done';
   }
 
-  private async deliver(e: OutboxEntry) {
+  /** Sends one change; the server's copy of the ticket when the reply carries it. */
+  private async deliver(e: OutboxEntry): Promise<Ticket | null> {
     const qc = this.qc!;
     const headers = { [IDEMPOTENCY_KEY_HEADER]: e.idempotencyKey };
     if (e.kind === 'photo') {
@@ -196,7 +281,8 @@ class Outbox {
         const file = new File([e.blob], e.fileName, { type: e.blob.type || 'image/jpeg' });
         url = (await uploadFile('media', file)).url;
         // The bytes are stored: a retry only records them, it does not upload them again.
-        await this.updateAll([{ ...e, uploadedUrl: url }]);
+        const uploadedUrl = url;
+        await this.patch(e, (x) => ({ ...x, uploadedUrl }));
       }
       await apiFetch<ImageCompleteReply>('/media_upload/s3-upload-complete', {
         method: 'POST',
@@ -204,18 +290,15 @@ class Outbox {
         body: { ticketId: e.ticketId, url, thumbUrl: url, isVideo: 'false', ...(e.takenAt ? { takenAt: e.takenAt } : {}), ...(e.lat != null && e.lon != null ? { lat: e.lat, lon: e.lon } : {}) },
       });
       await qc.invalidateQueries({ queryKey: queryKeys.ticket(e.ticketId) });
-    } else {
-      const current = qc.getQueryData<Ticket>(queryKeys.ticket(e.ticketId)) ?? (e.kind === 'ticket' && Object.keys(e.taskQty).length ? await getTicket(e.ticketId) : null);
-      const body = ticketSaveOf(e, current);
-      const { ticket } = await apiFetch<TicketSaveReply>('/tickets/', { method: 'PUT', headers, body: { ticket: body } });
-      qc.setQueryData(queryKeys.ticket(ticket.id), ticket);
-      // My later changes to this ticket were made on the copy I just changed: they follow it.
-      await this.updateAll(rebase(this.state.entries, e, body.version ?? e.baseVersion, ticket.version));
+      void qc.invalidateQueries({ queryKey: queryKeys.job(e.jobId) });
+      void qc.invalidateQueries({ queryKey: queryKeys.work });
+      return null;
     }
-    void qc.invalidateQueries({ queryKey: queryKeys.job(e.jobId) });
-    void qc.invalidateQueries({ queryKey: queryKeys.work });
+    const current = qc.getQueryData<Ticket>(queryKeys.ticket(e.ticketId)) ?? (e.kind === 'ticket' && Object.keys(e.taskQty).length ? await getTicket(e.ticketId) : null);
+    const { ticket } = await apiFetch<TicketSaveReply>('/tickets/', { method: 'PUT', headers, body: { ticket: ticketSaveOf(e, current) } });
+    this.keepTicket(ticket, true);
+    return ticket;
   }
-
 
   private async failed(e: OutboxEntry, err: unknown): Promise<Outcome> {
     const status = err instanceof ApiError ? err.status : err instanceof UploadError ? err.status : 0;
@@ -223,14 +306,13 @@ class Outbox {
     const message = err instanceof Error ? err.message : String(err);
     // No answer, a server error or the same change still running: try again later, same key.
     if (status === 0 || status >= 500 || status === 408 || status === 429 || code === ERROR_CODE.idempotencyInProgress) {
-      const attempts = e.attempts + 1;
-      await this.updateAll([{ ...e, attempts, nextAttemptAt: Date.now() + backoffMs(attempts) }]);
+      await this.patch(e, (x) => ({ ...x, nextAttemptAt: Date.now() + backoffMs(e.attempts) }));
       return 'stop';
     }
     // Signed out: the changes wait for the same user to sign in again.
     if (status === 401) return 'stop';
     if (status === 404) {
-      await this.updateAll([{ ...e, state: 'gone', error: message }]);
+      await this.patch(e, (x) => ({ ...x, state: 'gone', error: message }));
       return 'done';
     }
     if (status === 409 && code === ERROR_CODE.staleVersion) return this.stale(e);
@@ -240,7 +322,7 @@ class Outbox {
       void this.qc!.invalidateQueries({ queryKey: queryKeys.ticket(e.ticketId) });
       return 'done';
     }
-    await this.updateAll([{ ...e, state: 'failed', error: message }]);
+    await this.patch(e, (x) => ({ ...x, state: 'failed', error: message }));
     return 'done';
   }
 
@@ -252,24 +334,18 @@ class Outbox {
     } catch (err) {
       return this.failed(e, err);
     }
-    this.qc!.setQueryData(queryKeys.ticket(theirs.id), theirs);
-    if (e.kind !== 'ticket') {
-      // A note cannot conflict (notes are only ever added): send it again on their version.
-      await this.updateAll([{ ...e, baseVersion: theirs.version, idempotencyKey: newIdempotencyKey() }]);
-      return 'done';
-    }
-    if (conflictRows(e, theirs).length === 0) {
-      // They changed other things than I did: mine goes on top of theirs without asking (or,
-      // when every task I changed was removed, there is nothing left of mine to send).
-      const mine = resolve(e, theirs, new Set());
-      if (mine) await this.updateAll([mine]);
-      else await this.discard(e.id);
-      return 'done';
-    }
-    await this.updateAll([{ ...e, state: 'conflict', theirs } satisfies TicketChange]);
+    this.keepTicket(theirs, true);
+    await this.write(e.userId, (entries) => {
+      if (!entries.some((x) => x.id === e.id)) return {}; // discarded meanwhile
+      const { next, absorbed } = afterStale(entries, e, theirs);
+      return next ? { put: [next], remove: absorbed } : { remove: [e.id, ...absorbed] };
+    });
     return 'done';
   }
 }
+
+/** The bookkeeping a new entry gets from the store. */
+type Fresh = 'id' | 'idempotencyKey' | 'createdAt' | 'attempts' | 'nextAttemptAt' | 'state';
 
 /** The page's one outbox. */
 export const outbox = new Outbox();

@@ -1,14 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import type { Ticket } from '../../shared/tickets.schemas';
 import {
+  afterStale,
   backoffMs,
   coalesce,
+  followQueue,
   conflictRows,
   newIdempotencyKey,
   rebase,
   resolve,
   sendable,
   statusText,
+  tasksInConflict,
   ticketSaveOf,
   withQueued,
   type NoteChange,
@@ -108,14 +111,12 @@ describe('sendable: the order of the queue', () => {
 });
 
 describe('rebase: my later changes follow my earlier one', () => {
-  it('moves my later changes of the same ticket to the new version, with a new key', () => {
+  it('moves my later changes of the same ticket to the new version, each keeping its key (the same change: a replay is recognised)', () => {
     const first = change({ id: 1, baseVersion: 4 });
-    const later = note({ id: 2, baseVersion: 4, idempotencyKey: 'old' });
+    const later = note({ id: 2, baseVersion: 4, idempotencyKey: 'kept' });
     const other = note({ id: 3, ticketId: 8, baseVersion: 4 });
     const out = rebase([first, later, other], first, 4, 5);
-    expect(out).toHaveLength(1);
-    expect(out[0]).toMatchObject({ id: 2, baseVersion: 5 });
-    expect(out[0].idempotencyKey).not.toBe('old');
+    expect(out).toEqual([{ ...later, baseVersion: 5, idempotencyKey: 'kept' }]);
   });
 
   it('leaves a change made on a copy I did not change (a later read) alone', () => {
@@ -167,6 +168,60 @@ describe('what is sent', () => {
   });
 });
 
+describe('two tabs, one queue: a tap counts on top of what the queue holds', () => {
+  const tap = (seen: number, over: Partial<TicketChange> = {}) => ({ ...change(over), taskQty: { '1': { mine: seen + 1, base: 0, init: 3, seen } } });
+
+  it('a + from a tab that has not shown the other tab\'s + yet still counts: both taps are in the queue', () => {
+    // Tab one tapped + (0 → 1) and then wrote a note; tab two, still showing 0, taps +.
+    const queued = [change({ id: 1, taskQty: { '1': { mine: 1, base: 0, init: 3 } } }), note({ id: 2 })];
+    const next = followQueue(queued, tap(0));
+    expect(next.taskQty).toEqual({ '1': { mine: 2, base: 0, init: 3 } });
+    // Written after the note, it is a change of its own (order); after a tap it joins it.
+    expect(coalesce(queued, next)).toBeNull();
+    expect(coalesce([queued[0]], followQueue([queued[0]], tap(0)))!.taskQty).toEqual({ '1': { mine: 2, base: 0, init: 3 } });
+  });
+
+  it('a tap from a tab that shows the queue as it is, or a typed value (no `seen`), is taken as it is', () => {
+    const queued = [change({ id: 1, taskQty: { '1': { mine: 1, base: 0, init: 3 } } })];
+    expect(followQueue(queued, tap(1)).taskQty['1'].mine).toBe(2);
+    expect(followQueue(queued, { ...change(), taskQty: { '1': { mine: 7, base: 0 } } }).taskQty['1'].mine).toBe(7);
+    // Nothing queued for the task: the tab's number is the server's.
+    expect(followQueue([], tap(0)).taskQty['1'].mine).toBe(1);
+  });
+
+  it('a − never takes the actual quantity below zero, even on top of another tab\'s −', () => {
+    const queued = [change({ id: 1, taskQty: { '1': { mine: -3, base: 0, init: 3 } } })];
+    const minus = { ...change(), taskQty: { '1': { mine: -1, base: 0, init: 3, seen: 0 } } };
+    expect(followQueue(queued, minus).taskQty['1'].mine).toBe(-3);
+  });
+
+  it('a note refused as stale is re-based on the new version with the same key; a ticket change with nothing in conflict too', () => {
+    const n = note({ idempotencyKey: 'note-key', baseVersion: 4, attempts: 1 });
+    expect(afterStale([n], n, ticket({ version: 6 }))).toEqual({ next: { ...n, baseVersion: 6 }, absorbed: [] });
+    const c = change({ idempotencyKey: 'change-key', attempts: 1, taskQty: { '1': { mine: 2, base: 0, init: 3 } } });
+    expect(afterStale([c], c, ticket({ version: 6, description: 'office' })).next).toMatchObject({
+      state: 'pending',
+      idempotencyKey: 'change-key',
+      baseVersion: 6,
+      taskQty: { '1': { mine: 2, base: 0, init: 3 } },
+    });
+    expect(afterStale([c], c, ticket({ version: 6, tasks: [task(1, 4)] })).next).toMatchObject({ state: 'conflict', idempotencyKey: 'change-key' });
+    expect(afterStale([c], c, ticket({ version: 6, tasks: [task(2, 1)] })).next).toMatchObject({ state: 'conflict' });
+  });
+
+  it('refused as stale, a change takes in my later unsent taps of the ticket: the conflict shows what the phone shows, asked once', () => {
+    // + tried once (no signal), then + + queued behind it: the phone shows bid 3 + 3.
+    const tried = change({ id: 1, attempts: 1, taskQty: { '1': { mine: 1, base: 0, init: 3 } } });
+    const n = note({ id: 2 });
+    const later = change({ id: 3, taskQty: { '1': { mine: 3, base: 0, init: 3 } }, set: { status: 'Complete' }, base: { status: 'Pending' } });
+    const other = change({ id: 4, ticketId: 8, taskQty: { '1': { mine: 9, base: 0 } } });
+    const { next, absorbed } = afterStale([tried, n, later, other], tried, ticket({ version: 6, tasks: [task(1, 2)] }));
+    expect(absorbed).toEqual([3]);
+    expect(next).toMatchObject({ id: 1, state: 'conflict', set: { status: 'Complete' }, taskQty: { '1': { mine: 3, base: 0, init: 3 } } });
+    expect(conflictRows(next as TicketChange, ticket({ tasks: [task(1, 2)] })).map((r) => [r.theirs, r.mine])).toEqual([[5, 6]]);
+  });
+});
+
 describe('conflicts: theirs and mine, field by field', () => {
   const mine = change({
     set: { status: 'Complete', street_address: '2 Oak St' },
@@ -177,10 +232,34 @@ describe('conflicts: theirs and mine, field by field', () => {
   it('only fields both of us changed to different values are asked about', () => {
     // They changed the street (I did too), task 2 (I did too) and the description (I did not).
     const theirs = ticket({ version: 6, street_address: '9 Elm St', description: 'office', tasks: [task(1, 0), task(2, 3)] });
+    // Quantities as the phone shows them: bid 3 + change (theirs 3, mine 5), never the change alone.
     expect(conflictRows(mine, theirs)).toEqual([
       { key: 'street_address', label: 'Street', theirs: '9 Elm St', mine: '2 Oak St' },
-      { key: 'task:2', label: 'Quantity of U2', theirs: 3, mine: 5 },
+      { key: 'task:2', label: 'Quantity of U2', theirs: 6, mine: 8, changedBy: null, changedAt: null },
     ]);
+  });
+
+  it('a quantity row says who set theirs and when, and compares the actual quantities even when the office changed the bid', () => {
+    const e = change({ taskQty: { '1': { mine: 1, base: 0, init: 3 } } }); // the phone showed 3 → 4
+    const stamped = { qty_changed_by_name: 'Olivia Office', qty_changed_at: '2026-11-23T15:42:00.000Z' };
+    // The office raised the bid to 4 and left the change: actual 4, the same as mine: nothing to ask.
+    expect(conflictRows(e, ticket({ tasks: [{ ...task(1, 0), init_qty: 4, ...stamped }] }))).toEqual([]);
+    // The office set the bid to 2 and the change to 3: actual 5 against my 4.
+    expect(conflictRows(e, ticket({ tasks: [{ ...task(1, 3), init_qty: 2, ...stamped }] }))).toEqual([
+      { key: 'task:1', label: 'Quantity of U1', theirs: 5, mine: 4, changedBy: 'Olivia Office', changedAt: '2026-11-23T15:42:00.000Z' },
+    ]);
+    // Keeping mine keeps the actual quantity I set (4 on a bid of 2: a change of 2).
+    const kept = resolve(e, ticket({ version: 6, tasks: [{ ...task(1, 3), init_qty: 2 }] }), new Set(['task:1']))!;
+    expect(kept.taskQty).toEqual({ '1': { mine: 2, base: 3, init: 2 } });
+  });
+
+  it('the phone marks the tasks that wait on a choice', () => {
+    const theirs = ticket({ version: 6, street_address: '9 Elm St', tasks: [task(1, 0), task(2, 3)] });
+    const marked = tasksInConflict([{ ...mine, state: 'conflict', theirs }, note({ ticketId: 7 })], 7);
+    expect([...marked.keys()]).toEqual([2]);
+    expect(marked.get(2)!.row).toMatchObject({ theirs: 6, mine: 8 });
+    expect(tasksInConflict([{ ...mine, state: 'conflict', theirs }], 8).size).toBe(0);
+    expect(tasksInConflict([mine], 7).size).toBe(0);
   });
 
   it('a task the office removed is a conflict with nothing on their side', () => {
@@ -195,7 +274,7 @@ describe('conflicts: theirs and mine, field by field', () => {
     expect(out.idempotencyKey).not.toBe(mine.idempotencyKey);
     // Street: theirs won, so it is not sent; status had no conflict: mine.
     expect(out.set).toEqual({ status: 'Complete' });
-    expect(out.taskQty).toEqual({ '1': { mine: 2, base: 0 }, '2': { mine: 5, base: 3 } });
+    expect(out.taskQty).toEqual({ '1': { mine: 2, base: 0, init: 3 }, '2': { mine: 5, base: 3, init: 3 } });
     expect(ticketSaveOf(out, theirs).tasks!.map((t) => t.additional_qty)).toEqual([2, 5]);
   });
 

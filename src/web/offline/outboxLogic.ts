@@ -1,3 +1,4 @@
+import { actualQty, clampAdditionalQty } from '../../shared/tasks';
 import type { TaskSave, Ticket, TicketSave } from '../../shared/tickets.schemas';
 
 /**
@@ -46,6 +47,17 @@ interface EntryBase {
   theirs?: Ticket;
 }
 
+/** A task quantity I changed: additional_qty mine and as it was on the copy I changed. */
+export interface TaskQty {
+  mine: number;
+  base: number;
+  /**
+   * The bid (init_qty) on the copy I changed: the phone showed init + mine, the number a crew
+   * remembers and the one the conflict screen compares. Absent in changes queued before it was kept.
+   */
+  init?: number;
+}
+
 /** Ticket fields and task quantities: sent with the version, so a stale change is refused (409). */
 export interface TicketChange extends EntryBase {
   kind: 'ticket';
@@ -53,8 +65,8 @@ export interface TicketChange extends EntryBase {
   set: FieldValues;
   /** The same fields as they were on the copy I changed: tells their change from mine. */
   base: FieldValues;
-  /** Task quantities I changed: additional_qty by ticket_task_id, and what it was before. */
-  taskQty: Record<string, { mine: number; base: number }>;
+  /** Task quantities I changed, by ticket_task_id. */
+  taskQty: Record<string, TaskQty>;
 }
 
 /** A note: notes are append-only, so a stale version is no conflict (sent again on the new one). */
@@ -77,21 +89,27 @@ export interface PhotoChange extends EntryBase {
 
 export type OutboxEntry = TicketChange | NoteChange | PhotoChange;
 /** What a caller gives; the store adds id, key, times and state. */
-export type NewEntry =
-  | Omit<TicketChange, keyof Bookkeeping>
-  | Omit<NoteChange, keyof Bookkeeping>
-  | Omit<PhotoChange, keyof Bookkeeping>;
+export type NewEntry = NewTicketChange | Omit<NoteChange, keyof Bookkeeping> | Omit<PhotoChange, keyof Bookkeeping>;
+/**
+ * A new ticket change. A tap on − / + also says `seen`, the additional_qty the screen showed
+ * before the tap: the tap is a step from there, applied on top of what the queue holds when it
+ * is written (another tab of the phone may have queued a tap this one has not shown yet).
+ */
+export type NewTicketChange = Omit<TicketChange, keyof Bookkeeping | 'taskQty'> & { taskQty: Record<string, TaskQty & { seen?: number }> };
 type Bookkeeping = Pick<EntryBase, 'id' | 'idempotencyKey' | 'createdAt' | 'attempts' | 'nextAttemptAt' | 'state' | 'error' | 'theirs'>;
 
 // ---------------------------------------------------------------------------------------------
 // Order and retries
 
 /**
- * A fresh Idempotency-Key (DESIGN §7.1). A change keeps its key while the outcome of a send is
- * unknown (the connection dropped: the server may have applied it), and gets a new one whenever
- * its body changes after a definite refusal (rebased, resolved), since the server answers a reused
- * key with a different body 422. getRandomValues, not randomUUID: the latter exists only on
- * HTTPS pages, and a crew's tablet may reach the app over plain HTTP on a site network.
+ * A fresh Idempotency-Key (DESIGN §7.1), one per change. A change keeps its key for life: while
+ * the outcome of a send is unknown (the connection dropped: the server may have applied it) and
+ * when it is re-based on a newer version (after my earlier change, or after a stale refusal,
+ * which frees the key on the server; the server's request hash leaves the version out, so a copy
+ * of the change still on the old version is recognised as the same change: decision 037).
+ * Only the user's choice in a conflict makes a new change, with a new key. getRandomValues, not
+ * randomUUID: the latter exists only on HTTPS pages, and a crew's tablet may reach the app over
+ * plain HTTP on a site network.
  */
 export function newIdempotencyKey(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
@@ -123,13 +141,14 @@ export function sendable(entries: readonly OutboxEntry[], now: number): OutboxEn
 /**
  * After one of my changes to a ticket was applied (version `sent` became `reply`), my later
  * changes to that ticket that were made on the same copy now apply on top of it: they move to
- * the new version instead of being refused as stale by my own earlier change.
+ * the new version instead of being refused as stale by my own earlier change. Each keeps its
+ * key: it is the same change (a second sender with the old copy is then answered as a replay).
  */
 export function rebase(entries: readonly OutboxEntry[], done: OutboxEntry, sent: number, reply: number): OutboxEntry[] {
   const changed: OutboxEntry[] = [];
   for (const e of entries) {
     if (e.id <= done.id || e.ticketId !== done.ticketId) continue;
-    if (e.baseVersion === done.baseVersion || e.baseVersion === sent) changed.push({ ...e, baseVersion: reply, idempotencyKey: newIdempotencyKey() });
+    if (e.baseVersion === done.baseVersion || e.baseVersion === sent) changed.push({ ...e, baseVersion: reply });
   }
   return changed;
 }
@@ -184,18 +203,41 @@ export function withQueued(ticket: Ticket, entries: readonly OutboxEntry[]): Tic
 }
 
 /**
+ * A new ticket change as written to the queue `entries` (read in the same transaction): a tap
+ * that says what it saw (`seen`) is a step from there, so when the queue already holds another
+ * quantity for that task (another tab's tap, not shown here yet) the step goes on top of it.
+ * Two tabs each tapping + once count twice, never once.
+ */
+export function followQueue(entries: readonly OutboxEntry[], next: NewTicketChange): Omit<TicketChange, keyof Bookkeeping> {
+  const queued = entries.filter((e): e is TicketChange => e.kind === 'ticket' && e.ticketId === next.ticketId && e.state !== 'gone').sort((a, b) => b.id - a.id);
+  const taskQty: TicketChange['taskQty'] = {};
+  for (const [id, { seen, ...q }] of Object.entries(next.taskQty)) {
+    const now = queued.find((e) => e.taskQty[id])?.taskQty[id].mine;
+    const mine = seen === undefined || now === undefined || now === seen ? q.mine : now + (q.mine - seen);
+    taskQty[id] = { ...q, mine: q.init === undefined ? mine : clampAdditionalQty(q.init, mine) };
+  }
+  return { ...next, taskQty };
+}
+
+/**
  * Adds a change to the queue's last pending change of the same ticket when nothing else of that
- * ticket came after it: three taps on + are one change, sent once. Returns the merged entry, or
- * null when the change must be queued on its own.
+ * ticket came after it: three taps on + are one change, sent once. Never into a change already
+ * tried (its key and body may be on the server; the sender marks it before sending). Returns the
+ * merged entry, or null when the change must be queued on its own.
  */
 export function coalesce(entries: readonly OutboxEntry[], next: Omit<TicketChange, keyof Bookkeeping>): TicketChange | null {
   const sameTicket = entries.filter((e) => e.ticketId === next.ticketId).sort((a, b) => a.id - b.id);
   const last = sameTicket[sameTicket.length - 1];
   if (!last || last.kind !== 'ticket' || last.state !== 'pending' || last.attempts > 0) return null;
-  const base = { ...next.base, ...last.base };
-  const taskQty = { ...last.taskQty };
-  for (const [id, q] of Object.entries(next.taskQty)) taskQty[id] = { mine: q.mine, base: last.taskQty[id]?.base ?? q.base };
-  return { ...last, set: { ...last.set, ...next.set }, base, taskQty };
+  return join(last, next);
+}
+
+/** `next` made on top of `first`: its values win, the first base of each field and task stays. */
+function join(first: TicketChange, next: Pick<TicketChange, 'set' | 'base' | 'taskQty'>): TicketChange {
+  const base = { ...next.base, ...first.base };
+  const taskQty = { ...first.taskQty };
+  for (const [id, q] of Object.entries(next.taskQty)) taskQty[id] = first.taskQty[id] ? { ...first.taskQty[id], mine: q.mine } : q;
+  return { ...first, set: { ...first.set, ...next.set }, base, taskQty };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -205,8 +247,12 @@ export interface ConflictRow {
   /** A field name, or `task:<ticket_task_id>` for a task's quantity. */
   key: string;
   label: string;
+  /** For a task, the actual quantity (bid + change): the number the phone shows. */
   theirs: unknown;
   mine: unknown;
+  /** Who set their value and when (ISO), where the server says (task quantities). */
+  changedBy?: string | null;
+  changedAt?: string | null;
 }
 
 const FIELD_LABELS: Record<QueuedField, string> = {
@@ -223,10 +269,14 @@ const FIELD_LABELS: Record<QueuedField, string> = {
 
 const same = (a: unknown, b: unknown) => (a ?? null) === (b ?? null);
 
+/** A task's actual quantity in my change: what the phone showed (my bid copy + my change). */
+const mineActual = (q: TaskQty, task: { init_qty: number }) => actualQty(q.init ?? task.init_qty, q.mine);
+
 /**
  * Field by field, what the office changed that I changed too. A field only I changed, or that we
- * both set to the same value, is no conflict: mine is kept without asking. A task the office
- * removed is a conflict whose "theirs" is null (keeping mine is then impossible: it is gone).
+ * both set to the same value, is no conflict: mine is kept without asking. Quantities are
+ * compared as the phone shows them, actual (bid + change), never the change alone. A task the
+ * office removed is a conflict whose "theirs" is null (keeping mine is then impossible: it is gone).
  */
 export function conflictRows(e: TicketChange, theirs: Ticket): ConflictRow[] {
   const rows: ConflictRow[] = [];
@@ -243,10 +293,22 @@ export function conflictRows(e: TicketChange, theirs: Ticket): ConflictRow[] {
       rows.push({ key: `task:${id}`, label, theirs: null, mine: q.mine });
       continue;
     }
-    if (same(task.additional_qty, q.base) || same(task.additional_qty, q.mine)) continue;
-    rows.push({ key: `task:${id}`, label, theirs: task.additional_qty, mine: q.mine });
+    const theirsNow = actualQty(task.init_qty, task.additional_qty);
+    const mine = mineActual(q, task);
+    if (same(theirsNow, actualQty(q.init ?? task.init_qty, q.base)) || same(theirsNow, mine)) continue;
+    rows.push({ key: `task:${id}`, label, theirs: theirsNow, mine, changedBy: task.qty_changed_by_name ?? null, changedAt: task.qty_changed_at ?? null });
   }
   return rows;
+}
+
+/** The tasks of a ticket whose quantity waits on the user's choice, by ticket_task_id. */
+export function tasksInConflict(entries: readonly OutboxEntry[], ticketId: number): Map<number, { entry: TicketChange; row: ConflictRow }> {
+  const out = new Map<number, { entry: TicketChange; row: ConflictRow }>();
+  for (const e of entries) {
+    if (e.kind !== 'ticket' || e.ticketId !== ticketId || e.state !== 'conflict' || !e.theirs) continue;
+    for (const row of conflictRows(e, e.theirs)) if (row.key.startsWith('task:')) out.set(Number(row.key.slice(5)), { entry: e, row });
+  }
+  return out;
 }
 
 /**
@@ -268,7 +330,8 @@ export function resolve(e: TicketChange, theirs: Ticket, keepMine: ReadonlySet<s
     const task = theirs.tasks.find((t) => String(t.ticket_task_id) === id);
     if (!task) continue; // removed by the office: there is nothing to set a quantity on
     if (rows.has(`task:${id}`) && !keepMine.has(`task:${id}`)) continue;
-    taskQty[id] = { mine: q.mine, base: task.additional_qty };
+    // Mine is the actual quantity the phone showed, kept whatever the office did to the bid.
+    taskQty[id] = { mine: clampAdditionalQty(task.init_qty, mineActual(q, task) - task.init_qty), base: task.additional_qty, init: task.init_qty };
   }
   if (Object.keys(set).length === 0 && Object.keys(taskQty).length === 0) return null;
   return {
@@ -283,6 +346,26 @@ export function resolve(e: TicketChange, theirs: Ticket, keepMine: ReadonlySet<s
     attempts: 0,
     nextAttemptAt: 0,
   };
+}
+
+/**
+ * A change refused as stale (409), against the server's newer copy `theirs` and the queue
+ * `entries`. A ticket change first takes in my later, never-sent changes of the same ticket (made
+ * on top of it, and held behind it): what is compared is the ticket as my phone shows it, and
+ * the crew chooses once. Then: re-based on their version with the same key (a note cannot
+ * conflict; fields only one side changed merge without asking), dropped (`next` null: every task
+ * I changed was removed, nothing of mine is left), or a conflict for the user.
+ */
+export function afterStale(entries: readonly OutboxEntry[], e: OutboxEntry, theirs: Ticket): { next: OutboxEntry | null; absorbed: number[] } {
+  if (e.kind !== 'ticket') return { next: { ...e, baseVersion: theirs.version }, absorbed: [] };
+  const later = entries
+    .filter((x): x is TicketChange => x.kind === 'ticket' && x.ticketId === e.ticketId && x.id > e.id && x.state === 'pending' && x.attempts === 0)
+    .sort((a, b) => a.id - b.id);
+  const whole = later.reduce(join, e);
+  const absorbed = later.map((x) => x.id);
+  if (conflictRows(whole, theirs).length > 0) return { next: { ...whole, state: 'conflict', theirs }, absorbed };
+  const mine = resolve(whole, theirs, new Set());
+  return { next: mine ? { ...mine, idempotencyKey: e.idempotencyKey, attempts: e.attempts } : null, absorbed };
 }
 
 // ---------------------------------------------------------------------------------------------

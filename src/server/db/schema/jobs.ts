@@ -113,6 +113,13 @@ export const ticketTasks = pgTable(
     description: text('description'),
     dateCompleted: stamp('date_completed'),
     createdAt: stamp('created_at').notNull().defaultNow(),
+    /**
+     * Who last set the quantities in the app, and when (null: never since the import, or before
+     * migration 0016): a crew's offline change refused as stale shows whose number it meets
+     * (DESIGN §7.1 conflicts, decision 037).
+     */
+    qtyChangedAt: stamp('qty_changed_at'),
+    qtyChangedBy: integer('qty_changed_by').references(() => users.id, { onDelete: 'set null' }),
   },
   (t) => [
     ofTicket('ticket_tasks_ticket_company_fk', t),

@@ -209,6 +209,25 @@ describe('PUT /tickets/ (update)', () => {
     expect((await save({ ...changed, tasks: [{ task_id: unitIds[0], init_qty: -1, additional_qty: 0 }] })).statusCode).toBe(400);
   });
 
+  it('a task says who last set its quantities and when; a save that leaves a task as it was keeps its stamp (decision 037)', async () => {
+    const t0 = await newTicket('U-STAMP');
+    const added = (await save({ ...t0, tasks: [{ task_id: unitIds[0], init_qty: 2, additional_qty: 0 }, { task_id: unitIds[1], init_qty: 1, additional_qty: 0 }] })).json()
+      .ticket as Ticket;
+    expect(added.tasks.map((x) => x.qty_changed_by_name)).toEqual(['Avery Admin', 'Avery Admin']);
+    const [first, second] = added.tasks;
+    expect(Date.parse(first.qty_changed_at!)).not.toBeNaN();
+    // The office changes the first task only, and a foreman then adds a note.
+    const changed = (await save({ id: t0.id, version: added.version, tasks: [{ ...first, additional_qty: 3 }, second] }, tok.office)).json().ticket as Ticket;
+    const noted = (await save({ id: t0.id, version: changed.version, notes: [{ note_text: 'Guy wire loose' }] }, tok.foreman)).json().ticket as Ticket;
+    expect(noted.tasks.map((x) => [x.additional_qty, x.qty_changed_by_name])).toEqual([
+      [3, 'Olivia Office'],
+      [0, 'Avery Admin'],
+    ]);
+    expect(noted.tasks[1].qty_changed_at).toBe(second.qty_changed_at);
+    expect(Date.parse(noted.tasks[0].qty_changed_at!)).toBeGreaterThanOrEqual(Date.parse(first.qty_changed_at!));
+    expect((await read(t0.id, tok.lineman)).tasks[0].qty_changed_by_name).toBe('Olivia Office');
+  });
+
   it('appends notes with the caller as author and never edits old ones', async () => {
     const t0 = await newTicket('U-6');
     const one = (await save({ ...t0, notes: [{ note_text: 'First note' }] })).json().ticket as Ticket;

@@ -26,6 +26,7 @@ const isoRequired = (v: Date | string | null | undefined) => isoInstant(v) ?? ''
 const assignee = alias(users, 'ticket_assignee');
 const unlocker = alias(users, 'ticket_unlocker');
 const noteAuthor = alias(users, 'note_author');
+const qtyChanger = alias(users, 'task_qty_changer');
 const poleUtility = alias(utilities, 'pole_utility');
 const imagePole = alias(poles, 'image_pole');
 const imageTicket = alias(tickets, 'image_ticket');
@@ -138,9 +139,14 @@ const selectTasks = (db: DbOrTx, companyId: number, ids: TicketIds) =>
       date_completed: ticketTasks.dateCompleted,
       init_qty: ticketTasks.initQty,
       additional_qty: ticketTasks.additionalQty,
+      qty_changed_at: ticketTasks.qtyChangedAt,
+      qty_changed_by: ticketTasks.qtyChangedBy,
+      cFirst: qtyChanger.firstName,
+      cLast: qtyChanger.lastName,
     })
     .from(ticketTasks)
     .innerJoin(units, eq(units.id, ticketTasks.unitId))
+    .leftJoin(qtyChanger, eq(qtyChanger.id, ticketTasks.qtyChangedBy))
     .where(and(eq(ticketTasks.companyId, companyId), inArray(ticketTasks.ticketId, ids)))
     .orderBy(asc(ticketTasks.id));
 
@@ -253,7 +259,12 @@ async function loadTickets(db: DbOrTx, companyId: number, scope: Scope): Promise
 
   const tasksBy = groupByTicket(
     taskRows,
-    ({ ticketId: _t, date_completed, ...r }): TicketTask => ({ ...r, date_completed: isoInstant(date_completed) }),
+    ({ ticketId: _t, date_completed, qty_changed_at, qty_changed_by, cFirst, cLast, ...r }): TicketTask => ({
+      ...r,
+      date_completed: isoInstant(date_completed),
+      qty_changed_at: isoInstant(qty_changed_at),
+      qty_changed_by_name: qty_changed_by == null ? null : fullName(cFirst, cLast),
+    }),
   );
   const notesBy = groupByTicket(
     noteRows,

@@ -123,10 +123,11 @@ export async function deleteTasks(db: DbOrTx, ticketId: number, ids: number[]) {
 }
 
 /** The quantities of a kept task; the rest of it (its unit, its workbook row's description) stays as stored. */
-export async function updateTask(db: DbOrTx, ticketId: number, id: number, initQty: number, additionalQty: number) {
+/** Sets a task's quantities, stamped with who set them and when (the conflict screen names them). */
+export async function updateTask(db: DbOrTx, ticketId: number, id: number, initQty: number, additionalQty: number, by: number) {
   await db
     .update(ticketTasks)
-    .set({ initQty, additionalQty })
+    .set({ initQty, additionalQty, qtyChangedAt: sql`now()`, qtyChangedBy: by })
     .where(and(eq(ticketTasks.ticketId, ticketId), eq(ticketTasks.id, id)));
 }
 

@@ -363,10 +363,11 @@ async function applyChanges(db: DbOrTx, user: CurrentUser, cur: repo.TicketRow, 
   await repo.insertNotes(db, companyId, cur.id, user.id, c.notes);
   if (c.tasks) {
     await repo.deleteTasks(db, cur.id, c.tasks.remove);
-    for (const t of c.tasks.update) await repo.updateTask(db, cur.id, t.id, t.init, t.additional);
+    for (const t of c.tasks.update) await repo.updateTask(db, cur.id, t.id, t.init, t.additional, user.id);
+    const now = new Date();
     await repo.insertTasks(
       db,
-      c.tasks.add.map((t) => ({ companyId, ticketId: cur.id, unitId: t.unitId, initQty: t.init, additionalQty: t.additional })),
+      c.tasks.add.map((t) => ({ companyId, ticketId: cur.id, unitId: t.unitId, initQty: t.init, additionalQty: t.additional, qtyChangedAt: now, qtyChangedBy: user.id })),
     );
   }
   if (c.permits) {

@@ -34,7 +34,8 @@ import { usePageTitle } from '../../components/usePageTitle';
 import { CopyNote } from '../../offline/CopyNote';
 import { useOutbox } from '../../offline/OfflineSync';
 import { outbox } from '../../offline/outbox';
-import { withQueued, type PhotoChange } from '../../offline/outboxLogic';
+import { ConflictDialog, TaskConflict } from '../../offline/ConflictDialog';
+import { tasksInConflict, withQueued, type PhotoChange, type TicketChange } from '../../offline/outboxLogic';
 import { preparePhoto } from '../../offline/photo';
 import { isOverdue, localIsoDay } from '../../../shared/ticket-state';
 
@@ -70,8 +71,10 @@ export default function WorkTicketPage() {
   const { claims } = useSession();
   const [note, setNote] = useState('');
   const [busy, setBusy] = useState(false);
+  const [resolving, setResolving] = useState<TicketChange | null>(null);
   const server = query.data;
   const shown = useMemo(() => (server ? withQueued(server, entries) : null), [server, entries]);
+  const conflicts = useMemo(() => (server ? tasksInConflict(entries, server.id) : new Map()), [server, entries]);
   usePageTitle(shown ? labelOf(shown) : 'Ticket');
 
   if (!server || !shown) {
@@ -103,9 +106,10 @@ export default function WorkTicketPage() {
   const base = { userId: claims!.userId, ticketId: server.id, jobId: server.job_id, label: labelOf(server), baseVersion: server.version };
   const photoCount = shown.images.length + shown.queuedPhotos.length;
 
-  const setQty = (taskId: number, next: number) => {
+  // A tap is a step from the number shown (`seen`): another tab's tap not shown here yet still counts.
+  const setQty = (taskId: number, seen: number, next: number) => {
     const task = server.tasks.find((t) => t.ticket_task_id === taskId)!;
-    void outbox.add({ ...base, kind: 'ticket', set: {}, base: {}, taskQty: { [taskId]: { mine: next, base: task.additional_qty } } });
+    void outbox.add({ ...base, kind: 'ticket', set: {}, base: {}, taskQty: { [taskId]: { mine: next, base: task.additional_qty, init: task.init_qty, seen } } });
   };
   const setStatus = (status: Ticket['status']) =>
     void outbox.add({ ...base, kind: 'ticket', set: { status }, base: { status: server.status }, taskQty: {} });
@@ -170,8 +174,9 @@ export default function WorkTicketPage() {
         {shown.tasks.length === 0 && <Text c="dimmed">No tasks on this ticket.</Text>}
         {shown.tasks.map((t) => {
           const actual = actualQty(t.init_qty, t.additional_qty);
+          const conflict = conflicts.get(t.ticket_task_id);
           return (
-            <Paper key={t.ticket_task_id} withBorder p="sm">
+            <Paper key={t.ticket_task_id} withBorder p="sm" role="group" aria-label={t.code} bd={conflict ? '2px solid var(--mantine-color-orange-6)' : undefined}>
               <Group justify="space-between" wrap="nowrap">
                 <div style={{ minWidth: 0 }}>
                   <Text fw={600}>{t.code}</Text>
@@ -186,7 +191,7 @@ export default function WorkTicketPage() {
                       variant="default"
                       aria-label={`One less ${t.code}`}
                       disabled={actual <= 0}
-                      onClick={() => setQty(t.ticket_task_id, t.additional_qty - 1)}
+                      onClick={() => setQty(t.ticket_task_id, t.additional_qty, t.additional_qty - 1)}
                     >
                       <IconMinus size={20} />
                     </ActionIcon>
@@ -196,7 +201,7 @@ export default function WorkTicketPage() {
                       <VisuallyHidden>Actual quantity of {t.code}: </VisuallyHidden>
                       {actual}
                     </Text>
-                    <ActionIcon size={44} variant="default" aria-label={`One more ${t.code}`} onClick={() => setQty(t.ticket_task_id, t.additional_qty + 1)}>
+                    <ActionIcon size={44} variant="default" aria-label={`One more ${t.code}`} onClick={() => setQty(t.ticket_task_id, t.additional_qty, t.additional_qty + 1)}>
                       <IconPlus size={20} />
                     </ActionIcon>
                   </Group>
@@ -206,6 +211,7 @@ export default function WorkTicketPage() {
                   </Text>
                 )}
               </Group>
+              {conflict && <TaskConflict row={conflict.row} onChoose={() => setResolving(conflict.entry)} />}
             </Paper>
           );
         })}
@@ -275,6 +281,7 @@ export default function WorkTicketPage() {
         )}
       </Stack>
     </Stack>
+    {resolving && <ConflictDialog entry={resolving} onClose={() => setResolving(null)} />}
     </Container>
   );
 }
