@@ -1,7 +1,7 @@
 import { network } from './network';
 import type { QueryClient } from '@tanstack/react-query';
 import { IDEMPOTENCY_KEY_HEADER } from '../../shared/constants';
-import { ERROR_CODE } from '../../shared/error-codes';
+import { ERROR_CODE, type ErrorCode } from '../../shared/error-codes';
 import type { ImageCompleteReply, Ticket, TicketSaveReply } from '../../shared/tickets.schemas';
 import { ApiError, apiFetch } from '../api/client';
 import { queryKeys } from '../api/queryKeys';
@@ -12,9 +12,11 @@ import {
   backoffMs,
   coalesce,
   conflictRows,
+  markTicketGone,
   newIdempotencyKey,
   rebase,
   resolve,
+  retried,
   sendable,
   ticketSaveOf,
   type NewEntry,
@@ -89,14 +91,18 @@ class Outbox {
     this.publish({ entries });
   }
 
-  /** Queues a change; a ticket change joins the ticket's last unsent one when it can. */
-  async add(entry: NewEntry): Promise<void> {
+  /**
+   * Queues a change; a ticket change joins the ticket's last unsent one when it can. `held`
+   * keeps it on the phone unsent, as refused with that code (a photo over the ticket's 10).
+   */
+  async add(entry: NewEntry, held?: { code: ErrorCode; error: string }): Promise<void> {
     const db = await offlineDb();
-    const joined = entry.kind === 'ticket' ? coalesce(this.state.entries, entry) : null;
+    const joined = entry.kind === 'ticket' && !held ? coalesce(this.state.entries, entry) : null;
     const merged = joined && joined.id !== this.sendingId ? joined : null;
     if (merged) await db.put('outbox', merged);
     else {
-      const fresh = { ...entry, idempotencyKey: newIdempotencyKey(), createdAt: Date.now(), attempts: 0, nextAttemptAt: 0, state: 'pending' } as OutboxEntry;
+      const state = held ? { state: 'failed', ...held } : { state: 'pending' };
+      const fresh = { ...entry, idempotencyKey: newIdempotencyKey(), createdAt: Date.now(), attempts: 0, nextAttemptAt: 0, ...state } as OutboxEntry;
       delete (fresh as Partial<OutboxEntry>).id; // the store numbers it
       await db.add('outbox', fresh);
     }
@@ -108,6 +114,31 @@ class Outbox {
     const db = await offlineDb();
     await db.delete('outbox', id);
     await this.reload();
+  }
+
+  /** The user saved these held changes to the device: from now on they may be discarded. */
+  async markSaved(ids: readonly number[]) {
+    const at = Date.now();
+    await this.updateAll(this.state.entries.filter((e) => ids.includes(e.id)).map((e) => ({ ...e, savedAt: at })));
+  }
+
+  /**
+   * A photo held at the ticket's limit takes the place of one of the ticket's photos: that one is
+   * deleted on the server (needs a connection; throws ApiError if refused), then the held photo
+   * is sent again.
+   */
+  async replacePhoto(entryId: number, imageId: number) {
+    const e = this.state.entries.find((x) => x.id === entryId);
+    if (!e || e.kind !== 'photo') return;
+    try {
+      await apiFetch(`/tickets/images/${imageId}`, { method: 'DELETE', headers: { [IDEMPOTENCY_KEY_HEADER]: newIdempotencyKey() } });
+    } catch (err) {
+      // Already deleted (by a first tap whose answer was lost, or by the office): there is room.
+      if (!(err instanceof ApiError && err.status === 404)) throw err;
+    }
+    await this.updateAll([retried(e)]);
+    void this.qc?.invalidateQueries({ queryKey: queryKeys.ticket(e.ticketId) });
+    await this.flush();
   }
 
   /** The user chose, per conflicting field, theirs or mine (the keys of conflictRows kept as mine). */
@@ -229,7 +260,8 @@ class Outbox {
     // Signed out: the changes wait for the same user to sign in again.
     if (status === 401) return 'stop';
     if (status === 404) {
-      await this.updateAll([{ ...e, state: 'gone', error: message }]);
+      // The ticket was deleted: everything of mine for it is held at once (saved from Review).
+      await this.updateAll(markTicketGone(this.state.entries, e.ticketId));
       return 'done';
     }
     if (status === 409 && code === ERROR_CODE.staleVersion) return this.stale(e);
@@ -239,7 +271,7 @@ class Outbox {
       void this.qc!.invalidateQueries({ queryKey: queryKeys.ticket(e.ticketId) });
       return 'done';
     }
-    await this.updateAll([{ ...e, state: 'failed', error: message }]);
+    await this.updateAll([{ ...e, state: 'failed', error: message, code }]);
     return 'done';
   }
 
