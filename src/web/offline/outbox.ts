@@ -101,7 +101,9 @@ class Outbox {
     const merged = joined && joined.id !== this.sendingId ? joined : null;
     if (merged) await db.put('outbox', merged);
     else {
-      const state = held ? { state: 'failed', ...held } : { state: 'pending' };
+      // A change to a ticket known to be deleted joins its other held changes: it could never go.
+      const gone = this.state.entries.some((x) => x.ticketId === entry.ticketId && x.state === 'gone');
+      const state = held ? { state: 'failed', ...held } : gone ? { state: 'gone' } : { state: 'pending' };
       const fresh = { ...entry, idempotencyKey: newIdempotencyKey(), createdAt: Date.now(), attempts: 0, nextAttemptAt: 0, ...state } as OutboxEntry;
       delete (fresh as Partial<OutboxEntry>).id; // the store numbers it
       await db.add('outbox', fresh);
@@ -272,6 +274,8 @@ class Outbox {
       return 'done';
     }
     await this.updateAll([{ ...e, state: 'failed', error: message, code }]);
+    // Refused at the 10: the office added photos, which the ticket should now show.
+    if (code === ERROR_CODE.ticketPhotosFull) void this.qc!.invalidateQueries({ queryKey: queryKeys.ticket(e.ticketId) });
     return 'done';
   }
 
