@@ -32,8 +32,8 @@ export const PHOTOS_FILLED_BY_OFFICE = `This ticket already has ${LIMITS.imagesP
 export function heldReason(e: OutboxEntry): string | undefined {
   if (e.state === 'gone') return 'This ticket was deleted in the office.';
   if (isPhotoOverLimit(e)) {
-    // Tried and refused: the office filled the ticket meanwhile. Never tried: it arrived at 10 of 10.
-    return e.attempts > 0 || (e.kind === 'photo' && e.uploadedUrl) ? PHOTOS_FILLED_BY_OFFICE : PHOTOS_FULL;
+    // Uploaded and refused: the office filled the ticket meanwhile. Never sent: it arrived at 10 of 10.
+    return e.kind === 'photo' && e.uploadedUrl ? PHOTOS_FILLED_BY_OFFICE : PHOTOS_FULL;
   }
   return e.error;
 }

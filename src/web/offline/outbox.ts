@@ -204,11 +204,14 @@ class Outbox {
     try {
       await this.deliver(e);
     } catch (err) {
+      // The entry as stored now: a photo's upload was recorded on it meanwhile (uploadedUrl), which
+      // the outcome must keep (a retry then does not upload the bytes again).
+      const now = this.state.entries.find((x) => x.id === e.id) ?? e;
       try {
-        return await this.failed(e, err);
+        return await this.failed(now, err);
       } catch (bug) {
         // Whatever went wrong, the change stays, visible, and never blocks the queue.
-        await this.updateAll([{ ...e, state: 'failed', error: bug instanceof Error ? bug.message : String(bug) }]);
+        await this.updateAll([{ ...now, state: 'failed', error: bug instanceof Error ? bug.message : String(bug) }]);
         return 'done';
       }
     } finally {

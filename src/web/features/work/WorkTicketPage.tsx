@@ -164,8 +164,9 @@ export default function WorkTicketPage() {
           <Title order={1} size="h3">
             {labelOf(shown)}
           </Title>
-          <Badge size="lg" color={complete ? 'green' : 'gray'} variant={complete ? 'filled' : 'light'} style={{ flex: 'none' }}>
-            {shown.status}
+          {/* A deleted ticket is neither Pending nor Complete any more. */}
+          <Badge size="lg" color={deleted ? 'orange' : complete ? 'green' : 'gray'} variant={complete && !deleted ? 'filled' : 'light'} style={{ flex: 'none' }}>
+            {deleted ? 'Deleted' : shown.status}
           </Badge>
         </Group>
         <Text>{shown.street_address || 'No address'}</Text>
