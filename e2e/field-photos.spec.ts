@@ -89,9 +89,11 @@ async function ticketWithPhotos(
 /** Opens the ticket with signal and waits until the app and the ticket are kept on the phone. */
 async function openWithSignal(page: Page, ticketId: number, pole: string) {
   await login(page, USERS.foreman);
+  // The first visit installs the service worker, which fetches every asset of the app: on a busy
+  // machine that held the ticket's own first load past its wait. It goes first, then the ticket.
+  await page.evaluate(async () => Boolean((await navigator.serviceWorker.ready).active));
   await page.goto(`/work/${ticketId}`);
   await expect(page.getByRole('heading', { name: `Pole ${pole} · Line L1` })).toBeVisible();
-  await page.evaluate(async () => Boolean((await navigator.serviceWorker.ready).active));
   // The copies are written a moment after the server's answer.
   await page.waitForTimeout(800);
 }
@@ -100,13 +102,16 @@ const photoInput = (page: Page) => page.locator('input[type=file]');
 const photosHeading = (page: Page) => page.getByRole('heading', { name: /^Photos \(/ });
 const syncLine = (page: Page) => page.getByRole('status').filter({ hasText: /Offline|sync|need/ });
 
+/** The element shows its whole content: nothing cut off or hidden behind an ellipsis. */
+const isWhole = (l: Locator) => l.evaluate((el) => el.scrollWidth <= el.clientWidth + 1);
+
 /** Every badge (status chip) in `scope` shows its whole text: nothing cut to "RE…". */
 async function expectChipsWhole(scope: Locator) {
   const chips = scope.locator('.mantine-Badge-root');
   expect(await chips.count()).toBeGreaterThan(0);
   for (const chip of await chips.all()) {
     const label = chip.locator('.mantine-Badge-label');
-    const fits = await label.evaluate((el) => el.scrollWidth <= el.clientWidth + 1);
+    const fits = await isWhole(label);
     expect(fits, `chip "${await label.textContent()}" is cut`).toBe(true);
   }
 }
@@ -232,6 +237,7 @@ test('a ticket deleted while the crew held a note and a photo: a banner, no Mark
   await page.getByRole('button', { name: 'Add note' }).click();
   await expect(syncLine(page)).toHaveText('Offline · 1 change waiting to sync · 2 need you');
   const bar = page.getByTestId('sync-status-bar');
+  expect(await isWhole(bar.getByRole('button', { name: 'Review' }).locator('.mantine-Button-label')), 'the Review link is cut').toBe(true);
   await expect(bar.getByRole('button', { name: 'Review' })).toBeInViewport({ ratio: 1 });
   expect(await bar.evaluate((el) => el.scrollWidth <= el.clientWidth + 1)).toBe(true);
 
