@@ -38,6 +38,8 @@ export const ERROR_CODE = {
   alreadyBilled: 'already_billed',
   /** The ticket is billed and locked: its tasks and status change only after an unlock (409). */
   ticketBilled: 'ticket_billed',
+  /** The ticket already holds its 10 photos: a phone keeps the refused one to save or swap (400). */
+  ticketPhotosFull: 'ticket_photos_full',
   /** The job has invoices, which must stay: it cannot be deleted (409). */
   jobHasInvoices: 'job_has_invoices',
 } as const;

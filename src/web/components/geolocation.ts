@@ -30,3 +30,25 @@ export function currentPosition(): Promise<Position> {
     );
   });
 }
+
+/**
+ * The phone's position only when the site may already read it (the person allowed it before, on
+ * My Work's map or "Use my location"): never a permission prompt in the middle of taking a photo.
+ * Null when not allowed, unknown or too slow (a photo is never held up for long by it).
+ */
+export async function grantedPosition(timeoutMs = 10_000): Promise<Position | null> {
+  try {
+    if (typeof navigator === 'undefined' || !navigator.geolocation || !navigator.permissions) return null;
+    const { state } = await navigator.permissions.query({ name: 'geolocation' });
+    if (state !== 'granted') return null;
+    return await new Promise<Position | null>((resolve) =>
+      navigator.geolocation.getCurrentPosition(
+        (p) => resolve({ lat: p.coords.latitude, lon: p.coords.longitude, accuracy: p.coords.accuracy }),
+        () => resolve(null),
+        { enableHighAccuracy: true, timeout: timeoutMs, maximumAge: 60_000 },
+      ),
+    );
+  } catch {
+    return null;
+  }
+}

@@ -1,21 +1,12 @@
 import { useState } from 'react';
-import { Badge, Button, Card, Drawer, Group, Stack, Text } from '@mantine/core';
+import { Anchor, Badge, Button, Card, Drawer, Group, Stack, Text } from '@mantine/core';
+import { Link } from 'react-router';
 import { confirmDialog } from '../components/confirm';
-import { saveFile } from '../components/saveFile';
 import { ConflictDialog } from './ConflictDialog';
+import { describe, heldReason, saveHeld } from './held';
 import { useOutbox } from './OfflineSync';
 import { outbox } from './outbox';
-import type { OutboxEntry, TicketChange } from './outboxLogic';
-
-function describe(e: OutboxEntry): string {
-  if (e.kind === 'note') return `Note: ${e.text.length > 80 ? `${e.text.slice(0, 80)}…` : e.text}`;
-  if (e.kind === 'photo') return `Photo ${e.fileName}`;
-  const parts = [
-    ...Object.keys(e.set).map((f) => (f === 'status' ? `Mark ${String(e.set.status).toLowerCase()}` : `Change ${f.replace('_', ' ')}`)),
-    ...(Object.keys(e.taskQty).length ? [`${Object.keys(e.taskQty).length} task quantit${Object.keys(e.taskQty).length === 1 ? 'y' : 'ies'}`] : []),
-  ];
-  return parts.join(', ') || 'Ticket change';
-}
+import { isPhotoOverLimit, isSavable, mayDiscard, type OutboxEntry, type TicketChange } from './outboxLogic';
 
 const STATE_BADGE: Record<OutboxEntry['state'], { label: string; color: string }> = {
   pending: { label: 'Waiting', color: 'blue' },
@@ -24,17 +15,17 @@ const STATE_BADGE: Record<OutboxEntry['state'], { label: string; color: string }
   gone: { label: 'Ticket deleted', color: 'gray' },
 };
 
-/** A deleted ticket's notes and photos, saved to the phone so nothing typed or taken is lost. */
-function saveToDevice(entries: OutboxEntry[]) {
-  const notes = entries.filter((e) => e.kind === 'note').map((e) => `${e.label} — ${new Date(e.createdAt).toLocaleString()}\n${e.kind === 'note' ? e.text : ''}\n`);
-  if (notes.length) saveFile(new Blob([notes.join('\n')], { type: 'text/plain' }), `linecrew-notes-${entries[0].ticketId}.txt`);
-  for (const e of entries) if (e.kind === 'photo') saveFile(e.blob, e.fileName);
-}
+const badgeOf = (e: OutboxEntry) => (isPhotoOverLimit(e) ? { label: 'Ticket full', color: 'orange' } : STATE_BADGE[e.state]);
 
-/** The queue: each waiting change, what became of it, and what the user can do about it. */
+/**
+ * The queue ("Review"): every change at once, what became of it, and what the user can do. What
+ * will not sync but holds a crew's work (a deleted ticket's note, a photo over the 10) is saved
+ * to the phone first — one "Save all to this device" — and only then offered for discarding.
+ */
 export function OutboxDrawer({ opened, onClose }: { opened: boolean; onClose: () => void }) {
   const { entries, online, syncing } = useOutbox();
   const [resolving, setResolving] = useState<TicketChange | null>(null);
+  const unsaved = entries.filter((e) => isSavable(e) && e.savedAt == null);
   const discard = async (e: OutboxEntry) => {
     const ok = await confirmDialog({
       title: 'Discard this change?',
@@ -48,36 +39,61 @@ export function OutboxDrawer({ opened, onClose }: { opened: boolean; onClose: ()
     <Drawer opened={opened} onClose={onClose} title="Changes waiting to sync" position="bottom" size="auto">
       <Stack gap="sm" pb="md">
         {entries.length === 0 && <Text>Nothing is waiting: every change reached the server.</Text>}
+        {unsaved.length > 0 && (
+          <Button variant="filled" onClick={() => void saveHeld(unsaved)}>
+            Save all to this device
+          </Button>
+        )}
         {entries.map((e) => {
-          const gone = entries.filter((x) => x.ticketId === e.ticketId && x.state === 'gone');
+          const badge = badgeOf(e);
+          const reason = heldReason(e);
           return (
             <Card key={e.id} withBorder padding="sm">
-              <Group justify="space-between" wrap="nowrap" align="flex-start">
-                <div>
-                  <Text fw={600}>{e.label}</Text>
-                  <Text size="sm">{describe(e)}</Text>
-                  {e.error && (
-                    <Text size="sm" c="red.9">
-                      {e.error}
-                    </Text>
-                  )}
-                </div>
-                <Badge color={STATE_BADGE[e.state].color} variant="light">
-                  {STATE_BADGE[e.state].label}
+              {/* The chip keeps its whole width; the pole and the change wrap beside and below it. */}
+              <Group justify="space-between" wrap="nowrap" align="flex-start" gap="xs">
+                <Text fw={600} miw={0} style={{ overflowWrap: 'anywhere' }}>
+                  {e.label}
+                </Text>
+                <Badge color={badge.color} variant="light" style={{ flex: 'none' }}>
+                  {badge.label}
                 </Badge>
               </Group>
+              <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+                {describe(e)}
+              </Text>
+              {reason && (
+                <Text size="sm" c={e.state === 'gone' || isPhotoOverLimit(e) ? undefined : 'red.9'}>
+                  {reason}
+                </Text>
+              )}
+              {e.savedAt != null && (
+                <Text size="sm" c="dimmed">
+                  Saved to this device
+                </Text>
+              )}
               {/* A waiting change can be taken back too (a note typed on the wrong pole). */}
               {(e.state !== 'pending' || !syncing) && (
                 <Group gap="xs" mt="xs">
-                  {e.state === 'conflict' && e.kind === 'ticket' && <Button size="compact-md" onClick={() => setResolving(e)}>Resolve</Button>}
-                  {e.state === 'gone' && (e.kind === 'note' || e.kind === 'photo') && (
-                    <Button size="compact-md" variant="light" onClick={() => saveToDevice(gone)}>
+                  {e.state === 'conflict' && e.kind === 'ticket' && (
+                    <Button size="compact-md" onClick={() => setResolving(e)}>
+                      Resolve
+                    </Button>
+                  )}
+                  {isSavable(e) && e.savedAt == null && (
+                    <Button size="compact-md" variant="light" onClick={() => void saveHeld([e])}>
                       Save to this device
                     </Button>
                   )}
-                  <Button size="compact-md" variant="default" onClick={() => void discard(e)}>
-                    Discard
-                  </Button>
+                  {isPhotoOverLimit(e) && (
+                    <Anchor component={Link} to={`/work/${e.ticketId}`} onClick={onClose} size="sm" py={6}>
+                      Replace a photo on the ticket
+                    </Anchor>
+                  )}
+                  {mayDiscard(e) && (
+                    <Button size="compact-md" variant="default" onClick={() => void discard(e)}>
+                      Discard
+                    </Button>
+                  )}
                 </Group>
               )}
             </Card>

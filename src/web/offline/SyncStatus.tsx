@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Button, Group, Text } from '@mantine/core';
 import { IconCloudCheck, IconCloudOff, IconRefresh } from '@tabler/icons-react';
-import { statusText } from './outboxLogic';
+import { queueCounts, statusText } from './outboxLogic';
 import { useOutbox } from './OfflineSync';
 import { lazyDialog } from '../components/lazyDialog';
 
@@ -17,11 +17,11 @@ const OutboxDrawer = lazyDialog(() => import('./OutboxDrawer').then((m) => m.Out
 export function SyncStatus() {
   const { entries, online, synced } = useOutbox();
   const [open, setOpen] = useState(false);
-  const text = statusText({ online, waiting: entries.length, synced });
-  const needsYou = entries.filter((e) => e.state !== 'pending').length;
+  const text = statusText({ online, ...queueCounts(entries), synced });
   const Icon = !online ? IconCloudOff : entries.length ? IconRefresh : IconCloudCheck;
   return (
     <>
+      {/* On a phone "Offline · 1 change waiting to sync · 2 need you" wraps inside its text; Review stays whole beside it. */}
       <Group
         gap="xs"
         justify="center"
@@ -32,13 +32,12 @@ export function SyncStatus() {
         display={text ? 'flex' : 'none'}
         data-testid="sync-status-bar"
       >
-        {text && <Icon size={16} aria-hidden />}
-        <Text size="sm" role="status" aria-live="polite">
+        {text && <Icon size={16} aria-hidden style={{ flex: 'none' }} />}
+        <Text size="sm" role="status" aria-live="polite" miw={0}>
           {text}
-          {needsYou > 0 && ` · ${needsYou} need${needsYou === 1 ? 's' : ''} you`}
         </Text>
         {entries.length > 0 && (
-          <Button size="compact-sm" variant="subtle" onClick={() => setOpen(true)}>
+          <Button size="compact-sm" variant="subtle" onClick={() => setOpen(true)} style={{ flex: 'none' }}>
             Review
           </Button>
         )}

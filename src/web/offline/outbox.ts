@@ -1,7 +1,7 @@
 import { network } from './network';
 import type { QueryClient } from '@tanstack/react-query';
 import { IDEMPOTENCY_KEY_HEADER } from '../../shared/constants';
-import { ERROR_CODE } from '../../shared/error-codes';
+import { ERROR_CODE, type ErrorCode } from '../../shared/error-codes';
 import type { ImageCompleteReply, Ticket, TicketSaveReply } from '../../shared/tickets.schemas';
 import { ApiError, apiFetch } from '../api/client';
 import { queryKeys } from '../api/queryKeys';
@@ -14,9 +14,11 @@ import {
   backoffMs,
   coalesce,
   followQueue,
+  markTicketGone,
   newIdempotencyKey,
   rebase,
   resolve,
+  retried,
   sendable,
   ticketSaveOf,
   type NewEntry,
@@ -162,14 +164,20 @@ class Outbox {
     });
   }
 
-  /** Queues a change; a ticket change joins the ticket's last unsent one when it can. */
-  async add(entry: NewEntry): Promise<void> {
-    const fresh = (e: Omit<OutboxEntry, Fresh>) => ({ ...e, owner: ownerOf(e.userId), idempotencyKey: newIdempotencyKey(), createdAt: Date.now(), attempts: 0, nextAttemptAt: 0, state: 'pending' }) as Omit<OutboxEntry, 'id'>;
+  /**
+   * Queues a change; a ticket change joins the ticket's last unsent one when it can. `held`
+   * keeps it on the phone unsent, as refused with that code (a photo over the ticket's 10).
+   */
+  async add(entry: NewEntry, held?: { code: ErrorCode; error: string }): Promise<void> {
+    const fresh = (e: Omit<OutboxEntry, Fresh>, state: Pick<OutboxEntry, 'state'> & Partial<Pick<OutboxEntry, 'code' | 'error'>>) =>
+      ({ ...e, owner: ownerOf(e.userId), idempotencyKey: newIdempotencyKey(), createdAt: Date.now(), attempts: 0, nextAttemptAt: 0, ...state }) as Omit<OutboxEntry, 'id'>;
     await this.write(entry.userId, (entries) => {
-      if (entry.kind !== 'ticket') return { add: fresh(entry) };
-      const next = followQueue(entries, entry);
-      const joined = coalesce(entries, next);
-      return joined ? { put: [joined] } : { add: fresh(next) };
+      const next = entry.kind === 'ticket' ? followQueue(entries, entry) : entry;
+      if (held) return { add: fresh(next, { state: 'failed', ...held }) };
+      // A change to a ticket known to be deleted joins its other held changes: it could never go.
+      if (entries.some((x) => x.ticketId === entry.ticketId && x.state === 'gone')) return { add: fresh(next, { state: 'gone' }) };
+      const joined = next.kind === 'ticket' ? coalesce(entries, next) : null;
+      return joined ? { put: [joined] } : { add: fresh(next, { state: 'pending' }) };
     });
     void this.flush();
   }
@@ -177,6 +185,32 @@ class Outbox {
   async discard(id: number) {
     if (this.userId === null) return;
     await this.write(this.userId, () => ({ remove: [id] }));
+  }
+
+  /** The user saved these held changes to the device: from now on they may be discarded. */
+  async markSaved(ids: readonly number[]) {
+    if (this.userId === null) return;
+    const at = Date.now();
+    await this.write(this.userId, (entries) => ({ put: entries.filter((e) => ids.includes(e.id)).map((e) => ({ ...e, savedAt: at })) }));
+  }
+
+  /**
+   * A photo held at the ticket's limit takes the place of one of the ticket's photos: that one is
+   * deleted on the server (needs a connection; throws ApiError if refused), then the held photo
+   * is sent again.
+   */
+  async replacePhoto(entryId: number, imageId: number) {
+    const e = this.state.entries.find((x) => x.id === entryId);
+    if (!e || e.kind !== 'photo') return;
+    try {
+      await apiFetch(`/tickets/images/${imageId}`, { method: 'DELETE', headers: { [IDEMPOTENCY_KEY_HEADER]: newIdempotencyKey() } });
+    } catch (err) {
+      // Already deleted (by a first tap whose answer was lost, or by the office): there is room.
+      if (!(err instanceof ApiError && err.status === 404)) throw err;
+    }
+    await this.patch(e, (x) => (x.kind === 'photo' ? retried(x) : x));
+    void this.qc?.invalidateQueries({ queryKey: queryKeys.ticket(e.ticketId) });
+    await this.flush();
   }
 
   /** The user chose, per conflicting field, theirs or mine (the keys of conflictRows kept as mine). */
@@ -312,7 +346,8 @@ class Outbox {
     // Signed out: the changes wait for the same user to sign in again.
     if (status === 401) return 'stop';
     if (status === 404) {
-      await this.patch(e, (x) => ({ ...x, state: 'gone', error: message }));
+      // The ticket was deleted: everything of mine for it is held at once (saved from Review).
+      await this.write(e.userId, (entries) => ({ put: markTicketGone(entries, e.ticketId) }));
       return 'done';
     }
     if (status === 409 && code === ERROR_CODE.staleVersion) return this.stale(e);
@@ -322,7 +357,9 @@ class Outbox {
       void this.qc!.invalidateQueries({ queryKey: queryKeys.ticket(e.ticketId) });
       return 'done';
     }
-    await this.patch(e, (x) => ({ ...x, state: 'failed', error: message }));
+    await this.patch(e, (x) => ({ ...x, state: 'failed', error: message, code }));
+    // Refused at the 10: the office added photos, which the ticket should now show.
+    if (code === ERROR_CODE.ticketPhotosFull) void this.qc!.invalidateQueries({ queryKey: queryKeys.ticket(e.ticketId) });
     return 'done';
   }
 

@@ -6,9 +6,20 @@ import {
   coalesce,
   followQueue,
   conflictRows,
+  heldPhotoName,
+  heldSummary,
+  heldText,
+  isHeld,
+  isPhotoOverLimit,
+  isSavable,
+  markTicketGone,
+  mayDiscard,
   newIdempotencyKey,
+  photoRoom,
+  queueCounts,
   rebase,
   resolve,
+  retried,
   sendable,
   statusText,
   tasksInConflict,
@@ -16,8 +27,10 @@ import {
   withQueued,
   type NoteChange,
   type OutboxEntry,
+  type PhotoChange,
   type TicketChange,
 } from './outboxLogic';
+import { ERROR_CODE } from '../../shared/error-codes';
 
 const task = (id: number, additional: number, code = `U${id}`) => ({
   ticket_task_id: id,
@@ -75,6 +88,9 @@ function change(over: Partial<TicketChange> = {}): TicketChange {
   };
 }
 const note = (over: Partial<NoteChange> = {}): NoteChange => ({ ...change(), kind: 'note', text: 'hi', ...over }) as NoteChange;
+const photo = (over: Partial<PhotoChange> = {}): PhotoChange =>
+  ({ ...change(), kind: 'photo', blob: new Blob(['x']), fileName: 'IMG_1.jpg', takenAt: null, lat: null, lon: null, ...over }) as PhotoChange;
+const full = { state: 'failed' as const, code: ERROR_CODE.ticketPhotosFull, error: 'full' };
 
 describe('backoff', () => {
   it('doubles from one second up to five minutes, with jitter of at most a fifth either way', () => {
@@ -301,5 +317,107 @@ describe('the status line', () => {
     expect(statusText({ online: true, waiting: 1, synced: true })).toBe('1 change waiting to sync');
     expect(statusText({ online: true, waiting: 0, synced: true })).toBe('All changes synced');
     expect(statusText({ online: true, waiting: 0, synced: false })).toBe('');
+  });
+});
+
+describe('held: what will not sync is kept on the phone, never counted as waiting', () => {
+  it('a refused or deleted change is held; waiting counts the rest, a conflict included', () => {
+    const entries: OutboxEntry[] = [note({ state: 'pending' }), change({ state: 'conflict' }), photo(full), note({ state: 'gone' })];
+    expect(entries.map(isHeld)).toEqual([false, false, true, true]);
+    expect(queueCounts(entries)).toEqual({ waiting: 2, needsYou: 3 });
+  });
+
+  it('the status line names held changes as needing you, never as waiting', () => {
+    expect(statusText({ online: true, waiting: 0, needsYou: 2, synced: true })).toBe('2 changes need you');
+    expect(statusText({ online: true, waiting: 0, needsYou: 1, synced: false })).toBe('1 change needs you');
+    expect(statusText({ online: true, waiting: 1, needsYou: 1, synced: false })).toBe('1 change waiting to sync · 1 needs you');
+    expect(statusText({ online: false, waiting: 1, needsYou: 2, synced: false })).toBe('Offline · 1 change waiting to sync · 2 need you');
+    expect(statusText({ online: false, waiting: 0, needsYou: 1, synced: false })).toBe('Offline · 1 change needs you');
+  });
+
+  it('the ticket shows held notes and photos apart from those waiting to sync', () => {
+    const shown = withQueued(ticket(), [note({ id: 1, text: 'sent later' }), note({ id: 2, text: 'kept', state: 'gone' }), photo({ id: 3 }), photo({ id: 4, ...full })]);
+    expect(shown.queuedNotes).toEqual(['sent later']);
+    expect(shown.heldNotes.map((n) => n.text)).toEqual(['kept']);
+    expect(shown.queuedPhotos.map((p) => p.id)).toEqual([3]);
+    expect(shown.heldPhotos.map((p) => p.id)).toEqual([4]);
+  });
+
+  it('only a photo refused for the limit is over the limit', () => {
+    expect(isPhotoOverLimit(photo(full))).toBe(true);
+    expect(isPhotoOverLimit(photo({ state: 'failed', error: 'not an image' }))).toBe(false);
+    expect(isPhotoOverLimit(note({ ...full }))).toBe(false);
+  });
+
+  it("held notes and photos, and a deleted ticket's changes, may be discarded only once saved", () => {
+    expect(isSavable(photo(full))).toBe(true);
+    expect(isSavable(note({ state: 'gone' }))).toBe(true);
+    expect(isSavable(change({ state: 'gone' }))).toBe(true);
+    expect(isSavable(change({ state: 'failed' }))).toBe(false);
+    expect(isSavable(note())).toBe(false);
+    expect(mayDiscard(photo(full))).toBe(false);
+    expect(mayDiscard(photo({ ...full, savedAt: 5 }))).toBe(true);
+    expect(mayDiscard(note())).toBe(true);
+    expect(mayDiscard(change({ state: 'conflict' }))).toBe(true);
+  });
+
+  it('a deleted ticket holds every change of mine to it at once, and no other', () => {
+    const entries: OutboxEntry[] = [note({ id: 1, ticketId: 7, state: 'gone', error: 'That ticket does not exist, or it belongs to another company.' }), photo({ id: 2, ticketId: 7 }), change({ id: 3, ticketId: 7 }), note({ id: 4, ticketId: 8 })];
+    const gone = markTicketGone(entries, 7);
+    expect(gone.map((e) => [e.id, e.state])).toEqual([
+      [2, 'gone'],
+      [3, 'gone'],
+    ]);
+    expect(gone.every((e) => e.error === undefined)).toBe(true);
+  });
+
+  it('a photo sent again after a photo of the ticket was removed: pending, a new key, uploaded anew', () => {
+    const held = photo({ ...full, idempotencyKey: 'old', uploadedUrl: '/files/x.jpg', attempts: 2, nextAttemptAt: 9 });
+    const again = retried(held);
+    expect(again).toMatchObject({ state: 'pending', attempts: 0, nextAttemptAt: 0 });
+    expect([again.code, again.error, again.uploadedUrl]).toEqual([undefined, undefined, undefined]);
+    expect(again.idempotencyKey).not.toBe('old');
+  });
+});
+
+describe('photo room: never past 10', () => {
+  const waiting = (n: number) => Array.from({ length: n }, (_, i) => photo({ id: 100 + i }));
+
+  it('my waiting photos count while there is room', () => {
+    const r = photoRoom(8, waiting(2));
+    expect([r.count, r.fitting.length, r.over.length, r.full]).toEqual([10, 2, 0, true]);
+    expect(photoRoom(3, waiting(1))).toMatchObject({ count: 4, full: false });
+  });
+
+  it('waiting photos beyond the room left are over, and the count stops at 10', () => {
+    const r = photoRoom(10, waiting(3));
+    expect([r.count, r.fitting.length, r.over.map((p) => p.id), r.full]).toEqual([10, 0, [100, 101, 102], true]);
+    expect(photoRoom(9, waiting(3)).over.map((p) => p.id)).toEqual([101, 102]);
+  });
+});
+
+describe('saving held work to the phone', () => {
+  it('says what is still on the phone in field words', () => {
+    expect(heldSummary(1, 1)).toBe('Your note and photo are still on this phone.');
+    expect(heldSummary(1, 0)).toBe('Your note is still on this phone.');
+    expect(heldSummary(2, 3)).toBe('Your 2 notes and 3 photos are still on this phone.');
+    expect(heldSummary(0, 2)).toBe('Your 2 photos are still on this phone.');
+    expect(heldSummary(0, 0)).toBe('');
+  });
+
+  it('names a photo after its pole', () => {
+    expect(heldPhotoName(photo({ id: 12, label: 'Pole P-12 · Line L7', fileName: 'IMG_1.JPG' }))).toBe('Pole-P-12-Line-L7-photo-12.jpg');
+    expect(heldPhotoName(photo({ id: 3, label: '··', ticketId: 9, fileName: 'blob' }))).toBe('ticket-9-photo-3.jpg');
+  });
+
+  it('writes the notes word for word and the other changes in words, oldest first', () => {
+    const text = heldText(
+      [note({ id: 2, label: 'Pole P1 · Line L1', text: 'Crossarm cracked\nsecond line', createdAt: 2 }), change({ id: 1, createdAt: 1 }), photo({ id: 3, label: 'Pole P1 · Line L1', createdAt: 3 })],
+      () => 'Mark complete',
+      (ms) => `t${ms}`,
+    );
+    expect(text).toBe(
+      ['P1 · L1', '', 'Change, t1: Mark complete', '', 'Note, t2:', 'Crossarm cracked\nsecond line', '', 'Photo IMG_1.jpg, t3: saved beside this file as Pole-P1-Line-L1-photo-3.jpg', ''].join('\n'),
+    );
   });
 });

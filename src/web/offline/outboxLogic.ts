@@ -1,3 +1,5 @@
+import { LIMITS } from '../../shared/constants';
+import { ERROR_CODE, type ErrorCode } from '../../shared/error-codes';
 import { actualQty, clampAdditionalQty } from '../../shared/tasks';
 import type { TaskSave, Ticket, TicketSave } from '../../shared/tickets.schemas';
 
@@ -43,6 +45,10 @@ interface EntryBase {
   state: 'pending' | 'conflict' | 'failed' | 'gone';
   /** The server's message when failed or gone. */
   error?: string;
+  /** The server's refusal code when failed (ticket_photos_full: a photo over the 10, kept to save or swap). */
+  code?: ErrorCode;
+  /** When the user saved it to this device (ms): a held note or photo may be discarded only after. */
+  savedAt?: number;
   /** The server's copy when state is 'conflict' (what "theirs" shows). */
   theirs?: Ticket;
 }
@@ -96,7 +102,7 @@ export type NewEntry = NewTicketChange | Omit<NoteChange, keyof Bookkeeping> | O
  * is written (another tab of the phone may have queued a tap this one has not shown yet).
  */
 export type NewTicketChange = Omit<TicketChange, keyof Bookkeeping | 'taskQty'> & { taskQty: Record<string, TaskQty & { seen?: number }> };
-type Bookkeeping = Pick<EntryBase, 'id' | 'idempotencyKey' | 'createdAt' | 'attempts' | 'nextAttemptAt' | 'state' | 'error' | 'theirs'>;
+type Bookkeeping = Pick<EntryBase, 'id' | 'idempotencyKey' | 'createdAt' | 'attempts' | 'nextAttemptAt' | 'state' | 'error' | 'code' | 'savedAt' | 'theirs'>;
 
 // ---------------------------------------------------------------------------------------------
 // Order and retries
@@ -179,16 +185,25 @@ export function ticketSaveOf(e: OutboxEntry, current: Pick<Ticket, 'tasks'> | nu
 // ---------------------------------------------------------------------------------------------
 // What the phone shows before the queue is empty
 
-/** The ticket as the crew left it: the server's copy with my queued changes on top. */
-export function withQueued(ticket: Ticket, entries: readonly OutboxEntry[]): Ticket & { queuedNotes: string[]; queuedPhotos: PhotoChange[] } {
+/**
+ * The ticket as the crew left it: the server's copy with my queued changes on top. Notes and
+ * photos that will still be sent are `queued` ("waiting to sync"); those that will not (refused,
+ * or their ticket deleted) are `held`: kept on the phone to save, never shown as waiting.
+ */
+export function withQueued(
+  ticket: Ticket,
+  entries: readonly OutboxEntry[],
+): Ticket & { queuedNotes: string[]; queuedPhotos: PhotoChange[]; heldNotes: NoteChange[]; heldPhotos: PhotoChange[] } {
   let t: Ticket = ticket;
-  const queuedNotes: string[] = [];
+  const queuedNotes: NoteChange[] = [];
   const queuedPhotos: PhotoChange[] = [];
+  const heldNotes: NoteChange[] = [];
+  const heldPhotos: PhotoChange[] = [];
   for (const e of [...entries].sort((a, b) => a.id - b.id)) {
-    if (e.ticketId !== ticket.id || e.state === 'gone') continue;
-    if (e.kind === 'note') queuedNotes.push(e.text);
-    else if (e.kind === 'photo') queuedPhotos.push(e);
-    else {
+    if (e.ticketId !== ticket.id) continue;
+    if (e.kind === 'note') (isHeld(e) ? heldNotes : queuedNotes).push(e);
+    else if (e.kind === 'photo') (isHeld(e) ? heldPhotos : queuedPhotos).push(e);
+    else if (e.state !== 'gone') {
       t = {
         ...t,
         ...e.set,
@@ -199,7 +214,7 @@ export function withQueued(ticket: Ticket, entries: readonly OutboxEntry[]): Tic
       };
     }
   }
-  return { ...t, queuedNotes, queuedPhotos };
+  return { ...t, queuedNotes: queuedNotes.map((n) => n.text), queuedPhotos, heldNotes, heldPhotos };
 }
 
 /**
@@ -369,12 +384,110 @@ export function afterStale(entries: readonly OutboxEntry[], e: OutboxEntry, thei
 }
 
 // ---------------------------------------------------------------------------------------------
+// Held: what will not sync, kept on the phone (issue 27, decision 038)
+
+/** Will not be sent any more (refused, or its ticket deleted): never "waiting to sync". */
+export function isHeld(e: OutboxEntry): boolean {
+  return e.state === 'failed' || e.state === 'gone';
+}
+
+/** A photo refused because its ticket already holds its 10 (the office added some meanwhile). */
+export function isPhotoOverLimit(e: OutboxEntry): boolean {
+  return e.kind === 'photo' && e.state === 'failed' && e.code === ERROR_CODE.ticketPhotosFull;
+}
+
+/**
+ * Held work a person made and may want to keep: a note or photo that will not sync, and every
+ * change of a deleted ticket (written into its text file). Discard is offered only once saved.
+ */
+export function isSavable(e: OutboxEntry): boolean {
+  return e.state === 'gone' || (e.state === 'failed' && e.kind !== 'ticket');
+}
+
+export function mayDiscard(e: OutboxEntry): boolean {
+  return !isSavable(e) || e.savedAt != null;
+}
+
+/**
+ * The ticket was deleted (a send answered 404): every change of mine to it is gone at once, so
+ * the queue shows them all together (not one after the other as each is tried).
+ */
+export function markTicketGone(entries: readonly OutboxEntry[], ticketId: number): OutboxEntry[] {
+  return entries.filter((e) => e.ticketId === ticketId && e.state !== 'gone').map((e) => ({ ...e, state: 'gone' as const, error: undefined, code: undefined }));
+}
+
+/** A held photo sent again (a photo of the ticket was removed to make room): new key, uploaded anew. */
+export function retried(e: PhotoChange): PhotoChange {
+  // The server removed the bytes of the refused photo, and stored its refusal under the old key.
+  return { ...e, state: 'pending', error: undefined, code: undefined, uploadedUrl: undefined, attempts: 0, nextAttemptAt: 0, idempotencyKey: newIdempotencyKey() };
+}
+
+/**
+ * Photos as the ticket shows them, never past the limit: the server's, then my waiting ones while
+ * there is room; a waiting photo beyond the room left (the office filled the ticket) will be
+ * refused, so it is shown with the held ones, not as waiting.
+ */
+export function photoRoom(onServer: number, waiting: readonly PhotoChange[], limit: number = LIMITS.imagesPerTicket) {
+  const room = Math.max(0, limit - onServer);
+  const fitting = waiting.slice(0, room);
+  return { count: Math.min(limit, onServer) + fitting.length, fitting, over: waiting.slice(room), full: onServer + fitting.length >= limit };
+}
+
+const plural = (n: number, one: string, many: string) => (n === 1 ? one : `${n} ${many}`);
+
+/** "Your note and photo are still on this phone." for a deleted ticket's held notes and photos. */
+export function heldSummary(notes: number, photos: number): string {
+  const parts = [notes ? plural(notes, 'note', 'notes') : '', photos ? plural(photos, 'photo', 'photos') : ''].filter(Boolean);
+  if (parts.length === 0) return '';
+  return `Your ${parts.join(' and ')} ${notes + photos === 1 ? 'is' : 'are'} still on this phone.`;
+}
+
+/** A file name a person recognises: `Pole-12-Line-L7-photo-3.jpg`. */
+export function heldPhotoName(e: PhotoChange): string {
+  const pole = e.label.replace(/[^A-Za-z0-9_-]+/g, '-').replace(/^-+|-+$/g, '') || `ticket-${e.ticketId}`;
+  const ext = /\.(jpe?g|png|gif|webp|avif|heic)$/i.exec(e.fileName)?.[0] ?? '.jpg';
+  return `${pole}-photo-${e.id}${ext.toLowerCase()}`;
+}
+
+/**
+ * The text file "Save all to this device" writes per ticket: its notes word for word and the
+ * other changes in words, each with when it was made. `describe` names a ticket change.
+ */
+export function heldText(entries: readonly OutboxEntry[], describe: (e: TicketChange) => string, when: (ms: number) => string): string {
+  const sorted = [...entries].sort((a, b) => a.id - b.id);
+  const lines = [sorted[0]?.label ?? '', ''];
+  for (const e of sorted) {
+    if (e.kind === 'note') lines.push(`Note, ${when(e.createdAt)}:`, e.text, '');
+    else if (e.kind === 'photo') lines.push(`Photo ${e.fileName}, ${when(e.createdAt)}: saved beside this file as ${heldPhotoName(e)}`, '');
+    else lines.push(`Change, ${when(e.createdAt)}: ${describe(e)}`, '');
+  }
+  return lines.join('\n');
+}
+
+// ---------------------------------------------------------------------------------------------
 // What the status line says (DESIGN §7.1)
 
-/** "Offline", "N changes waiting to sync", both, or "All changes synced" once the queue empties. */
-export function statusText({ online, waiting, synced }: { online: boolean; waiting: number; synced: boolean }): string {
-  const queue = waiting === 1 ? '1 change waiting to sync' : `${waiting} changes waiting to sync`;
-  if (!online) return waiting > 0 ? `Offline · ${queue}` : 'Offline';
-  if (waiting > 0) return queue;
+/**
+ * "Offline", "N changes waiting to sync", both, or "All changes synced" once the queue empties.
+ * `waiting` counts what will still be sent (a conflict too, once chosen); `needsYou` what needs
+ * a choice or a save (conflicts, refusals, deleted tickets). Held changes are never "waiting".
+ */
+export function statusText({ online, waiting, needsYou = 0, synced }: { online: boolean; waiting: number; needsYou?: number; synced: boolean }): string {
+  const parts: string[] = [];
+  if (waiting > 0) parts.push(waiting === 1 ? '1 change waiting to sync' : `${waiting} changes waiting to sync`);
+  if (needsYou > 0) {
+    const noun = waiting > 0 ? '' : needsYou === 1 ? ' change' : ' changes';
+    parts.push(`${needsYou}${noun} need${needsYou === 1 ? 's' : ''} you`);
+  }
+  if (!online) return ['Offline', ...parts].join(' · ');
+  if (parts.length) return parts.join(' · ');
   return synced ? 'All changes synced' : '';
+}
+
+/** The counts statusText reads, from the queue. */
+export function queueCounts(entries: readonly OutboxEntry[]): { waiting: number; needsYou: number } {
+  return {
+    waiting: entries.filter((e) => !isHeld(e)).length,
+    needsYou: entries.filter((e) => e.state !== 'pending').length,
+  };
 }

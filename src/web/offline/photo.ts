@@ -1,4 +1,5 @@
 import exifr from 'exifr';
+import { grantedPosition } from '../components/geolocation';
 
 /** DESIGN §7.1: photos leave the phone with their long side at most this many pixels. */
 export const PHOTO_MAX_SIDE = 2048;
@@ -7,7 +8,7 @@ const JPEG_QUALITY = 0.85;
 export interface PreparedPhoto {
   blob: Blob;
   fileName: string;
-  /** From the camera's EXIF, read before resizing (the resized JPEG carries none). */
+  /** From the camera's EXIF, read before resizing (the resized JPEG carries none); else the phone's at capture (captureOf). */
   takenAt: string | null;
   lat: number | null;
   lon: number | null;
@@ -36,6 +37,30 @@ export async function photoMetadata(file: Blob): Promise<Pick<PreparedPhoto, 'ta
   }
 }
 
+/** A file older than this when it reaches the page was picked from the gallery, not just taken. */
+export const JUST_TAKEN_MS = 10 * 60_000;
+
+/**
+ * When and where the photo was taken, field by field: EXIF first (the camera knew); else, for a
+ * photo just taken (many Android pickers strip EXIF), the phone's clock and position at capture
+ * (DESIGN §7.1 photos). A file much older than now was chosen from the gallery: the phone's time
+ * and place now would be false evidence of where it was taken, so they are left unknown.
+ */
+export function captureOf(
+  exif: Pick<PreparedPhoto, 'takenAt' | 'lat' | 'lon'>,
+  file: { lastModified: number },
+  now: number,
+  here: { lat: number; lon: number } | null,
+): Pick<PreparedPhoto, 'takenAt' | 'lat' | 'lon'> {
+  const justTaken = !file.lastModified || Math.abs(now - file.lastModified) <= JUST_TAKEN_MS;
+  const located = exif.lat != null && exif.lon != null;
+  return {
+    takenAt: exif.takenAt ?? (justTaken ? new Date(now).toISOString() : null),
+    lat: located ? exif.lat : justTaken && here ? here.lat : null,
+    lon: located ? exif.lon : justTaken && here ? here.lon : null,
+  };
+}
+
 /** The size that fits `max` on the long side, never enlarged. */
 export function fitWithin(width: number, height: number, max = PHOTO_MAX_SIDE): { width: number; height: number } {
   const scale = Math.min(1, max / Math.max(width, height));
@@ -47,9 +72,13 @@ export function fitWithin(width: number, height: number, max = PHOTO_MAX_SIDE): 
  * createImageBitmap) at most 2048 px on the long side and encoded as JPEG — a 12-megapixel
  * photo goes from ~4 MB to a few hundred KB, which is what a crew's signal can carry. A file the
  * browser cannot decode is queued as it is: the server then refuses it with a message, visibly.
+ * Without an EXIF position, the phone's is asked for meanwhile (captureOf).
  */
 export async function preparePhoto(file: File): Promise<PreparedPhoto> {
-  const meta = await photoMetadata(file);
+  const arrived = Date.now();
+  const exif = await photoMetadata(file);
+  const here = exif.lat == null ? grantedPosition() : Promise.resolve(null);
+  const meta = async () => captureOf(exif, file, arrived, await here);
   const baseName = file.name.replace(/\.[^.]+$/, '') || 'photo';
   try {
     const bitmap = await createImageBitmap(file, { imageOrientation: 'from-image' });
@@ -61,8 +90,8 @@ export async function preparePhoto(file: File): Promise<PreparedPhoto> {
     bitmap.close();
     const blob = await new Promise<Blob | null>((resolve) => canvas.toBlob(resolve, 'image/jpeg', JPEG_QUALITY));
     if (!blob) throw new Error('encode failed');
-    return { blob, fileName: `${baseName}.jpg`, ...meta };
+    return { blob, fileName: `${baseName}.jpg`, ...(await meta()) };
   } catch {
-    return { blob: file, fileName: file.name, ...meta };
+    return { blob: file, fileName: file.name, ...(await meta()) };
   }
 }

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { ERROR_CODE } from '../../../shared/error-codes';
 import { MSG } from '../../../shared/messages';
 import { images, tickets } from '../../db/schema/index';
 import { makeStorageKey, parseStorageKey } from '../../storage/keys';
@@ -130,7 +131,8 @@ describe('POST /media_upload/s3-upload-complete', () => {
     const eleventh = await t.storeFile(company, 'media', 's10.jpg', { body: small });
     const res = await complete({ ticketId, url: eleventh.url });
     expect(res.statusCode).toBe(400);
-    expect(res.json().error).toBe(MSG.tooManyImages);
+    // The code tells a phone to keep the refused photo (save it, or swap it for one of the ten).
+    expect(res.json()).toMatchObject({ error: MSG.tooManyImages, code: ERROR_CODE.ticketPhotosFull });
     expect(await t.ctx.db.select().from(images).where(eq(images.ticketId, ticketId))).toHaveLength(10);
     expect(await t.ctx.storage.head(eleventh.key)).toBeNull();
   });
@@ -141,7 +143,7 @@ describe('POST /media_upload/s3-upload-complete', () => {
     const files = await Promise.all(Array.from({ length: 12 }, (_, i) => t.storeFile(company, 'media', `c${i}.jpg`, { body: small })));
     const results = await Promise.all(files.map((f) => complete({ ticketId, url: f.url })));
     expect(results.filter((r) => r.statusCode === 200)).toHaveLength(10);
-    expect(results.filter((r) => r.statusCode === 400).every((r) => r.json().error === MSG.tooManyImages)).toBe(true);
+    expect(results.filter((r) => r.statusCode === 400).every((r) => r.json().error === MSG.tooManyImages && r.json().code === ERROR_CODE.ticketPhotosFull)).toBe(true);
     expect(await t.ctx.db.select().from(images).where(eq(images.ticketId, ticketId))).toHaveLength(10);
   });
 });

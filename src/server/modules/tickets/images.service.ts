@@ -1,5 +1,6 @@
 import sharp from 'sharp';
 import { LIMITS } from '../../../shared/constants';
+import { ERROR_CODE } from '../../../shared/error-codes';
 import { MSG } from '../../../shared/messages';
 import type { ImageComplete, TicketImage } from '../../../shared/tickets.schemas';
 import type { AppContext } from '../../context';
@@ -95,7 +96,7 @@ export async function completeImageUpload(
   // Fail fast before the thumbnail work; the count that matters is the one under the lock below.
   if ((await repo.countImages(db, ticket.id)) >= LIMITS.imagesPerTicket) {
     await deleteUnreferencedFiles(ctx, user.companyId, [url], log);
-    throw badRequest(MSG.tooManyImages);
+    throw badRequest(MSG.tooManyImages, undefined, ERROR_CODE.ticketPhotosFull);
   }
 
   let original: Buffer;
@@ -119,7 +120,7 @@ export async function completeImageUpload(
     const row = await db.transaction(async (tx) => {
       const locked = await repo.lockTicket(tx, user.companyId, ticket.id);
       if (!locked) throw notFound('ticket');
-      if ((await repo.countImages(tx, ticket.id)) >= LIMITS.imagesPerTicket) throw badRequest(MSG.tooManyImages);
+      if ((await repo.countImages(tx, ticket.id)) >= LIMITS.imagesPerTicket) throw badRequest(MSG.tooManyImages, undefined, ERROR_CODE.ticketPhotosFull);
       // The same photo may already be on another ticket, whose image could be deleted right
       // now: under the file lock, the original must still be there (else its thumbnail we
       // just wrote went with it).

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import {
   ActionIcon,
   Container,
@@ -23,11 +23,13 @@ import { IconArrowLeft, IconCamera, IconMapPin, IconMinus, IconPlus } from '@tab
 import { Link, useParams } from 'react-router';
 import { Spinner } from '../../components/Spinner';
 import { LIMITS, TICKET_STATUS } from '../../../shared/constants';
+import { ERROR_CODE } from '../../../shared/error-codes';
 import { isoToUs } from '../../../shared/dates';
 import { formatGeo } from '../../../shared/geo';
 import { can } from '../../../shared/permissions';
 import { actualQty } from '../../../shared/tasks';
 import type { Ticket } from '../../../shared/tickets.schemas';
+import { ApiError } from '../../api/client';
 import { useSession } from '../../api/session';
 import { useTicket } from '../../api/ticket';
 import { usePageTitle } from '../../components/usePageTitle';
@@ -35,27 +37,33 @@ import { CopyNote } from '../../offline/CopyNote';
 import { useOutbox } from '../../offline/OfflineSync';
 import { outbox } from '../../offline/outbox';
 import { ConflictDialog, TaskConflict } from '../../offline/ConflictDialog';
-import { tasksInConflict, withQueued, type PhotoChange, type TicketChange } from '../../offline/outboxLogic';
+import { PHOTOS_FULL } from '../../offline/held';
+import { isHeld, photoRoom, tasksInConflict, withQueued, type NoteChange, type OutboxEntry, type PhotoChange, type TicketChange } from '../../offline/outboxLogic';
 import { preparePhoto } from '../../offline/photo';
 import { isOverdue, localIsoDay } from '../../../shared/ticket-state';
+import { DeletedBanner, HeldNotes, HeldPhotos, PhonePhoto } from './HeldOnPhone';
+
 
 const labelOf = (t: Pick<Ticket, 'pole_name' | 'line_name'>) => `Pole ${t.pole_name ?? '--'} · Line ${t.line_name ?? '--'}`;
 
-/** A queued photo's preview, from the bytes on the phone. */
-function QueuedPhoto({ photo }: { photo: PhotoChange }) {
-  const [src, setSrc] = useState<string | null>(null);
-  useEffect(() => {
-    const url = URL.createObjectURL(photo.blob);
-    setSrc(url);
-    return () => URL.revokeObjectURL(url);
-  }, [photo.blob]);
+/** A deleted ticket of which the phone keeps no copy: its name, the banner, and what I made for it. */
+function DeletedWithoutCopy({ label, held }: { label: string; held: readonly OutboxEntry[] }) {
+  const notes = held.filter((e): e is NoteChange => e.kind === 'note' && isHeld(e));
+  const photos = held.filter((e): e is PhotoChange => e.kind === 'photo' && isHeld(e));
   return (
-    <Stack gap={2}>
-      {src && <Image src={src} alt={`Photo ${photo.fileName}, waiting to sync`} h={96} fit="cover" radius="sm" />}
-      <Text size="xs" c="dimmed">
-        Waiting to sync
-      </Text>
-    </Stack>
+    <Container size="sm" py="md" px="sm">
+      <Stack gap="md">
+        <Anchor component={Link} to="/work" py={8}>
+          <IconArrowLeft size={16} aria-hidden style={{ verticalAlign: -3 }} /> My Work
+        </Anchor>
+        <Title order={1} size="h3">
+          {label}
+        </Title>
+        <DeletedBanner held={[...notes, ...photos]} />
+        <HeldPhotos photos={photos} deleted ticketImages={[]} mayReplace={false} />
+        <HeldNotes notes={notes} />
+      </Stack>
+    </Container>
   );
 }
 
@@ -77,7 +85,14 @@ export default function WorkTicketPage() {
   const conflicts = useMemo(() => (server ? tasksInConflict(entries, server.id) : new Map()), [server, entries]);
   usePageTitle(shown ? labelOf(shown) : 'Ticket');
 
+  const notFound = query.error instanceof ApiError && query.error.status === 404;
+  const mine = entries.filter((e) => e.ticketId === id);
+  // Deleted in the office: a send of mine was answered 404, or reading it afresh was.
+  const deleted = mine.some((e) => e.state === 'gone') || notFound;
+
   if (!server || !shown) {
+    // Deleted, and its copy went with it (it was open when the office deleted it): what I made is still here.
+    if (deleted && mine.length > 0) return <DeletedWithoutCopy label={mine[0].label} held={mine} />;
     if (query.isPending && !query.isPaused) {
       return (
         <Center py="xl">
@@ -100,11 +115,15 @@ export default function WorkTicketPage() {
   }
 
   const roleId = claims?.roleId;
-  const mayEdit = can(roleId, 'tickets.edit');
-  const mayAnnotate = can(roleId, 'tickets.annotate');
+  const mayEdit = can(roleId, 'tickets.edit') && !deleted;
+  const mayAnnotate = can(roleId, 'tickets.annotate') && !deleted;
+  // Deleting a ticket's photo is the same right as adding one (DELETE /tickets/images/{id}).
+  const mayReplace = can(roleId, 'tickets.annotate') && !deleted;
   const complete = shown.status === TICKET_STATUS.COMPLETE;
   const base = { userId: claims!.userId, ticketId: server.id, jobId: server.job_id, label: labelOf(server), baseVersion: server.version };
-  const photoCount = shown.images.length + shown.queuedPhotos.length;
+  const photos = photoRoom(shown.images.length, shown.queuedPhotos);
+  // What will not reach the ticket, kept here to save (or to swap for one of the ticket's photos).
+  const heldPhotos = [...shown.heldPhotos, ...photos.over];
 
   // A tap is a step from the number shown (`seen`): another tab's tap not shown here yet still counts.
   const setQty = (taskId: number, seen: number, next: number) => {
@@ -121,14 +140,16 @@ export default function WorkTicketPage() {
   };
   const addPhoto = async (file: File | null) => {
     if (!file) return;
-    if (photoCount >= LIMITS.imagesPerTicket) {
-      notifications.show({ color: 'red', message: `A ticket holds at most ${LIMITS.imagesPerTicket} photos (those waiting to sync count too).` });
-      return;
-    }
+    // A camera opened before the ticket filled up still hands its photo over: it is kept, never dropped.
+    const full = photos.full;
     setBusy(true);
     try {
       const p = await preparePhoto(file);
-      await outbox.add({ ...base, kind: 'photo', blob: p.blob, fileName: p.fileName, takenAt: p.takenAt, lat: p.lat, lon: p.lon });
+      const photo = { ...base, kind: 'photo' as const, blob: p.blob, fileName: p.fileName, takenAt: p.takenAt, lat: p.lat, lon: p.lon };
+      if (full) {
+        await outbox.add(photo, { code: ERROR_CODE.ticketPhotosFull, error: PHOTOS_FULL });
+        notifications.show({ color: 'orange', message: `${PHOTOS_FULL} Your photo is kept on this phone: save it, or replace one of the ticket's photos with it.` });
+      } else await outbox.add(photo);
     } finally {
       setBusy(false);
     }
@@ -147,8 +168,9 @@ export default function WorkTicketPage() {
           <Title order={1} size="h3">
             {labelOf(shown)}
           </Title>
-          <Badge size="lg" color={complete ? 'green' : 'gray'} variant={complete ? 'filled' : 'light'} style={{ flex: 'none' }}>
-            {shown.status}
+          {/* A deleted ticket is neither Pending nor Complete any more. */}
+          <Badge size="lg" color={deleted ? 'orange' : complete ? 'green' : 'gray'} variant={complete && !deleted ? 'filled' : 'light'} style={{ flex: 'none' }}>
+            {deleted ? 'Deleted' : shown.status}
           </Badge>
         </Group>
         <Text>{shown.street_address || 'No address'}</Text>
@@ -166,6 +188,8 @@ export default function WorkTicketPage() {
         )}
         <CopyNote updatedAt={query.dataUpdatedAt} unreachable={query.isError} />
       </Stack>
+
+      {deleted && <DeletedBanner held={[...shown.heldNotes, ...shown.heldPhotos]} />}
 
       <Stack gap="xs" component="section" aria-labelledby="work-tasks">
         <Title order={2} size="h4" id="work-tasks">
@@ -229,24 +253,40 @@ export default function WorkTicketPage() {
 
       <Stack gap="xs" component="section" aria-labelledby="work-photos">
         <Title order={2} size="h4" id="work-photos">
-          Photos ({photoCount} of {LIMITS.imagesPerTicket})
+          Photos ({photos.count} of {LIMITS.imagesPerTicket})
         </Title>
         <SimpleGrid cols={3} spacing="xs">
           {shown.images.map((img) => (
             <Image key={img.id} src={img.thumbnailurl || img.url} alt={`Photo of ${labelOf(shown)}`} h={96} fit="cover" radius="sm" />
           ))}
-          {shown.queuedPhotos.map((p) => (
-            <QueuedPhoto key={p.id} photo={p} />
+          {photos.fitting.map((p) => (
+            <PhonePhoto key={p.id} photo={p} caption="Waiting to sync" />
           ))}
         </SimpleGrid>
+        <HeldPhotos photos={heldPhotos} deleted={deleted} ticketImages={shown.images} mayReplace={mayReplace} />
         {mayAnnotate && (
-          <FileButton onChange={(f) => void addPhoto(f)} accept="image/*" capture="environment" disabled={photoCount >= LIMITS.imagesPerTicket}>
-            {(props) => (
-              <Button {...props} size="lg" variant="light" leftSection={<IconCamera size={20} aria-hidden />} loading={busy}>
-                Take photo
-              </Button>
+          <>
+            <FileButton onChange={(f) => void addPhoto(f)} accept="image/*" capture="environment">
+              {(props) => (
+                <Button
+                  {...props}
+                  size="lg"
+                  variant="light"
+                  leftSection={<IconCamera size={20} aria-hidden />}
+                  loading={busy}
+                  disabled={photos.full}
+                  aria-describedby={photos.full ? 'photo-limit' : undefined}
+                >
+                  Take photo
+                </Button>
+              )}
+            </FileButton>
+            {photos.full && (
+              <Text size="sm" id="photo-limit">
+                This ticket has {LIMITS.imagesPerTicket} photos, the most it can hold.
+              </Text>
             )}
-          </FileButton>
+          </>
         )}
       </Stack>
 
@@ -254,7 +294,7 @@ export default function WorkTicketPage() {
         <Title order={2} size="h4" id="work-notes">
           Notes
         </Title>
-        {shown.notes.length === 0 && shown.queuedNotes.length === 0 && <Text c="dimmed">No notes yet.</Text>}
+        {shown.notes.length === 0 && shown.queuedNotes.length === 0 && shown.heldNotes.length === 0 && <Text c="dimmed">No notes yet.</Text>}
         {shown.notes.map((n) => (
           <Paper key={n.id} withBorder p="sm">
             <Text size="xs" c="dimmed">
@@ -271,6 +311,7 @@ export default function WorkTicketPage() {
             <Text style={{ whiteSpace: 'pre-wrap' }}>{text}</Text>
           </Paper>
         ))}
+        <HeldNotes notes={shown.heldNotes} />
         {mayAnnotate && (
           <>
             <Textarea label="New note" value={note} onChange={(e) => setNote(e.currentTarget.value)} autosize minRows={2} maxLength={LIMITS.textMax} size="md" />
