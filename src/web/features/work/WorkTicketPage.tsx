@@ -37,6 +37,8 @@ import { outbox } from '../../offline/outbox';
 import { withQueued, type PhotoChange } from '../../offline/outboxLogic';
 import { preparePhoto } from '../../offline/photo';
 import { isOverdue, localIsoDay } from '../../../shared/ticket-state';
+import { useJobHeader } from './api/jobHeader';
+import { BeforeYouClimb } from './BeforeYouClimb';
 
 const labelOf = (t: Pick<Ticket, 'pole_name' | 'line_name'>) => `Pole ${t.pole_name ?? '--'} · Line ${t.line_name ?? '--'}`;
 
@@ -66,8 +68,9 @@ function QueuedPhoto({ photo }: { photo: PhotoChange }) {
 export default function WorkTicketPage() {
   const id = Number(useParams().ticketId);
   const query = useTicket(Number.isInteger(id) && id > 0 ? id : null);
-  const { entries } = useOutbox();
+  const { entries, online } = useOutbox();
   const { claims } = useSession();
+  const header = useJobHeader(query.data?.job_id ?? null);
   const [note, setNote] = useState('');
   const [busy, setBusy] = useState(false);
   const server = query.data;
@@ -162,6 +165,8 @@ export default function WorkTicketPage() {
         )}
         <CopyNote updatedAt={query.dataUpdatedAt} unreachable={query.isError} />
       </Stack>
+
+      <BeforeYouClimb ticket={shown} header={header.data} userId={claims!.userId} online={online} />
 
       <Stack gap="xs" component="section" aria-labelledby="work-tasks">
         <Title order={2} size="h4" id="work-tasks">
