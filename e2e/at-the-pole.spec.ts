@@ -79,6 +79,12 @@ test.describe('at the pole, on a phone', () => {
       data: { ticket: { id: ticket.id, version: ticket.version, dig_safe_url: digUrl, dig_safe_name: 'digsafe-1187.pdf', dig_safe_required: 1, nra_required: 1 } },
     });
     expect(saved.ok(), await saved.text()).toBeTruthy();
+    const otherUrl = await uploadPdf(request, admin, 'dig_file', 'digsafe-2290.pdf');
+    const savedOther = await request.put(`${API}/tickets/`, {
+      headers: admin,
+      data: { ticket: { id: other.id, version: other.version, dig_safe_url: otherUrl, dig_safe_name: 'digsafe-2290.pdf', dig_safe_required: 1 } },
+    });
+    expect(savedOther.ok(), await savedOther.text()).toBeTruthy();
 
     await login(page, USERS.foreman);
     await page.goto('/work');
@@ -116,6 +122,7 @@ test.describe('at the pole, on a phone', () => {
 
     // No signal at the pole: the block reads the same from the copy, and the kept documents open.
     net.cut();
+    try {
     await page.reload();
     await expect(page.getByTestId('copy-note')).toContainText('Offline copy from');
     await expect(fact('Primary voltage')).toContainText('13.2 kV');
@@ -125,18 +132,29 @@ test.describe('at the pole, on a phone', () => {
     await expect(fact('Work orders')).toContainText('WO-41871, WO-41872');
     const keptPacket = block.getByRole('link', { name: 'Open packet.pdf' });
     await expect(keptPacket).toHaveAttribute('href', /^blob:/);
-    const bytes = await page.evaluate(async (href) => (await (await fetch(href)).arrayBuffer()).byteLength, (await keptPacket.getAttribute('href'))!);
-    expect(bytes).toBe(readFileSync(fixture('packet.pdf')).length);
+    // The link opens the bytes kept on the phone: the packet itself, whole.
+    const kept = await page.evaluate(async () => {
+      const name = (await caches.keys()).find((k) => k.startsWith('linecrew-documents-'))!;
+      const cache = await caches.open(name);
+      const hit = (await cache.keys()).find((r) => r.url.endsWith('/packet.pdf'));
+      const res = hit && (await cache.match(hit));
+      return res ? { type: res.headers.get('content-type'), size: (await res.arrayBuffer()).byteLength } : null;
+    });
+    expect(kept).toEqual({ type: 'application/pdf', size: readFileSync(fixture('packet.pdf')).length });
     await expect(block.getByRole('link', { name: 'Open digsafe-1187.pdf' })).toHaveAttribute('href', /^blob:/);
     expect(await axe(page)).toEqual([]);
 
-    // A ticket of My Work never opened here: its copy was fetched ahead, its documents were not.
+    // A ticket of My Work never opened here: its copy was fetched ahead, its own document was not
+    // (the job's packet was, with the first ticket).
     await page.goto(`/work/${other.id}`);
     await expect(fact('Work order')).toContainText('WO-50001');
     await expect(fact('Hospital')).toContainText('Baystate Medical Center');
-    await expect(block).toContainText('packet.pdf: Open when you have signal');
-    await expect(block.getByRole('link', { name: /Open packet/ })).toHaveCount(0);
-    net.restore();
+    await expect(block).toContainText('digsafe-2290.pdf: Open when you have signal');
+    await expect(block.getByRole('link', { name: /digsafe-2290/ })).toHaveCount(0);
+    await expect(block.getByRole('link', { name: 'Open packet.pdf' })).toHaveAttribute('href', /^blob:/);
+    } finally {
+      net.restore();
+    }
   });
 
   test('My Work finds a ticket by its work order or a unit code', async ({ page, request, seededJob }) => {

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { API, USERS, expect, fixture, login, test, unique } from './fixtures';
+import { API, USERS, expect, fixture, login, test, unique, type NewTicket } from './fixtures';
 import { openJob, row, ticketWindow } from './ticketJobs';
 
 /**
@@ -81,7 +81,7 @@ test.describe('the office ticket window', () => {
     // With another change waiting, the footer says the photo is already kept.
     await win.getByRole('textbox', { name: 'Description' }).fill('Needs a new crossarm');
     await expect(footer).toHaveText('Unsaved changes (photos are already saved)');
-    await win.getByRole('button', { name: 'Close' }).click();
+    await win.getByRole('button', { name: 'Close', exact: true }).click();
     const ask = page.getByRole('dialog', { name: 'Unsaved changes' });
     await expect(ask).toContainText('The photos you added are already saved.');
     await ask.getByRole('button', { name: 'Keep editing' }).click();
@@ -90,5 +90,63 @@ test.describe('the office ticket window', () => {
     const res = await page.request.get(`${API}/jobs/${job.id}`);
     const t = ((await res.json()) as { tickets: { pole_name: string; photo_count: number }[] }).tickets.find((x) => x.pole_name === pole)!;
     expect(t.photo_count).toBe(1);
+  });
+});
+
+/** Issue 27 item 9: the job page searches pole, line, street, work order and unit, and shows a sortable Work Order column. */
+async function searchJob(seededJob: (t: NewTicket[]) => Promise<{ id: number }>) {
+  const p = unique('JS').slice(-9);
+  const job = await seededJob([
+    { pole: { pole_name: `${p}-1`, line_name: '1' }, street_address: '5 Oak St', work_orders: ['WO-41871'], tasks: [{ code: 'XA8', init_qty: 1 }] },
+    { pole: { pole_name: `${p}-2`, line_name: '1' }, street_address: '7 Elm St', work_orders: ['WO-10002'], tasks: [{ code: 'P40-2', init_qty: 1 }] },
+    { pole: { pole_name: `${p}-3`, line_name: '2' }, street_address: '9 Elm St' },
+  ]);
+  return { p, job };
+}
+
+test.describe('the job page search on a desktop', () => {
+  test.use({ viewport: { width: 1440, height: 900 } });
+
+  test('finds tickets by work order, unit code and street, and sorts by the Work Order column', async ({ page, seededJob }) => {
+    // A guard, not a budget: on the shared 2-core machine (load 20–28) sign-in and the job page alone took ~40 s.
+    test.setTimeout(120_000);
+    const { p, job } = await searchJob(seededJob);
+    await login(page, USERS.office);
+    await openJob(page, job.id);
+    const rows = page.locator('[data-ticket-id]');
+    const search = page.getByRole('searchbox', { name: 'Search tickets' });
+    await search.fill('wo-41871');
+    await expect(rows).toHaveCount(1);
+    await expect(row(page, `${p}-1`)).toBeVisible();
+    await expect(row(page, `${p}-1`).getByRole('cell', { name: 'WO-41871' })).toBeVisible();
+    await search.fill('P40-2');
+    await expect(rows).toHaveCount(1);
+    await expect(row(page, `${p}-2`)).toBeVisible();
+    await search.fill('elm st');
+    await expect(rows).toHaveCount(2);
+    await expect(page.getByText('2 of 3 tickets')).toBeVisible();
+    await search.fill('');
+    await expect(rows).toHaveCount(3);
+
+    const poles = () => rows.locator('td:nth-child(2)').allTextContents();
+    await page.getByRole('columnheader', { name: 'Work Order' }).getByRole('button').click();
+    await expect.poll(poles).toEqual([`${p}-3`, `${p}-2`, `${p}-1`]);
+    await page.getByRole('columnheader', { name: 'Work Order' }).getByRole('button').click();
+    await expect.poll(poles).toEqual([`${p}-1`, `${p}-2`, `${p}-3`]);
+  });
+});
+
+test.describe('the job page search on a phone', () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test('finds a ticket card by its work order', async ({ page, seededJob }) => {
+    const { p, job } = await searchJob(seededJob);
+    await login(page, USERS.foreman);
+    await page.goto(`/job?id=${job.id}`);
+    await page.getByRole('searchbox', { name: 'Search tickets' }).fill('WO-10002');
+    const cards = page.getByTestId('ticket-card');
+    await expect(cards).toHaveCount(1);
+    await expect(cards).toContainText(`Pole ${p}-2 · Line 1`);
+    await expect(cards).toContainText('Work order: WO-10002');
   });
 });
