@@ -518,49 +518,49 @@ export default function TicketsSection({ jobId }: { jobId: number }) {
       </Stack>
 
       <Suspense fallback={null}>
-      {sheet?.columns && (
-        <ExcelMappingModal
-          opened
-          columns={sheet.columns}
-          initial={null}
-          overrides={job}
-          libraryOptional
-          readColumns={(sheets, signal) => readSheetColumns(jobId, sheet.file, sheets, signal)}
-          onSave={onMapped}
-          onCancel={() => setSheet(null)}
-        />
-      )}
-      {sheet?.preview && (
-        <ReimportPreviewModal
-          fileName={sheet.file.name}
-          preview={sheet.preview}
-          stale={sheet.stale ?? null}
-          busy={choice}
-          onChoose={onChoose}
-          onCancel={() => setSheet(null)}
-        />
-      )}
+        {sheet?.columns && (
+          <ExcelMappingModal
+            opened
+            columns={sheet.columns}
+            initial={null}
+            overrides={job}
+            libraryOptional
+            readColumns={(sheets, signal) => readSheetColumns(jobId, sheet.file, sheets, signal)}
+            onSave={onMapped}
+            onCancel={() => setSheet(null)}
+          />
+        )}
+        {sheet?.preview && (
+          <ReimportPreviewModal
+            fileName={sheet.file.name}
+            preview={sheet.preview}
+            stale={sheet.stale ?? null}
+            busy={choice}
+            onChoose={onChoose}
+            onCancel={() => setSheet(null)}
+          />
+        )}
 
-      {target && (
-        <TicketWindow
-          key={target.id ?? 'new'}
-          job={job}
-          target={target}
-          onOpenTicket={(t) => openTicket(t, true)}
-          onClose={closeTicket}
-        />
-      )}
-      {taskOpen && (
-        <CreateTaskModal
-          job={job}
-          ticketIds={selectedIds}
-          onClose={() => setTaskOpen(false)}
-          onDone={() => {
-            setTaskOpen(false);
-            setSelected(new Set());
-          }}
-        />
-      )}
+        {target && (
+          <TicketWindow
+            key={target.id ?? 'new'}
+            job={job}
+            target={target}
+            onOpenTicket={(t) => openTicket(t, true)}
+            onClose={closeTicket}
+          />
+        )}
+        {taskOpen && (
+          <CreateTaskModal
+            job={job}
+            ticketIds={selectedIds}
+            onClose={() => setTaskOpen(false)}
+            onDone={() => {
+              setTaskOpen(false);
+              setSelected(new Set());
+            }}
+          />
+        )}
       </Suspense>
     </Paper>
   );
