@@ -434,10 +434,12 @@ export default function TicketsSection({ jobId }: { jobId: number }) {
     [poles, lines, pole, line, statusFilter, onPoleFilter, onLineFilter, onStatusFilter],
   );
   const active = (pole !== ALL ? 1 : 0) + (line !== ALL ? 1 : 0) + (statusFilter !== 'All' ? 1 : 0);
+  // On a phone the label is read, not shown: the first ticket card must stay on the first screen.
   const searchBox = (
     <TextInput
       type="search"
-      label="Search tickets"
+      label={phone ? undefined : 'Search tickets'}
+      aria-label="Search tickets"
       placeholder="Pole, line, street, work order or unit"
       leftSection={<IconSearch size={16} aria-hidden />}
       value={searchInput}
