@@ -50,6 +50,7 @@ import { measureField, type FieldFigures } from './lib/field';
 import { measureInvoice, type InvoiceFigures } from './lib/invoices';
 import autocannon, { type RequestSpec, unreadBodiesSkipped } from './lib/load-client';
 import { measureMap, type MapFigures } from './lib/map';
+import { CPU_SLOWDOWN, measureVitals, type VitalsFigures } from './lib/vitals';
 import {
   BENCH_FOREMAN,
   BENCH_PASSWORD,
@@ -138,6 +139,8 @@ interface DbResults {
   invoice?: InvoiceFigures | null;
   /** The job map in the browser (bench/lib/map.ts). */
   map?: MapFigures | null;
+  /** Lighthouse's mobile load figures: the job page's blocking time, /work's layout shift (bench/lib/vitals.ts). */
+  vitals?: VitalsFigures | null;
   rss: { loadMB: number; importMB: number; hwmMB: number } | null;
   browser: BrowserFigures | null;
   field: FieldFigures | null;
@@ -663,6 +666,13 @@ async function phase2(t: Target, m: Manifest, p1: Phase1, res: DbResults) {
       }
       const foreman = await http(origin, 'POST', '/api/v1/crew/login', undefined, { email: BENCH_FOREMAN, password: BENCH_PASSWORD });
       if (foreman.status === 200) {
+        log('browser: phone load figures (CPU 4× slower)');
+        try {
+          res.vitals = await measureVitals({ origin, token, jobId: m.bigJobId, workToken: foreman.json.token as string, runs: QUICK ? 2 : 3, timeBudgetMs: 300_000, log });
+          res.notes.push(...res.vitals.notes);
+        } catch (e) {
+          res.notes.push(`vitals: ${(e as Error).message.split('\n')[0]}`);
+        }
         log(`browser: field mode as ${BENCH_FOREMAN}`);
         try {
           res.field = await measureField({
@@ -916,6 +926,13 @@ function buildRows(all: DbResults[]): Row[] {
           status: status(r.map.frameP95Ms < 33),
         }
       : { text: 'not measured' },
+  );
+  // Issue 27: Lighthouse's mobile run gave the job page 1,880 ms of blocking and /work a shift of 0.12–0.14.
+  row(`Browser, phone (390 × 844, CPU ${CPU_SLOWDOWN}× slower): total blocking time of the big job's page`, '< 600 ms', (r) =>
+    r.vitals?.jobTbtMs != null ? { text: `${ms(r.vitals.jobTbtMs, 0)} (${r.vitals.jobRuns} cold loads)`, status: status(r.vitals.jobTbtMs < 600) } : { text: 'not measured' },
+  );
+  row(`Browser, phone (390 × 844, CPU ${CPU_SLOWDOWN}× slower): cumulative layout shift of /work`, '< 0.05', (r) =>
+    r.vitals?.workCls != null ? { text: `${round(r.vitals.workCls, 3)} (${r.vitals.workRuns} cold loads)`, status: status(r.vitals.workCls < 0.05) } : { text: 'not measured' },
   );
   // Budgets: /login from issue 6; /jobs and /work from issue 17 ("Scale").
   const JS_BUDGET_KB: Record<string, number> = { '/login': 200, '/jobs': 180, '/work': 150 };

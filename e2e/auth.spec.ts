@@ -139,7 +139,8 @@ test.describe('the account page', () => {
   test('logout clears the session and goes to /login; protected pages then redirect', async ({ page, context }) => {
     await login(page, LOGOUT_USER);
     await page.goto('/user');
-    await page.getByRole('button', { name: 'Logout' }).click();
+    // The User page's own Logout (the menu has one too, issue 27).
+    await page.getByRole('main').getByRole('button', { name: 'Logout' }).click();
     await expect(page).toHaveURL(/\/login$/);
     const cookies = await context.cookies();
     expect(cookies.find((c) => c.name === 'linecrew_token')).toBeUndefined();
@@ -151,7 +152,8 @@ test.describe('the account page', () => {
     await login(page, LOGOUT_USER);
     const old = (await context.cookies()).find((c) => c.name === 'linecrew_token')!;
     await page.goto('/user');
-    await page.getByRole('button', { name: 'Logout' }).click();
+    // The User page's own Logout (the menu has one too, issue 27).
+    await page.getByRole('main').getByRole('button', { name: 'Logout' }).click();
     await expect(page).toHaveURL(/\/login$/);
     await context.addCookies([old]);
     expect((await page.request.get('/api/v1/crew/myData')).status()).toBe(401);

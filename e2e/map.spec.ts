@@ -81,6 +81,7 @@ test.describe('the map', () => {
     const rowA = rows.find((r) => r.pole_name === a)!;
     await expect(page).toHaveURL(new RegExp(`ticket=${rowA.id}`));
     await expect(ticketWindow(page)).toBeVisible();
+    await ticketWindow(page).getByRole('tab', { name: 'Pole' }).click();
     await expect(ticketWindow(page).getByRole('textbox', { name: 'Pole', exact: true })).toHaveValue(a);
 
     // The view is remembered on this device.

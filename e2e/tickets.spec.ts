@@ -84,6 +84,7 @@ test.describe('tickets of a job', () => {
     const win = ticketWindow(page);
     await expect(win.getByText('Edit Ticket')).toBeVisible();
     // Typing another pole name unselects the pole: Info and Tasks close until one is chosen.
+    await win.getByRole('tab', { name: 'Pole' }).click();
     await win.getByRole('textbox', { name: 'Pole', exact: true }).fill(b);
     await expect(win.getByRole('tab', { name: /Info/ })).toBeDisabled();
     await win.getByRole('button', { name: `Select pole ${b} line 4` }).click();

@@ -54,6 +54,7 @@ export function compareDate(a: unknown, b: unknown, direction: 'asc' | 'desc' = 
 export const TICKET_SORT_COLUMNS = [
   'pole_name',
   'line_name',
+  'work_orders',
   'assigned_to_name',
   'gps',
   'street_address',
@@ -71,6 +72,8 @@ export interface TicketSortRow {
   id: number;
   pole_name: string | null;
   line_name: string | null;
+  /** The ticket's work orders (issue 27's Work Order column): sorted as their text, joined. */
+  work_orders?: readonly string[];
   assigned_to_name: string | null;
   geo_lat: number | null;
   geo_lon: number | null;
@@ -120,6 +123,7 @@ function sortKey(r: TicketSortRow, column: TicketSortColumn): number | string | 
   let key: number | string | null;
   if (column === 'due_date' || column === 'created_date' || column === 'actual_completion_date') key = dateValue(r[column]);
   else if (column === 'gps') key = hasGps(r);
+  else if (column === 'work_orders') key = textKey((r.work_orders ?? []).join(', '));
   else if (column === 'dig_safe_required') key = (Number(r.dig_safe_required) || 0) * 2 + (r.dig_safe_url ? 1 : 0);
   else if (column === 'nra_required') key = (Number(r.nra_required) || 0) * 2 + (r.nra_url ? 1 : 0);
   else key = textKey(r[column]);

@@ -196,7 +196,10 @@ export const ticketRowSchema = ticketSchema.pick({
   invoice_number: true,
   unlocked_at: true,
   unlock_reason: true,
+  work_orders: true,
 }).extend({
+  /** The codes of the ticket's tasks, in their order (a code twice when two tasks share a unit): searched, not shown. */
+  unit_codes: z.array(z.string()),
   /** How many tasks, photos and notes the ticket has: the phone's ticket cards show them. */
   task_count: z.number().int().nonnegative(),
   photo_count: z.number().int().nonnegative(),
@@ -204,7 +207,7 @@ export const ticketRowSchema = ticketSchema.pick({
 });
 export type TicketRow = z.infer<typeof ticketRowSchema>;
 /** The fields a table row shares with the full ticket (the counts are of its lists). */
-export type TicketRowFields = Omit<TicketRow, 'task_count' | 'photo_count' | 'note_count'>;
+export type TicketRowFields = Omit<TicketRow, 'task_count' | 'photo_count' | 'note_count' | 'work_orders' | 'unit_codes'>;
 
 // =============================================================================================
 // TICKET WRITE BODIES: the {ticket} save body, merge body and their replies (PUT /tickets/, merge, …).

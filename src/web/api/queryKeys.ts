@@ -11,6 +11,8 @@ export const queryKeys = {
   job: (id: number) => ['jobs', id] as const,
   /** Under the job's key, so whatever refreshes the job refreshes these too. */
   jobTickets: (id: number) => ['jobs', id, 'tickets'] as const,
+  /** GET /jobs/{id}/header: the job without its tickets (the phone ticket view's "Before you climb"); kept offline. */
+  jobHeader: (id: number) => ['jobs', id, 'header'] as const,
   /** GET /jobs/{id}/production: under the job's key, so a ticket completed there refreshes it too. */
   jobProduction: (id: number) => ['jobs', id, 'production'] as const,
   /** Under the job's key: invoicing a job refreshes its page (the Billed badges) with the list. */

@@ -9,6 +9,7 @@ import { SyncStatus } from '../offline/SyncStatus';
 import { OfflineSync } from '../offline/OfflineSync';
 import { OthersWaiting } from '../offline/WaitingNotice';
 import { UpdatePrompt } from './UpdatePrompt';
+import { useLogout } from '../features/auth/useLogout';
 import classes from './Layout.module.css';
 
 function NavLinks({ roleId, onNavigate }: { roleId: number | undefined; onNavigate?: () => void }) {
@@ -36,7 +37,18 @@ function NavLinks({ roleId, onNavigate }: { roleId: number | undefined; onNaviga
           {l.label}
         </NavLink>
       ))}
+      <MenuLogout onNavigate={onNavigate} />
     </>
+  );
+}
+
+/** Logout in the menu (issue 27: it was only on the User page, which needs scrolling to on a phone). */
+function MenuLogout({ onNavigate }: { onNavigate?: () => void }) {
+  const { logout, busy } = useLogout(onNavigate);
+  return (
+    <button type="button" className={`${classes.link} ${classes.logout}`} onClick={logout} disabled={busy}>
+      Logout
+    </button>
   );
 }
 
@@ -47,7 +59,11 @@ export function Layout() {
   const [menuOpen, setMenuOpen] = useState(false);
   const small = useMediaQuery('(max-width: 48em)');
   const menuRef = useClickOutside(() => setMenuOpen(false));
-  const showHeader = status === 'in' && pathname !== '/login';
+  // The header's bar is drawn while the session is still being checked too (its links once it is
+  // known): drawn only after, it pushed the whole page down by its height as the page appeared
+  // (/work's layout shift of 0.06–0.14, issue 27).
+  const showHeader = status !== 'out' && pathname !== '/login';
+  const signedIn = status === 'in';
 
   useEffect(() => setMenuOpen(false), [pathname]);
 
@@ -60,7 +76,7 @@ export function Layout() {
               <img src="/favicon.svg" alt="" width={26} height={26} />
               <span>Linecrew</span>
             </Anchor>
-            {small ? (
+            {!signedIn ? null : small ? (
               <Box ref={menuRef} pos="relative">
                 {/* A 44 px tap target. */}
                 <Burger opened={menuOpen} onClick={() => setMenuOpen((o) => !o)} aria-label="Toggle navigation" size="sm" w={44} h={44} />

@@ -61,9 +61,12 @@ export function confirmDialog({
   });
 }
 
-/** The one "close with unsaved changes?" question of every form and window; true = discard. */
-export const confirmDiscard = () =>
-  confirmDialog({ title: 'Unsaved changes', message: MSG.unsavedChanges, confirmLabel: 'Close anyway', cancelLabel: 'Keep editing', danger: true });
+/**
+ * The one "close with unsaved changes?" question of every form and window; true = discard.
+ * `note` says what is NOT lost (the ticket window's photos, saved as they are added).
+ */
+export const confirmDiscard = (note?: string) =>
+  confirmDialog({ title: 'Unsaved changes', message: note ? `${MSG.unsavedChanges} ${note}` : MSG.unsavedChanges, confirmLabel: 'Close anyway', cancelLabel: 'Keep editing', danger: true });
 
 // The dialog (Mantine's Modal, its focus trap and scroll lock) loads on the first question, not
 // with every page: most visits never ask one (issue 17's initial JavaScript).

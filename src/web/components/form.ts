@@ -26,8 +26,8 @@ export function serverFieldErrors(err: unknown, fields: readonly string[], formF
 }
 
 /** Closes a form at once when nothing changed; with changes, only once the person confirms losing them. */
-export async function closeUnlessKept(dirty: boolean, close: () => void): Promise<void> {
-  if (!dirty || (await confirmDiscard())) close();
+export async function closeUnlessKept(dirty: boolean, close: () => void, note?: string): Promise<void> {
+  if (!dirty || (await confirmDiscard(note))) close();
 }
 
 /**

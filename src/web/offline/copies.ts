@@ -1,5 +1,6 @@
 import type { Query, QueryClient, QueryKey } from '@tanstack/react-query';
 import { offlineDb, type Copy } from './db';
+import { dropDocuments } from './documents';
 import { whenIdle } from '../components/useWhenIdle';
 
 /**
@@ -12,7 +13,9 @@ export function keepsCopy(key: QueryKey): boolean {
   const [root, id, sub] = key;
   if (root === 'work') return key.length === 2;
   if (root === 'tickets') return typeof id === 'number' && key.length === 2;
-  if (root === 'jobs') return typeof id === 'number' && (key.length === 2 || (key.length === 3 && sub === 'tickets'));
+  if (root === 'jobs') return typeof id === 'number' && (key.length === 2 || (key.length === 3 && (sub === 'tickets' || sub === 'header')));
+  // One's own account: the User page opens offline (issue 27).
+  if (root === 'crew') return id === 'myData';
   return false;
 }
 
@@ -88,8 +91,9 @@ function isGone(err: unknown): boolean {
   return typeof err === 'object' && err !== null && (err as { status?: unknown }).status === 404;
 }
 
-/** Sign-out: this user's copies leave the device (the outbox stays, for when they sign in again). */
+/** Sign-out: this user's copies and kept documents leave the device (the outbox stays, for when they sign in again). */
 export async function dropCopies(userId: number): Promise<void> {
+  await dropDocuments(userId);
   try {
     const db = await offlineDb();
     const tx = db.transaction('copies', 'readwrite');

@@ -115,7 +115,7 @@ export const ticketTasks = pgTable(
     createdAt: stamp('created_at').notNull().defaultNow(),
     /**
      * Who last set the quantities in the app, and when (null: never since the import, or before
-     * migration 0016): a crew's offline change refused as stale shows whose number it meets
+     * migration 0017): a crew's offline change refused as stale shows whose number it meets
      * (DESIGN §7.1 conflicts, decision 037).
      */
     qtyChangedAt: stamp('qty_changed_at'),

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { and, count, eq, inArray, sql } from 'drizzle-orm';
 import { MSG } from '../../../shared/messages';
 import { defaultMappings } from '../../../shared/excel';
-import { jobSchema, type Job, type JobListItem, type JobSaveInput } from '../../../shared/jobs.schemas';
+import { jobListItemSchema, jobSchema, type Job, type JobListItem, type JobSaveInput } from '../../../shared/jobs.schemas';
 import { ticketRowSchema, ticketSchema } from '../../../shared/tickets.schemas';
 import { queryStats } from '../../db/client';
 import { companies, images, jobs, notes, permits, poles, tickets, ticketTasks, units, users, utilities, workOrders } from '../../db/schema/index';
@@ -184,12 +184,16 @@ describe('GET /jobs/{id}', () => {
     // A row is exactly the full ticket's fields of the same name.
     expect(job.tickets).toEqual(
       full.map((x) => ({
-        ...ticketRowSchema.omit({ task_count: true, photo_count: true, note_count: true }).parse(x),
+        ...ticketRowSchema.omit({ task_count: true, photo_count: true, note_count: true, unit_codes: true }).parse(x),
         task_count: x.tasks.length,
         photo_count: x.images.length,
         note_count: x.notes.length,
+        // The searchable work orders and unit codes (issue 27), in their order of entry.
+        unit_codes: x.tasks.map((k) => k.code),
       })),
     );
+    expect(job.tickets[0].work_orders).toEqual(['WO-5000']);
+    expect(job.tickets[0].unit_codes).toHaveLength(2);
     const first = full[0];
     expect(first.pole).toMatchObject({ pole_name: expect.any(String), line_name: expect.any(String), utility_name: 'NGRID' });
     expect(first.pole_name).toBe(first.pole!.pole_name);
@@ -276,6 +280,39 @@ describe('GET /jobs/{id}', () => {
     expect((await get(otherAdmin, `/jobs/${other.id}`)).statusCode).toBe(200);
     expect((await get(admin, '/jobs/abc')).statusCode).toBe(400);
     expect((await get(admin, '/jobs/999999')).statusCode).toBe(404);
+  });
+});
+
+describe('GET /jobs/{id}/header', () => {
+  it('requires authentication', async () => {
+    expect((await get(undefined, '/jobs/1/header')).statusCode).toBe(401);
+  });
+
+  it('answers the job without its tickets, for every role: what a crew needs before climbing (issue 27)', async () => {
+    const created = (await put(admin, await newJob({ ehasp_override: 'EHASP-9', arc_rating_override: '12 cal/cm²' }))).json().job as JobListItem;
+    for (const token of [lineman, apprentice, wforeman]) {
+      const res = await get(token, `/jobs/${created.id}/header`);
+      expect(res.statusCode).toBe(200);
+      const header = jobListItemSchema.strict().parse(res.json());
+      expect(header).toMatchObject({
+        id: created.id,
+        hospital_name: 'Mercy',
+        hospital_address: '1 Hospital Way',
+        work_contact_phone: '6175550100',
+        work_packet_name: 'Packet 4711.pdf',
+        ehasp_override: 'EHASP-9',
+        arc_rating_override: '12 cal/cm²',
+      });
+      expect(header.work_packet_url).toMatch(/^\/files\//);
+    }
+  });
+
+  it("answers 404 for another company's job and 400 for a non-numeric id", async () => {
+    const [other] = await db.select().from(jobs).where(eq(jobs.companyId, otherId));
+    expect((await get(admin, `/jobs/${other.id}/header`)).statusCode).toBe(404);
+    expect((await get(otherAdmin, `/jobs/${other.id}/header`)).statusCode).toBe(200);
+    expect((await get(admin, '/jobs/abc/header')).statusCode).toBe(400);
+    expect((await get(admin, '/jobs/999999/header')).statusCode).toBe(404);
   });
 });
 

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { jobDeleteReply, jobExistsReply, jobListRowSchema, jobSaveBody, jobSaveReply, jobSchema, utilitySchema } from '../../../shared/jobs.schemas';
+import { jobDeleteReply, jobExistsReply, jobListItemSchema, jobListRowSchema, jobSaveBody, jobSaveReply, jobSchema, utilitySchema } from '../../../shared/jobs.schemas';
 import { ticketSchema } from '../../../shared/tickets.schemas';
 import type { App, AppContext } from '../../context';
 import { MAP_EXPORT_TYPE, mapExportFileName, ticketsToGeoJson, ticketsToKml } from '../../../shared/map-export';
@@ -29,6 +29,14 @@ export async function jobsRoutes(app: App, ctx: AppContext, replies: JobReplyCac
     '/jobs/:id',
     { config: { allow: 'read' }, schema: { tags, params: idParams, response: { 200: jobSchema } } },
     async (request, reply) => sendCachedReply(request, reply as FastifyReply, await service.getJobReply(ctx, request.user, request.params.id, replies)),
+  );
+
+  // The job without its tickets: what a crew's phone ticket view shows "before you climb"
+  // (hospital, packet, overrides; issue 27), a few hundred bytes instead of the job page's rows.
+  app.get(
+    '/jobs/:id/header',
+    { config: { allow: 'read' }, schema: { tags, summary: 'The job without its tickets', params: idParams, response: { 200: jobListItemSchema } } },
+    (request) => service.jobHeaderOf(ctx, request.user, request.params.id),
   );
 
   app.get(

@@ -55,6 +55,9 @@ async function jobHeader(ctx: AppContext, companyId: number, id: number): Promis
   return toListItem(row);
 }
 
+/** GET /jobs/{id}/header: the job without its tickets (404 for another company's). One statement. */
+export const jobHeaderOf = (ctx: AppContext, me: CurrentUser, id: number): Promise<JobListItem> => jobHeader(ctx, me.companyId, id);
+
 /** GET /jobs/{id}: header + ticket-table rows + the company's time zone (for the CSV export). */
 export async function getJob(ctx: AppContext, me: CurrentUser, id: number): Promise<Job> {
   const job = await jobHeader(ctx, me.companyId, id);

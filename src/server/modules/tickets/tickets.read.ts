@@ -322,7 +322,18 @@ export async function loadTicket(db: DbOrTx, companyId: number, ticketId: number
 const countOf = (table: typeof ticketTasks | typeof images | typeof notes) =>
   sql<number>`(select count(*) from ${table} where ${table.ticketId} = ${tickets.id})`.mapWith(Number);
 
-/** What a ticket-table row selects: the ticket's columns, its pole's name and line, the assignee's name, the counts. */
+/**
+ * The ticket's work orders and its tasks' unit codes, in their order of entry: the search of My
+ * Work and of the job page looks in them (issue 27), and the table shows the work orders. Like the
+ * counts, each is an index look-up on ticket_id inside the row's own statement; a change to either
+ * table touches the ticket (migrations 0004, 0009 for tasks; 0016 for work orders), so the job
+ * page's rows rebuilt by xmin stay right (decision 028). A unit's code never changes (the library
+ * is upserted by code).
+ */
+const workOrdersOf = sql<string[]>`array(select ${workOrders.workOrder} from ${workOrders} where ${workOrders.ticketId} = ${tickets.id} and ${workOrders.companyId} = ${tickets.companyId} order by ${workOrders.id})`;
+const unitCodesOf = sql<string[]>`array(select ${units.code} from ${ticketTasks} join ${units} on ${units.id} = ${ticketTasks.unitId} where ${ticketTasks.ticketId} = ${tickets.id} order by ${ticketTasks.id})`;
+
+/** What a ticket-table row selects: the ticket's columns, its pole's name and line, the assignee's name, the counts, work orders and unit codes. */
 const rowSelection = {
   t: rowColumns,
   poleName: poles.poleName,
@@ -332,6 +343,8 @@ const rowSelection = {
   taskCount: countOf(ticketTasks),
   photoCount: countOf(images),
   noteCount: countOf(notes),
+  workOrders: workOrdersOf,
+  unitCodes: unitCodesOf,
 };
 
 /**
@@ -357,6 +370,8 @@ export function toTicketRow(r: RowResult): TicketRow {
     task_count: r.taskCount,
     photo_count: r.photoCount,
     note_count: r.noteCount,
+    work_orders: r.workOrders,
+    unit_codes: r.unitCodes,
   };
 }
 

@@ -1,17 +1,18 @@
 import { useEffect, useRef, useState } from 'react';
 import { Alert, Button, Container, Group, Paper, SimpleGrid, Stack, TextInput, Title } from '@mantine/core';
-import { useNavigate } from 'react-router';
 import { profileUpdate, type ProfileUpdate } from '../../../shared/auth.schemas';
 import { TIMING } from '../../../shared/constants';
 import { formatLongDate } from '../../../shared/dates';
 import { MSG } from '../../../shared/messages';
+import { useSession } from '../../api/session';
 import { LoadState } from '../../components/LoadState';
 import { lazyDialog } from '../../components/lazyDialog';
 import { useMyData } from './api/myData';
 import { useSaveProfile } from './api/saveProfile';
 import { usePageTitle } from '../../components/usePageTitle';
-import { signOutAsking } from '../../offline/logout';
+import { OfflineAccountNote, profileOnDevice } from './OfflineAccount';
 import { SessionsCard } from './SessionsCard';
+import { useLogout } from './useLogout';
 
 const ForgotPasswordModal = lazyDialog(() => import('./ForgotPasswordModal').then((m) => m.ForgotPasswordModal));
 
@@ -19,9 +20,11 @@ type Banner = { kind: 'success' | 'error'; text: string } | null;
 
 /** SPEC §2 User Account: own profile, read-only join date and company, reset, logout, save. */
 export default function UserPage() {
-  const navigate = useNavigate();
   const myData = useMyData();
-  const data = myData.data;
+  const { user } = useSession();
+  const { logout, busy: loggingOut, online } = useLogout();
+  // Without signal: the copy kept on the phone, else who is signed in here (issue 27).
+  const data = myData.data ?? (online ? undefined : profileOnDevice(user));
   usePageTitle('My Account');
   const save = useSaveProfile();
   const [form, setForm] = useState<ProfileUpdate>({ first_name: '', last_name: '', email: '', phone_number: '' });
@@ -61,11 +64,6 @@ export default function UserPage() {
     }
   }
 
-  // Logout ends this device's session (DESIGN §7.7); with changes waiting here it asks first.
-  async function onLogout() {
-    if (await signOutAsking()) navigate('/login', { replace: true });
-  }
-
   if (!data)
     return (
       <Container size="sm" py="md">
@@ -92,6 +90,7 @@ export default function UserPage() {
       <Paper withBorder p="lg">
         <Stack>
           <Title order={2}>User Account</Title>
+          {!online && <OfflineAccountNote updatedAt={myData.dataUpdatedAt} />}
           {banner && (
             <Alert color={banner.kind === 'success' ? 'green' : 'red'} role={banner.kind === 'success' ? 'status' : 'alert'}>
               {banner.text}
@@ -107,14 +106,15 @@ export default function UserPage() {
           </SimpleGrid>
           <Group justify="space-between" mt="sm">
             <Group gap="xs">
-              <Button variant="default" onClick={() => setResetOpen(true)}>
+              <Button variant="default" onClick={() => setResetOpen(true)} disabled={!online}>
                 Reset Password
               </Button>
-              <Button variant="default" color="red" onClick={() => void onLogout()}>
+              {/* Logout ends this session and every other of this user on the server (SPEC §2, item 5). */}
+              <Button variant="default" color="red" onClick={logout} loading={loggingOut}>
                 Logout
               </Button>
             </Group>
-            <Button onClick={onSave} loading={save.isPending}>
+            <Button onClick={onSave} loading={save.isPending} disabled={!online}>
               Save
             </Button>
           </Group>

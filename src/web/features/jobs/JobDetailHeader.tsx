@@ -13,8 +13,12 @@ import { usePageTitle } from '../../components/usePageTitle';
 import { useDeleteJob } from './api/deleteJob';
 import { useJob } from '../../api/job';
 import { confirmDialog } from '../../components/confirm';
-import { JobFormModal } from './JobFormModal';
-import { ExportJobModal } from './ExportJobModal';
+import { lazyDialog } from '../../components/lazyDialog';
+
+// Edit Job (the job form, its date picker and zod rules) and Export (the XLSX writer) load when
+// first opened: the job page's first load carries none of them (issue 27: the phone's blocking time).
+const JobFormModal = lazyDialog(() => import('./JobFormModal').then((m) => m.JobFormModal));
+const ExportJobModal = lazyDialog(() => import('./ExportJobModal').then((m) => m.ExportJobModal));
 
 const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
 

@@ -9,6 +9,15 @@ import { fullName } from '../../../shared/names';
 import { UploadField } from '../../components/upload/UploadField';
 import { useForemen } from '../../api/foremen';
 import { useUtilities } from '../../api/utilities';
+
+/**
+ * Dropdowns of the job sheet are placed with `position: fixed` (issue 27): an absolute dropdown
+ * is first drawn at a provisional place, half off a 390 px phone, which widens the page; a phone
+ * then widens its layout viewport, the full-screen sheet grows to 553 px, the dropdown is placed
+ * again, the page narrows — and the sheet jumped between the two widths every frame, so a tap on
+ * an option missed. A fixed element never widens the page.
+ */
+const IN_SHEET = { withinPortal: true, floatingStrategy: 'fixed' } as const;
 import type { JobForm } from './jobForm';
 
 /**
@@ -55,7 +64,7 @@ export function JobFormFields({
           value={values.due_date}
           onChange={(v) => setFieldValue('due_date', v ? toIsoDate(v) : null)}
           error={errors.due_date}
-          popoverProps={{ withinPortal: true }}
+          popoverProps={IN_SHEET}
         />
         <Select
           label="Utility"
@@ -67,7 +76,7 @@ export function JobFormFields({
           error={errors.selected_utility_id ?? (utilities.isError ? 'The utilities could not be loaded.' : undefined)}
           searchable
           nothingFoundMessage="No utility matches"
-          comboboxProps={{ withinPortal: true }}
+          comboboxProps={IN_SHEET}
         />
         <Select
           label="Foreman"
@@ -79,7 +88,7 @@ export function JobFormFields({
           searchable
           nothingFoundMessage="No foreman matches"
           error={errors.foreman_id ?? (foremen.isError ? 'The foremen could not be loaded.' : undefined)}
-          comboboxProps={{ withinPortal: true }}
+          comboboxProps={IN_SHEET}
         />
         <TextInput
           label="Work Contact Phone"

@@ -64,6 +64,11 @@ const Card = memo(function Card({
               {t.street_address || 'No address'}
             </Text>
           </Group>
+          {(t.work_orders ?? []).length > 0 && (
+            <Text size="sm" truncate="end">
+              Work order: {t.work_orders.join(', ')}
+            </Text>
+          )}
           <Group gap="md" style={{ rowGap: 2 }}>
             <Text size="sm">Due: {t.due_date ? isoToUs(t.due_date) : '--'}</Text>
             <Text size="sm">{t.assigned_to_name ? `WF Crew: ${t.assigned_to_name}` : 'Unassigned'}</Text>

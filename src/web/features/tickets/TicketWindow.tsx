@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Alert, Anchor, Badge, Button, Center, Group, Modal, Stack, Tabs, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconEye, IconInfoCircle, IconListCheck, IconMapPin, IconTrash } from '@tabler/icons-react';
@@ -50,13 +50,39 @@ export function TicketWindow({
 }) {
   const phone = useMediaQuery('(max-width: 48em)');
   const t = useTicketEditor({ job, target, onOpenTicket, onClose });
-  const [tab, setTab] = useState<string | null>('home');
+  // An existing ticket opens on its own details (Info), not on the Pole tab's "Find a pole"
+  // search (issue 27); a new ticket starts on Pole, since Info and Tasks need a pole first.
+  const [tab, setTab] = useState<string | null>(target.id == null ? 'home' : 'info');
+  // Focus goes to the tab that is open once the ticket is on screen: a keyboard or screen-reader
+  // user starts at the ticket, and nothing pops up a phone's keyboard.
+  const openTab = useRef<HTMLButtonElement>(null);
+  const focused = useRef(false);
   // Every open Mantine modal closes on Escape: the window stands down while the photo viewer is open.
   const [viewerOpen, setViewerOpen] = useState(false);
   const { draft, ticketId, allowed } = t;
   const { claims } = useSession();
   // Billed and not unlocked: the tasks and status are read-only here, as the server refuses them (DESIGN §7.3).
   const billedLocked = !!draft?.billed_at && !draft.unlocked_at;
+  const ready = draft != null;
+  useEffect(() => {
+    if (!ready || focused.current) return;
+    focused.current = true;
+    // After the modal's own focus trap has placed focus (it runs on open).
+    const frame = requestAnimationFrame(() => openTab.current?.focus());
+    return () => cancelAnimationFrame(frame);
+  }, [ready]);
+  const activeTab = t.tabsLocked ? 'home' : tab;
+  const footerState = t.merging
+    ? ''
+    : t.dirty
+      ? t.photosChanged
+        ? 'Unsaved changes (photos are already saved)'
+        : 'Unsaved changes'
+      : t.justCreated
+        ? 'New ticket: add its details and save'
+        : t.photosChanged
+          ? 'Photos are saved as you add them'
+          : '';
 
   return (
     <Modal
@@ -129,12 +155,12 @@ export function TicketWindow({
             </Alert>
           )}
 
-          <Tabs value={t.tabsLocked ? 'home' : tab} onChange={setTab} keepMounted={false}>
+          <Tabs value={activeTab} onChange={setTab} keepMounted={false}>
             <Tabs.List>
-              <Tabs.Tab value="home" leftSection={<IconMapPin size={14} />}>
+              <Tabs.Tab value="home" leftSection={<IconMapPin size={14} />} ref={activeTab === 'home' ? openTab : undefined}>
                 Pole
               </Tabs.Tab>
-              <Tabs.Tab value="info" leftSection={<IconInfoCircle size={14} />} disabled={t.tabsLocked}>
+              <Tabs.Tab value="info" leftSection={<IconInfoCircle size={14} />} disabled={t.tabsLocked} ref={activeTab === 'info' ? openTab : undefined}>
                 Info
               </Tabs.Tab>
               <Tabs.Tab value="tasks" leftSection={<IconListCheck size={14} />} disabled={t.tabsLocked}>
@@ -193,8 +219,8 @@ export function TicketWindow({
             py="sm"
             style={{ position: 'sticky', bottom: 0, background: 'var(--mantine-color-body)', borderTop: '1px solid var(--mantine-color-gray-3)', zIndex: 2 }}
           >
-            <Text size="sm" c="dimmed">
-              {t.merging ? '' : t.dirty ? 'Unsaved changes' : t.justCreated ? 'New ticket: add its details and save' : ''}
+            <Text size="sm" c="dimmed" data-testid="ticket-footer-state">
+              {footerState}
             </Text>
             <Group gap="xs">
               <Button variant="default" onClick={t.requestClose}>

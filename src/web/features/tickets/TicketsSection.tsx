@@ -1,11 +1,12 @@
-import { memo, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, memo, Suspense, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
-import { Alert, Badge, Button, Drawer, FileButton, Group, List, Paper, Select, SegmentedControl, Stack, Text, Title, Tooltip, VisuallyHidden } from '@mantine/core';
+import { Alert, Badge, Button, Drawer, FileButton, Group, List, Paper, Select, SegmentedControl, Stack, Text, TextInput, Title, Tooltip, VisuallyHidden } from '@mantine/core';
 import { useLocalStorage, useMediaQuery } from '@mantine/hooks';
-import { IconAdjustmentsHorizontal, IconArrowLeft, IconFileSpreadsheet, IconListCheck, IconPlus } from '@tabler/icons-react';
+import { IconAdjustmentsHorizontal, IconArrowLeft, IconFileSpreadsheet, IconListCheck, IconPlus, IconSearch } from '@tabler/icons-react';
 import { TICKET_STATUS } from '../../../shared/constants';
 import { can } from '../../../shared/permissions';
 import { sortTextValues, sortTickets, TICKET_SORT_COLUMNS, warmTicketSortKeys, type TicketSortColumn } from '../../../shared/sorting';
+import { searchWords, ticketMatches } from '../../../shared/ticket-search';
 import type { TicketRow, XlsRejectedReply } from '../../../shared/tickets.schemas';
 import { acceptFor } from '../../../shared/uploads';
 import { ApiError } from '../../api/client';
@@ -14,20 +15,26 @@ import { nextSort, type SortState } from '../../../shared/sort';
 import { useJob } from '../../api/job';
 import type { WorkbookColumns } from '../../../shared/excel';
 import type { ApplyMode, ReimportPreview, XlsImportReply } from '../../../shared/reimport';
-import { ExcelMappingModal, type LibraryMap, type MappingRead, type TicketMap } from '../../components/ExcelMappingModal';
+import type { LibraryMap, MappingRead, TicketMap } from '../../components/ExcelMappingModal';
 import { LoadState } from '../../components/LoadState';
 import { MapView } from '../../components/map/MapView';
 import { PhoneSortPicker } from '../../components/PhoneSortPicker';
 import { previewSheet, readSheetColumns, useImportSheet, type SheetMapping } from './api/xlsUpload';
-import { ReimportPreviewModal } from './ReimportPreviewModal';
-import { CreateTaskModal } from './CreateTaskModal';
 import { DocLegend } from './DocCircle';
 import { TicketCards } from './TicketCards';
 import { COLUMNS, TicketsTable } from './TicketsTable';
-import { TicketWindow, type WindowTarget } from './TicketWindow';
+import type { WindowTarget } from './TicketWindow';
 import { ticketHref, ticketParam, type TicketLocationState } from './ticketUrl';
 import { useMovePole } from './useMovePole';
 import { TICKET_VIEW_KEY, type TicketView } from './ticketView';
+
+// The ticket window (its tabs, pole search, forms, zod rules and photo viewer), the task dialog and
+// the spreadsheet steps load when first opened, not with the table: on a phone their code was
+// most of the job page's main-thread blocking time (issue 27: 1,880 ms in Lighthouse's mobile run).
+const TicketWindow = lazy(() => import('./TicketWindow').then((m) => ({ default: m.TicketWindow })));
+const CreateTaskModal = lazy(() => import('./CreateTaskModal').then((m) => ({ default: m.CreateTaskModal })));
+const ExcelMappingModal = lazy(() => import('../../components/ExcelMappingModal').then((m) => ({ default: m.ExcelMappingModal })));
+const ReimportPreviewModal = lazy(() => import('./ReimportPreviewModal').then((m) => ({ default: m.ReimportPreviewModal })));
 
 const ALL = 'All';
 const SORT_OPTIONS = COLUMNS.map((c) => ({ value: c.key, label: c.label }));
@@ -128,6 +135,10 @@ export default function TicketsSection({ jobId }: { jobId: number }) {
   const [poleFilter, setPoleFilter] = useState<string>(ALL);
   const [lineFilter, setLineFilter] = useState<string>(ALL);
   const [statusFilter, setStatusFilter] = useState<StatusFilter>('All');
+  // Text search (issue 27): pole, line, street, work order, unit code — My Work's rule. Deferred,
+  // so typing stays smooth while 5,000 rows are filtered.
+  const [searchInput, setSearchInput] = useState('');
+  const search = useDeferredValue(searchInput);
   const [sort, setSort] = useState<SortState<TicketSortColumn>>({ column: 'pole_name', direction: 'asc' });
   const [selected, setSelected] = useState<Set<number>>(() => new Set());
   const [taskOpen, setTaskOpen] = useState(false);
@@ -163,18 +174,18 @@ export default function TicketsSection({ jobId }: { jobId: number }) {
     () => (view === 'map' ? tickets : sortTickets(tickets, deferredSort.column, deferredSort.direction)),
     [tickets, deferredSort, view],
   );
-  const rows = useMemo(
-    () =>
-      pole === ALL && line === ALL && statusFilter === 'All'
-        ? sorted
-        : sorted.filter(
-            (t) =>
-              (pole === ALL || t.pole_name === pole) &&
-              (line === ALL || t.line_name === line) &&
-              (statusFilter === 'All' || t.status === statusFilter),
-          ),
-    [sorted, pole, line, statusFilter],
-  );
+  const rows = useMemo(() => {
+    const words = searchWords(search);
+    return pole === ALL && line === ALL && statusFilter === 'All' && words.length === 0
+      ? sorted
+      : sorted.filter(
+          (t) =>
+            (pole === ALL || t.pole_name === pole) &&
+            (line === ALL || t.line_name === line) &&
+            (statusFilter === 'All' || t.status === statusFilter) &&
+            ticketMatches(t, words),
+        );
+  }, [sorted, pole, line, statusFilter, search]);
 
   // Benchmark marks (bench/ reads them): first paint of the table, and each re-sort/filter.
   const firstPaint = useRef(false);
@@ -423,6 +434,22 @@ export default function TicketsSection({ jobId }: { jobId: number }) {
     [poles, lines, pole, line, statusFilter, onPoleFilter, onLineFilter, onStatusFilter],
   );
   const active = (pole !== ALL ? 1 : 0) + (line !== ALL ? 1 : 0) + (statusFilter !== 'All' ? 1 : 0);
+  // On a phone the label is read, not shown: the first ticket card must stay on the first screen.
+  const searchBox = (
+    <TextInput
+      type="search"
+      label={phone ? undefined : 'Search tickets'}
+      aria-label="Search tickets"
+      placeholder="Pole, line, street, work order or unit"
+      leftSection={<IconSearch size={16} aria-hidden />}
+      value={searchInput}
+      onChange={(e) => {
+        startMeasure('tickets-filter');
+        setSearchInput(e.currentTarget.value);
+      }}
+      w={{ base: '100%', xs: 280 }}
+    />
+  );
   // The map is given the rows the table shows (same filters), and opens a ticket as a row does.
   const map = view === 'map' && (
     <MapView rows={rows} label={`Map of the tickets of job ${job?.job_number ?? ''}`} fitLabel="Fit to job" onOpen={onOpen} onMove={canWrite ? movePole : undefined} />
@@ -450,6 +477,7 @@ export default function TicketsSection({ jobId }: { jobId: number }) {
           </Stack>
         ) : phone ? (
           <>
+            {searchBox}
             <Group gap="xs" wrap="nowrap">
               <Button variant="default" leftSection={<IconAdjustmentsHorizontal size={18} />} onClick={() => setFiltersOpen(true)}>
                 Filters{active ? ` (${active})` : ''}
@@ -463,11 +491,12 @@ export default function TicketsSection({ jobId }: { jobId: number }) {
                 <Button onClick={() => setFiltersOpen(false)}>Show {shown} ticket{shown === 1 ? '' : 's'}</Button>
               </Stack>
             </Drawer>
-            {view === 'map' ? map : <TicketCards rows={rows} selectable={canEdit} selected={selected} onToggle={onToggle} onOpen={onOpen} emptyText="No tickets match these filters." />}
+            {view === 'map' ? map : <TicketCards rows={rows} selectable={canEdit} selected={selected} onToggle={onToggle} onOpen={onOpen} emptyText={search.trim() ? 'No ticket matches your search.' : 'No tickets match these filters.'} />}
           </>
         ) : (
           <>
             <Group gap="sm" align="flex-end" wrap="wrap">
+              {searchBox}
               {filterControls}
               {count}
             </Group>
@@ -490,49 +519,51 @@ export default function TicketsSection({ jobId }: { jobId: number }) {
         {tickets.length > 0 && view === 'table' && <DocLegend />}
       </Stack>
 
-      {sheet?.columns && (
-        <ExcelMappingModal
-          opened
-          columns={sheet.columns}
-          initial={null}
-          overrides={job}
-          libraryOptional
-          readColumns={(sheets, signal) => readSheetColumns(jobId, sheet.file, sheets, signal)}
-          onSave={onMapped}
-          onCancel={() => setSheet(null)}
-        />
-      )}
-      {sheet?.preview && (
-        <ReimportPreviewModal
-          fileName={sheet.file.name}
-          preview={sheet.preview}
-          stale={sheet.stale ?? null}
-          busy={choice}
-          onChoose={onChoose}
-          onCancel={() => setSheet(null)}
-        />
-      )}
+      <Suspense fallback={null}>
+        {sheet?.columns && (
+          <ExcelMappingModal
+            opened
+            columns={sheet.columns}
+            initial={null}
+            overrides={job}
+            libraryOptional
+            readColumns={(sheets, signal) => readSheetColumns(jobId, sheet.file, sheets, signal)}
+            onSave={onMapped}
+            onCancel={() => setSheet(null)}
+          />
+        )}
+        {sheet?.preview && (
+          <ReimportPreviewModal
+            fileName={sheet.file.name}
+            preview={sheet.preview}
+            stale={sheet.stale ?? null}
+            busy={choice}
+            onChoose={onChoose}
+            onCancel={() => setSheet(null)}
+          />
+        )}
 
-      {target && (
-        <TicketWindow
-          key={target.id ?? 'new'}
-          job={job}
-          target={target}
-          onOpenTicket={(t) => openTicket(t, true)}
-          onClose={closeTicket}
-        />
-      )}
-      {taskOpen && (
-        <CreateTaskModal
-          job={job}
-          ticketIds={selectedIds}
-          onClose={() => setTaskOpen(false)}
-          onDone={() => {
-            setTaskOpen(false);
-            setSelected(new Set());
-          }}
-        />
-      )}
+        {target && (
+          <TicketWindow
+            key={target.id ?? 'new'}
+            job={job}
+            target={target}
+            onOpenTicket={(t) => openTicket(t, true)}
+            onClose={closeTicket}
+          />
+        )}
+        {taskOpen && (
+          <CreateTaskModal
+            job={job}
+            ticketIds={selectedIds}
+            onClose={() => setTaskOpen(false)}
+            onDone={() => {
+              setTaskOpen(false);
+              setSelected(new Set());
+            }}
+          />
+        )}
+      </Suspense>
     </Paper>
   );
 }

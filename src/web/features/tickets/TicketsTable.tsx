@@ -13,6 +13,7 @@ import classes from './TicketsTable.module.css';
 export const COLUMNS: { key: TicketSortColumn; label: string; width: number }[] = [
   { key: 'pole_name', label: 'Pole', width: 80 },
   { key: 'line_name', label: 'Line', width: 70 },
+  { key: 'work_orders', label: 'Work Order', width: 130 },
   { key: 'assigned_to_name', label: 'WF Crew', width: 130 },
   { key: 'gps', label: 'GPS', width: 62 },
   { key: 'street_address', label: 'Address', width: 200 },
@@ -23,6 +24,9 @@ export const COLUMNS: { key: TicketSortColumn; label: string; width: number }[] 
   { key: 'actual_completion_date', label: 'Date Completed', width: 140 },
   { key: 'due_date', label: 'Due Date', width: 100 },
 ];
+
+/** A job page kept on a phone by an earlier release has rows without work orders: they show none until refreshed. */
+export const workOrdersText = (t: Pick<TicketRow, 'work_orders'>) => (t.work_orders ?? []).join(', ');
 
 const ROW_HEIGHT = 41;
 const initialHeight = () => (typeof window === 'undefined' ? 600 : Math.max(320, window.innerHeight - 300));
@@ -75,6 +79,7 @@ const Row = memo(function Row({
       )}
       <td>{t.pole_name ?? '--'}</td>
       <td>{t.line_name ?? '--'}</td>
+      <td title={workOrdersText(t) || undefined}>{workOrdersText(t)}</td>
       <td>{t.assigned_to_name ? t.assigned_to_name : <span className={classes.dimmed}>Unassigned</span>}</td>
       <td>{gps ? <IconMapPin size={18} color="var(--mantine-color-blue-6)" aria-label={`GPS ${t.geo_lat}, ${t.geo_lon}`} role="img" /> : null}</td>
       <td title={t.street_address ?? undefined}>{t.street_address ?? ''}</td>

@@ -44,6 +44,9 @@ import {
 import { ticketParam } from './ticketUrl';
 
 /** Which ticket the window shows: id null = Create Ticket; justCreated = just made by adding a pole. */
+/** What the close question adds when photos changed: they are not among what would be lost. */
+const PHOTOS_SAVED = 'The photos you added are already saved.';
+
 export interface WindowTarget {
   id: number | null;
   justCreated?: boolean;
@@ -132,6 +135,16 @@ export function useTicketEditor({
     setBasePole(t.pole ? { ...t.pole } : null);
   };
 
+  const images = useMemo(() => server.data?.images ?? [], [server.data]);
+  // Photos are stored the moment they are added or deleted (ImagesPanel), not with Save: the
+  // footer and the close question say so once the photos differ from those the window opened with.
+  const imageIds = images.map((i) => i.id).join(',');
+  const openedWith = useRef<string | null>(null);
+  if (server.data && !foreign && openedWith.current === null) openedWith.current = imageIds;
+  const photosChanged = openedWith.current !== null && imageIds !== openedWith.current;
+  const closeNote = useRef<string | undefined>(undefined);
+  closeNote.current = photosChanged ? PHOTOS_SAVED : undefined;
+
   const draft = loaded ? form.values : null;
   const original = form.getInitialValues();
   const dirty = draft ? isDirty(draft, original) : false;
@@ -144,7 +157,7 @@ export function useTicketEditor({
   useEffect(() => {
     if (blocker.state !== 'blocked') return;
     // Staying (the button, Escape or a click outside) keeps the address on the ticket.
-    void confirmDiscard().then((discard) => {
+    void confirmDiscard(closeNote.current).then((discard) => {
       if (!discard) return blocker.reset();
       leaving.current = true;
       blocker.proceed();
@@ -248,7 +261,7 @@ export function useTicketEditor({
     }
   };
 
-  const requestClose = () => void closeUnlessKept(dirty, onClose);
+  const requestClose = () => void closeUnlessKept(dirty, onClose, closeNote.current);
 
   const requestDelete = () => {
     if (ticketId == null) return;
@@ -327,7 +340,7 @@ export function useTicketEditor({
     );
   };
 
-  const images = useMemo(() => server.data?.images ?? [], [server.data]);
+
 
   return {
     ticketId,
@@ -337,6 +350,8 @@ export function useTicketEditor({
     pole: draft?.pole ?? emptyPoleOfJob(),
     basePole,
     images,
+    /** Photos were added or deleted here (they are saved already). */
+    photosChanged,
     allowed,
     authorName: user ? `${user.first_name ?? ''} ${user.last_name ?? ''}`.trim() : 'You',
     justCreated,

@@ -63,6 +63,11 @@ function WorkCard({ t, today, waiting, onOpen, away }: { t: WorkItem; today: str
         <Text size="sm" truncate="end">
           {t.street_address || 'No address'}
         </Text>
+        {(t.work_orders ?? []).length > 0 && (
+          <Text size="sm" truncate="end">
+            Work order: {t.work_orders.join(', ')}
+          </Text>
+        )}
         <Text size="sm" c="dimmed">
           {t.due_date ? `Due ${isoToUs(t.due_date)}` : 'No due date'} · {plural(t.task_count, 'task')} · {plural(t.photo_count, 'photo')}
           {waiting > 0 && ` · ${plural(waiting, 'change')} waiting`}
@@ -220,7 +225,7 @@ export default function WorkPage() {
       <TextInput
         type="search"
         label="Search my tickets"
-        placeholder="Pole, line, street or job number"
+        placeholder="Pole, line, street, work order or unit"
         leftSection={<IconSearch size={16} aria-hidden />}
         value={search}
         onChange={(e) => {

@@ -41,6 +41,8 @@ import { PHOTOS_FULL } from '../../offline/held';
 import { isHeld, photoRoom, tasksInConflict, withQueued, type NoteChange, type OutboxEntry, type PhotoChange, type TicketChange } from '../../offline/outboxLogic';
 import { preparePhoto } from '../../offline/photo';
 import { isOverdue, localIsoDay } from '../../../shared/ticket-state';
+import { useJobHeader } from './api/jobHeader';
+import { BeforeYouClimb } from './BeforeYouClimb';
 import { DeletedBanner, HeldNotes, HeldPhotos, PhonePhoto } from './HeldOnPhone';
 
 
@@ -75,8 +77,9 @@ function DeletedWithoutCopy({ label, held }: { label: string; held: readonly Out
 export default function WorkTicketPage() {
   const id = Number(useParams().ticketId);
   const query = useTicket(Number.isInteger(id) && id > 0 ? id : null);
-  const { entries } = useOutbox();
+  const { entries, online } = useOutbox();
   const { claims } = useSession();
+  const header = useJobHeader(query.data?.job_id ?? null);
   const [note, setNote] = useState('');
   const [busy, setBusy] = useState(false);
   const [resolving, setResolving] = useState<TicketChange | null>(null);
@@ -190,6 +193,7 @@ export default function WorkTicketPage() {
       </Stack>
 
       {deleted && <DeletedBanner held={[...shown.heldNotes, ...shown.heldPhotos]} />}
+      {!deleted && <BeforeYouClimb ticket={shown} header={header.data} userId={claims!.userId} online={online} />}
 
       <Stack gap="xs" component="section" aria-labelledby="work-tasks">
         <Title order={2} size="h4" id="work-tasks">

@@ -3,6 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import type { Ticket } from '../../../shared/tickets.schemas';
 import { ticketQuery } from '../../api/ticket';
 import type { WorkItem } from './api/work';
+import { jobHeaderQuery } from './api/jobHeader';
 
 /** How many of My Work's tickets are kept whole on the phone, soonest due first. */
 const KEEP = 200;
@@ -10,7 +11,7 @@ const PARALLEL = 3;
 
 /**
  * A crew opens a ticket at the pole, where there may be no signal: so the full tickets of My
- * Work (tasks, notes, photos) are fetched ahead while there is one, and kept on the device by the
+ * Work (tasks, notes, photos) and their jobs' headers are fetched ahead while there is one, and kept on the device by the
  * offline copies. Only those whose version changed since the copy: a repeat visit costs nothing.
  */
 export function useKeepTicketsOnDevice(items: readonly WorkItem[] | undefined, online: boolean) {
@@ -20,10 +21,13 @@ export function useKeepTicketsOnDevice(items: readonly WorkItem[] | undefined, o
     const stale = items
       .slice(0, KEEP)
       .filter((row) => qc.getQueryData<Ticket>(ticketQuery(row.id).queryKey)?.version !== row.version);
+    // And each job's header ("Before you climb": hospital, packet, overrides), once per job.
+    const jobs = [...new Set(items.slice(0, KEEP).map((row) => row.job_id))].filter((id) => qc.getQueryData(jobHeaderQuery(id).queryKey) === undefined);
+    const queue = [...jobs.map((id) => () => qc.prefetchQuery(jobHeaderQuery(id))), ...stale.map((row) => () => qc.prefetchQuery(ticketQuery(row.id)))];
     let cancelled = false;
     const worker = async () => {
-      for (let row = stale.shift(); row && !cancelled; row = stale.shift()) {
-        await qc.prefetchQuery(ticketQuery(row.id)).catch(() => undefined);
+      for (let next = queue.shift(); next && !cancelled; next = queue.shift()) {
+        await next().catch(() => undefined);
       }
     };
     void Promise.all(Array.from({ length: PARALLEL }, worker));

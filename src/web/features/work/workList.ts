@@ -1,4 +1,5 @@
 import { isOverdue } from '../../../shared/ticket-state';
+import { searchWords, ticketMatches } from '../../../shared/ticket-search';
 import type { WorkItem } from './api/work';
 
 export interface WorkGroup {
@@ -8,19 +9,17 @@ export interface WorkGroup {
   overdue: number;
 }
 
-const norm = (s: string | null | undefined) => (s ?? '').toLowerCase();
-
 /**
- * My Work's list (DESIGN §7.1): the tickets matching the search (pole, line, street or job
- * number, every word somewhere), grouped by job, in the server's work order (soonest due first:
+ * My Work's list (DESIGN §7.1): the tickets matching the search (the job page's rule,
+ * src/shared/ticket-search.ts: pole, line, street, work orders, unit codes and job number, every
+ * word somewhere), grouped by job, in the server's work order (soonest due first:
  * src/shared/work.list.ts sortWorkTickets, the one place of that rule).
  */
 export function groupWork(items: readonly WorkItem[], search: string, today: string): WorkGroup[] {
-  const words = norm(search).split(/\s+/).filter(Boolean);
+  const words = searchWords(search);
   const groups = new Map<number, WorkGroup>();
   for (const t of items) {
-    const text = [t.pole_name, t.line_name, t.street_address, t.job_number].map(norm).join(' ');
-    if (!words.every((w) => text.includes(w))) continue;
+    if (!ticketMatches(t, words)) continue;
     const g = groups.get(t.job_id) ?? { jobId: t.job_id, jobNumber: t.job_number, tickets: [], overdue: 0 };
     g.tickets.push(t);
     if (isOverdue(t, today)) g.overdue += 1;
