@@ -21,6 +21,7 @@ import { rowsOf } from './db/client';
 import { registerAuth } from './plugins/auth';
 import { registerIdempotency } from './plugins/idempotency';
 import { registerInputTextCheck } from './plugins/input-text';
+import { registerJsonDepthLimit } from './plugins/json-depth';
 import { collectRoutes } from './plugins/route-list';
 import { registerRouteDefaults } from './plugins/routes';
 import { registerSecurityHeaders } from './plugins/security-headers';
@@ -65,6 +66,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
   await registerSecurityHeaders(app, ctx.storage, ctx.config.map.tileSource);
+  registerJsonDepthLimit(app);
   registerInputTextCheck(app);
 
   await app.register(cookie);
