@@ -15,7 +15,7 @@ import { API_PREFIX } from '../shared/constants';
 import { MSG } from '../shared/messages';
 import type { App, AppContext } from './context';
 import { fastifyTrustProxy } from './config';
-import { DATABASE_CANNOT_WRITE, READ_ONLY_MESSAGE, registerErrorHandler, storageFailure } from './plugins/errors';
+import { clientErrorReply, DATABASE_CANNOT_WRITE, READ_ONLY_MESSAGE, registerErrorHandler, storageFailure } from './plugins/errors';
 import { AppError } from './errors';
 import { rowsOf } from './db/client';
 import { registerAuth } from './plugins/auth';
@@ -58,6 +58,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     trustProxy: fastifyTrustProxy(ctx.config.trustProxy),
     bodyLimit: 1024 * 1024,
     genReqId: () => crypto.randomUUID(),
+    clientErrorHandler: clientErrorReply,
   }).withTypeProvider<ZodTypeProvider>();
   registerRouteDefaults(app);
   registerIdempotency(app, ctx.db);

@@ -26,6 +26,11 @@ export const MSG = {
   forbidden: 'You do not have permission to do that.',
   notFound: 'Could not find that URL on this server',
   generic: 'Something went wrong.',
+  // Refused by the HTTP parser, before a route is known (plugins/errors.ts clientErrorReply).
+  requestHeadersTooLarge:
+    'The request is too large to read: its address or headers are longer than 16 KB. Use a shorter address (fewer or shorter search words), or sign out and in again to clear old cookies.',
+  requestNotHttp: 'The request could not be read: it is not valid HTTP.',
+  requestTimeout: 'The request took too long to arrive. Check the connection and try again.',
 
   // Jobs (SPEC §5, §8)
   jobNumberExists: '*That job number already exists. Please use a different number for the job.',
