@@ -18,7 +18,7 @@ const BLANKS = /[\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3
  * stored and compared. Unicode NFKC (full-width `Ｊ-１` is `J-1`), invisible characters removed,
  * blanks (no-break space included) collapsed to one space, and trimmed. Letter case and the
  * letters of other scripts are kept: those are differences a person can see. The migration
- * 0017_look_alike_names.sql does the same in SQL for the rows stored before.
+ * *_look_alike_names.sql does the same in SQL for the rows stored before.
  */
 export function normalizeCode(value: string): string {
   return value.normalize('NFKC').replace(INVISIBLE, '').replace(BLANKS, ' ').trim();

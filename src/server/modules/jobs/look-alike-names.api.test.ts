@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { and, eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -95,7 +95,8 @@ describe('the migration', () => {
     await exec(sql`insert into poles (company_id, utility_id, pole_name, line_name) values (${company}, ${ngrid}, 'ＰＭ-1', 'L\u00a0\u00a01')`);
 
     // What the migration runs (its SQL function), run again over these rows.
-    const sqlText = readFileSync(path.join(migrationsFolder, '0017_look_alike_names.sql'), 'utf8');
+    const file = readdirSync(migrationsFolder).find((f) => f.endsWith('_look_alike_names.sql'))!;
+    const sqlText = readFileSync(path.join(migrationsFolder, file), 'utf8');
     expect(sqlText).toContain('SELECT linecrew_normalize_names()');
     const report = rowsOf<{ n: number }>(await exec(sql`select linecrew_normalize_names() as n`))[0];
     expect(Number(report.n)).toBe(4);
