@@ -15,12 +15,13 @@ import { API_PREFIX } from '../shared/constants';
 import { MSG } from '../shared/messages';
 import type { App, AppContext } from './context';
 import { fastifyTrustProxy } from './config';
-import { DATABASE_CANNOT_WRITE, READ_ONLY_MESSAGE, registerErrorHandler, storageFailure } from './plugins/errors';
+import { clientErrorReply, DATABASE_CANNOT_WRITE, READ_ONLY_MESSAGE, registerErrorHandler, storageFailure } from './plugins/errors';
 import { AppError } from './errors';
 import { rowsOf } from './db/client';
 import { registerAuth } from './plugins/auth';
 import { registerIdempotency } from './plugins/idempotency';
 import { registerInputTextCheck } from './plugins/input-text';
+import { registerJsonDepthLimit } from './plugins/json-depth';
 import { collectRoutes } from './plugins/route-list';
 import { registerRouteDefaults } from './plugins/routes';
 import { registerSecurityHeaders } from './plugins/security-headers';
@@ -57,6 +58,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     trustProxy: fastifyTrustProxy(ctx.config.trustProxy),
     bodyLimit: 1024 * 1024,
     genReqId: () => crypto.randomUUID(),
+    clientErrorHandler: clientErrorReply,
   }).withTypeProvider<ZodTypeProvider>();
   registerRouteDefaults(app);
   registerIdempotency(app, ctx.db);
@@ -65,6 +67,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
   await registerSecurityHeaders(app, ctx.storage, ctx.config.map.tileSource);
+  registerJsonDepthLimit(app);
   registerInputTextCheck(app);
 
   await app.register(cookie);

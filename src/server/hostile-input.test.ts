@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { registeredRoutes, type RegisteredRoute } from './plugins/route-list';
 import { createTestApp } from './test/harness';
+import { jsonDepthExceeds } from './plugins/json-depth';
 
 /**
  * Every registered route, signed in and not, gets hostile text in its path, query and body:
@@ -134,6 +135,62 @@ describe('hostile input on every route', () => {
       expect(res.statusCode, `${route.method} ${route.url}: ${res.body}`).toBeLessThan(500);
     }
     expect(({} as Record<string, unknown>).isAdmin).toBeUndefined();
+  });
+});
+
+/**
+ * JSON nested ~6,500 levels deep (DESIGN §7.7 "request shape") used to overflow the stack of the
+ * recursive text check: a 500 and a logged stack on every route, public ones included. Now a
+ * body nested deeper than 64 levels is a 400 before any hook walks it, on every route.
+ */
+describe('JSON nested deeper than 64 levels', () => {
+  const DEPTH = 6_500;
+  const deepArrays = `${'['.repeat(DEPTH)}"x"${']'.repeat(DEPTH)}`;
+  const deepObjects = `${'{"a":'.repeat(DEPTH)}1${'}'.repeat(DEPTH)}`;
+
+  for (const signedIn of [false, true]) {
+    it(`never answers 5xx on any route, ${signedIn ? 'signed in' : 'signed out'}, and refuses it with 400 where a body is read`, async () => {
+      const bad: string[] = [];
+      const answers: string[] = [];
+      for (const route of routes) {
+        // Fresh each time: the walk passes POST /crew/logout, which ends the session.
+        const token = signedIn ? await t.login('admin@example.com') : undefined;
+        for (const body of [deepArrays, deepObjects]) {
+          const res = await t.request({
+            method: route.method as 'POST',
+            url: urlFor(route, '999999', {}),
+            token,
+            headers: { 'content-type': 'application/json' },
+            body,
+          });
+          const answer = `${res.statusCode} ${route.method} ${route.url}: ${res.body.slice(0, 160)}`;
+          answers.push(answer);
+          if (res.statusCode >= 500) bad.push(answer);
+          // A route that reads a JSON body (signed in, allowed) must say why it refused.
+          const readsBody = (signedIn || route.public) && !['GET', 'DELETE'].includes(route.method) && Boolean((route.schema as Record<string, unknown> | undefined)?.body);
+          if (readsBody && (res.statusCode !== 400 || !/nested more than 64 levels/.test(res.json().error))) bad.push(answer);
+        }
+      }
+      expect(bad, answers.join('\n')).toEqual([]);
+    }, 120_000);
+  }
+
+  it('counts brackets of the JSON text only, not those inside strings', () => {
+    expect(jsonDepthExceeds(`["${'['.repeat(100)}"]`)).toBe(false);
+    expect(jsonDepthExceeds(`["\\"${'['.repeat(100)}"]`)).toBe(false);
+    expect(jsonDepthExceeds(`${'['.repeat(64)}${']'.repeat(64)}`)).toBe(false);
+    expect(jsonDepthExceeds(`${'['.repeat(65)}${']'.repeat(65)}`)).toBe(true);
+  });
+
+  it('accepts JSON nested 64 levels deep (the refusal starts at 65)', async () => {
+    const token = await t.login('admin@example.com');
+    const at = (depth: number) => `{"user":${'['.repeat(depth - 1)}${']'.repeat(depth - 1)}}`;
+    const ok = await t.request({ method: 'PUT', url: '/api/v1/crew/myProfileData', token, headers: { 'content-type': 'application/json' }, body: at(64) });
+    expect(ok.statusCode).toBe(400);
+    expect(ok.json().error).not.toMatch(/nested/);
+    const deep = await t.request({ method: 'PUT', url: '/api/v1/crew/myProfileData', token, headers: { 'content-type': 'application/json' }, body: at(65) });
+    expect(deep.statusCode).toBe(400);
+    expect(deep.json().error).toMatch(/nested more than 64 levels/);
   });
 });
 

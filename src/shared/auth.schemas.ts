@@ -102,8 +102,17 @@ export const profileUpdate = z.object({
   last_name: z.string().trim().min(LIMITS.nameMin, MSG.lastName).max(100),
   email: z.email(MSG.email).max(LIMITS.shortTextMax),
   phone_number: phoneRule.nullable().optional(),
+  /** Needed only when `email` changes (DESIGN §7.7): the server checks it, the form asks for it then. */
+  current_password: z.string().max(200).optional(),
 });
 export type ProfileUpdate = z.infer<typeof profileUpdate>;
+
+/**
+ * Whether a profile save moves the account to another sign-in address: then it needs the
+ * current password and the old address is told (DESIGN §7.7). Letter case alone is no move,
+ * since sign-in compares addresses without it.
+ */
+export const isNewSignInEmail = (typed: string, current: string) => typed.trim().toLowerCase() !== current.trim().toLowerCase();
 
 /** PUT /crew/myProfileData {user}: the profile as saved. */
 export const profileSaveReply = z.object({ success: z.boolean(), user: profile });

@@ -15,6 +15,20 @@ function isValidYmd(y: number, m: number, d: number): boolean {
 
 const pad = (n: number, w = 2) => String(n).padStart(w, '0');
 
+/**
+ * What may follow a date in an ISO timestamp: a time of day that exists (00:00 to 23:59:59, with
+ * optional fraction and zone). The date is what is kept; an impossible time such as
+ * `2026-12-31T25:00` means the value is wrong, so the whole value is refused, not read as its date.
+ */
+const ISO_TIME = /^[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-](\d{2}):?(\d{2}))?$/;
+
+function isValidTimeSuffix(rest: string): boolean {
+  const m = ISO_TIME.exec(rest);
+  if (!m) return false;
+  const [hh, mm, ss, zh, zm] = m.slice(1).map((x) => (x === undefined ? 0 : Number(x)));
+  return hh <= 23 && mm <= 59 && ss <= 59 && zh <= 23 && zm <= 59;
+}
+
 /** Normalise 'YYYY-MM-DD', 'MM/DD/YYYY', an ISO timestamp or a Date to 'YYYY-MM-DD'; null if invalid. */
 export function toIsoDate(value: unknown): string | null {
   if (value == null || value === '') return null;
@@ -24,7 +38,7 @@ export function toIsoDate(value: unknown): string | null {
   }
   const s = String(value).trim();
   let m = ISO_DATE.exec(s.slice(0, 10));
-  if (m && (s.length === 10 || s[10] === 'T' || s[10] === ' ')) {
+  if (m && (s.length === 10 || isValidTimeSuffix(s.slice(10)))) {
     const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
     return isValidYmd(y, mo, d) ? `${m[1]}-${m[2]}-${m[3]}` : null;
   }

@@ -171,6 +171,46 @@ describe('csvCell', () => {
     expect(csvCell('  Main St')).toBe('  Main St');
     expect(csvCell(' -71.5')).toBe(' -71.5');
   });
+
+  // Issue 28 item 9: starts the probe found unguarded. Each is run (or shown as a formula) by
+  // some spreadsheet: invisible or blank characters before = + - @, a line feed first, and the
+  // small and full-width forms of the formula characters.
+  it('guards every invisible or blank start before a formula character', () => {
+    const cases: [string, string][] = [
+      ['leading line feed', '\n=1+2'],
+      ['line feed alone first', '\nplain'],
+      ['small equals U+FE66', '\ufe66SUM(A1)'],
+      ['full-width equals U+FF1D', '\uff1dSUM(A1)'],
+      ['small plus U+FE62', '\ufe62cmd'],
+      ['small hyphen-minus U+FE63', '\ufe63cmd'],
+      ['small commercial at U+FE6B', '\ufe6bcmd'],
+      ['full-width plus, minus, at', '\uff0bcmd'],
+      ['space then tab', ' \t=1+2'],
+      ['no-break space', '\u00a0=1+2'],
+      ['zero-width space', '\u200b=1+2'],
+      ['zero-width joiner', '\u200d+cmd'],
+      ['word joiner', '\u2060-cmd'],
+      ['byte order mark', '\ufeff@cmd'],
+      ['left-to-right mark', '\u200e=1'],
+      ['right-to-left override', '\u202e=1'],
+      ['ideographic space', '\u3000=1'],
+      ['several invisibles', ' \u00a0\u200b\t=1'],
+      ['minus sign U+2212', '\u2212cmd'],
+    ];
+    for (const [name, text] of cases) {
+      const cell = csvCell(text);
+      // Quoted when the text holds a line break; either way it starts with the guard.
+      expect(cell.replace(/^"/, '').startsWith("'"), `${name}: ${JSON.stringify(cell)}`).toBe(true);
+    }
+    expect(csvCell('\n=1')).toBe(`"'\n=1"`);
+  });
+
+  it('leaves text and numbers that merely start with a blank or an invisible alone', () => {
+    expect(csvCell('\u00a0Main St')).toBe('\u00a0Main St');
+    expect(csvCell('\u200bPole 7')).toBe('\u200bPole 7');
+    expect(csvCell('-5')).toBe('-5');
+    expect(csvCell('2026-12-31')).toBe('2026-12-31');
+  });
 });
 
 describe('compareTicketsForExport', () => {

@@ -149,10 +149,16 @@ export function exportFileName(jobNumber: string, option: ExportOption, format: 
 
 const PLAIN_NUMBER = /^ *[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
 /**
- * What a spreadsheet may run as a formula (OWASP "CSV Injection"): a cell that starts with
- * = + - @ (or their full-width forms), possibly after blanks, or that starts with TAB or CR.
+ * What a spreadsheet may run as a formula (OWASP "CSV Injection"): a cell whose first visible
+ * character is = + - @ (or a look-alike a spreadsheet may read as one: the full-width and small
+ * forms, the minus sign), after any blanks or invisible characters (spaces, tabs, no-break and
+ * other Unicode spaces, zero-width characters, the byte order mark, bidirectional controls); or
+ * that starts with TAB, CR or LF at all. Blanks and invisibles are skipped because spreadsheets
+ * trim or ignore them before deciding that a cell is a formula, and a person cannot see them.
  */
-const FORMULA_START = /^(?:[\t\r]| *[=+\-@＝＋－＠])/;
+// [blanks and invisibles]* then a formula character or a look-alike; or TAB / CR / LF first.
+const FORMULA_START =
+  /^(?:[\t\r\n]|[\s\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]*[=+\-@\u2212\ufe62\ufe63\ufe66\ufe6b\uff0b\uff0d\uff1d\uff20])/;
 
 /** One CSV cell: formula-guarded, then quoted when RFC 4180 needs it. A date is its text. */
 export function csvCell(value: ExportCell | undefined): string {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { JOB_STATUS, JOB_TYPE, LIMITS } from './constants';
 import { toIsoDate } from './dates';
+import { codeText } from './names';
 import { ticketsFileSchema } from './excel';
 import { MSG } from './messages';
 import { MAX_TASK_QTY } from './tasks';
@@ -96,8 +97,8 @@ export type JobExistsReply = z.infer<typeof jobExistsReply>;
 
 /** The pole of a new ticket: found by utility + pole_name + line_name, or created. */
 export const poleDraftSchema = z.object({
-  pole_name: z.string().trim().max(LIMITS.shortTextMax),
-  line_name: z.string().trim().max(LIMITS.shortTextMax).default(''),
+  pole_name: codeText().max(LIMITS.shortTextMax),
+  line_name: codeText().max(LIMITS.shortTextMax).default(''),
   pole_id: optText,
   line_id: optText,
   street_address: optText,
@@ -114,7 +115,7 @@ export type PoleDraftInput = z.infer<typeof poleDraftSchema>;
 
 /** One task of a new ticket: a unit-library code and its bid quantity. */
 export const taskDraftSchema = z.object({
-  code: z.string().trim().min(1).max(LIMITS.shortTextMax),
+  code: codeText().min(1).max(LIMITS.shortTextMax),
   description: z.string().max(LIMITS.textMax).optional(),
   /** Bid quantity (init_qty). */
   init_qty: z.number().min(0).max(MAX_TASK_QTY).default(0),
@@ -143,7 +144,7 @@ export type NewTicketDraft = z.infer<typeof newTicketDraftSchema>;
 
 /** A unit-library row sent with newTickets (upserted by code for the job's utility). */
 export const newUnitDraftSchema = z.object({
-  code: z.string().trim().min(1).max(LIMITS.shortTextMax),
+  code: codeText().min(1).max(LIMITS.shortTextMax),
   description: z.string().max(LIMITS.textMax).default(''),
   family: short.default(''),
   type: short.default(''),
@@ -176,7 +177,7 @@ const dueDate = z
  * is optional. The forms validate with this same schema.
  */
 export const jobFieldsSchema = z.object({
-  job_number: z.string(MSG.jobNumberRequired).trim().min(1, MSG.jobNumberRequired).max(100, 'A job number can be at most 100 characters.'),
+  job_number: codeText(MSG.jobNumberRequired).min(1, MSG.jobNumberRequired).max(100, 'A job number can be at most 100 characters.'),
   job_type: jobType.default(JOB_TYPE.NORMAL),
   due_date: dueDate,
   selected_utility_id: z.number(MSG.jobUtilityRequired).int(MSG.jobUtilityRequired).positive(MSG.jobUtilityRequired),

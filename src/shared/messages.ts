@@ -16,6 +16,12 @@ export const MSG = {
   resetInvalid: 'This reset link is invalid or has expired. Ask for a new one.',
   accountSaved: 'Success! Your changes were saved.',
   accountSaveError: 'There was an error saving your data. Please try again!',
+  // Changing one's own sign-in e-mail (DESIGN §7.7)
+  emailChangeNeedsPassword: 'Enter your current password to change your e-mail address.',
+  currentPasswordWrong: 'That is not your current password. Enter it again, or use Reset Password if you have forgotten it.',
+  emailChangeNoticeFailed:
+    'Your e-mail address was not changed: the notice to your current address could not be sent. Try again in a few minutes.',
+  currentPasswordTooMany: 'Too many wrong passwords. Wait 15 minutes and try again.',
   notSignedIn: 'Not logged in',
   sessionExpired: 'Your session has expired. Sign in again.',
   sessionNotFound: 'That session has ended already, or it is not one of yours.',
@@ -28,6 +34,11 @@ export const MSG = {
   forbidden: 'You do not have permission to do that.',
   notFound: 'Could not find that URL on this server',
   generic: 'Something went wrong.',
+  // Refused by the HTTP parser, before a route is known (plugins/errors.ts clientErrorReply).
+  requestHeadersTooLarge:
+    'The request is too large to read: its address or headers are longer than 16 KB. Use a shorter address (fewer or shorter search words), or sign out and in again to clear old cookies.',
+  requestNotHttp: 'The request could not be read: it is not valid HTTP.',
+  requestTimeout: 'The request took too long to arrive. Check the connection and try again.',
 
   // Jobs (SPEC §5, §8)
   jobNumberExists: '*That job number already exists. Please use a different number for the job.',
@@ -99,7 +110,13 @@ export const MSG = {
   role: 'Choose a role',
   foreman: 'Choose a crew foreman',
   saveUserError: 'Error saving user',
-  emailTaken: 'A crew member with this email address already exists.',
+  /**
+   * DESIGN §7.7 "e-mail discovery": one neutral answer for an address taken in this company or
+   * another, so that the roster and the profile do not tell which (SPEC's 'A crew member with
+   * this email address already exists.' named the company's own roster, and leaked the others').
+   */
+  emailTaken: "This e-mail address can't be used. Choose another.",
+  emailChecksTooMany: 'Too many e-mail addresses that cannot be used were tried from this account. Wait an hour and try again.',
   adminOnlyGrant: 'Only an Admin can give the Admin role.',
   // Crew roster, server rules the spec leaves open (issue "Crew")
   adminOnlyEdit: "Only an Admin can change an Admin's account.",

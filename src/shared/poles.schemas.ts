@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { LIMITS } from './constants';
 import { latitudeSchema, longitudeSchema } from './geo';
+import { codeText } from './names';
 
 /**
  * Poles and the reference lists of the ticket window (SPEC §3 Pole, Spec, Access type; §7 Poles,
@@ -17,9 +18,9 @@ const id = z.number().int().positive().max(2_147_483_647);
  */
 export const poleFieldsSchema = z.object({
   pole_id: optionalShort,
-  pole_name: short.min(1, 'Enter a pole name').optional(),
+  pole_name: codeText().max(LIMITS.shortTextMax).min(1, 'Enter a pole name').optional(),
   line_id: optionalShort,
-  line_name: short.min(1, 'Enter a line name').optional(),
+  line_name: codeText().max(LIMITS.shortTextMax).min(1, 'Enter a line name').optional(),
   utility_id_owning_pole: id.nullable().optional(),
   street_address: optionalShort,
   geo_lat: latitudeSchema.optional(),
@@ -44,8 +45,8 @@ export const poleUpdateBody = z.object({ pole: poleFieldsSchema.extend({ id }) }
  * so that the service answers with the one SPEC §5 message.
  */
 export const addPoleBody = z.object({
-  pole_name: z.string().max(LIMITS.shortTextMax).nullable().optional(),
-  line_name: z.string().max(LIMITS.shortTextMax).nullable().optional(),
+  pole_name: codeText().max(LIMITS.shortTextMax).nullable().optional(),
+  line_name: codeText().max(LIMITS.shortTextMax).nullable().optional(),
   /** The utility's id (a number, or its digits as text; -1 or empty = none chosen). */
   utility: z.union([z.number().int(), z.string().max(20)]).nullable().optional(),
   pole_id: optionalShort,

@@ -30,6 +30,23 @@ describe('findUnstorableText', () => {
   });
 });
 
+describe('findUnstorableText on deep values', () => {
+  it('walks 100,000 levels without recursion (no stack overflow) and still names the path', () => {
+    let deep: unknown = 'bad\u0000';
+    for (let i = 0; i < 100_000; i++) deep = i % 2 ? [deep] : { a: deep };
+    const path = findUnstorableText(deep);
+    expect(path?.split('.')).toHaveLength(100_000);
+    let fine: unknown = 'ok';
+    for (let i = 0; i < 100_000; i++) fine = [fine];
+    expect(findUnstorableText(fine)).toBeNull();
+  });
+
+  it('reports the first bad place in document order, keys before what they hold', () => {
+    expect(findUnstorableText({ a: { b: 'ok', c: ['x', 'y\u0000'] }, d: 'z\u0000' })).toBe('a.c.1');
+    expect(findUnstorableText({ a: { 'k\u0000': { v: 'bad\u0000' } } })).toBe('a');
+  });
+});
+
 describe('storableString', () => {
   it('is a zod string with the rule and its message', () => {
     expect(storableString().safeParse('ok').success).toBe(true);

@@ -33,16 +33,37 @@ function isParsedData(value: unknown): value is object {
 /**
  * The first place in a parsed request part (body, query, params) whose key or string value is
  * not storable, as a dotted path ('tickets.0.note_text'), or null.
+ *
+ * Walked with a stack of its own, never by recursion: a hostile body nested thousands of levels
+ * deep must be answered (400 by the depth check, plugins/json-depth.ts, or walked here by any
+ * other caller), not overflow the call stack into a 500. The path is built only for a hit, from
+ * the keys on the stack, so a deep walk does not copy a growing path at every level.
  */
-export function findUnstorableText(value: unknown, path = '', seen = new WeakSet<object>()): string | null {
-  if (typeof value === 'string') return isStorableText(value) ? null : path || 'request';
-  if (!isParsedData(value) || seen.has(value)) return null;
-  seen.add(value);
-  for (const [key, inner] of Object.entries(value)) {
-    const here = path ? `${path}.${key}` : key;
-    if (!isStorableText(key)) return path || 'request';
-    const hit = findUnstorableText(inner, here, seen);
-    if (hit) return hit;
+export function findUnstorableText(value: unknown): string | null {
+  if (typeof value === 'string') return isStorableText(value) ? null : 'request';
+  if (!isParsedData(value)) return null;
+  const seen = new WeakSet<object>([value]);
+  // One frame per open object: its entries, the next one to look at, and the key it sits under.
+  const stack: { entries: [string, unknown][]; next: number; key: string }[] = [{ entries: Object.entries(value), next: 0, key: '' }];
+  const pathTo = (extra?: string) => {
+    const keys = stack.slice(1).map((f) => f.key);
+    if (extra !== undefined) keys.push(extra);
+    return keys.length ? keys.join('.') : 'request';
+  };
+  while (stack.length > 0) {
+    const frame = stack[stack.length - 1];
+    if (frame.next >= frame.entries.length) {
+      stack.pop();
+      continue;
+    }
+    const [key, inner] = frame.entries[frame.next++];
+    if (!isStorableText(key)) return pathTo();
+    if (typeof inner === 'string') {
+      if (!isStorableText(inner)) return pathTo(key);
+    } else if (isParsedData(inner) && !seen.has(inner)) {
+      seen.add(inner);
+      stack.push({ entries: Object.entries(inner), next: 0, key });
+    }
   }
   return null;
 }

@@ -1,3 +1,4 @@
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError } from '../errors';
@@ -79,4 +80,29 @@ export function registerErrorHandler(app: FastifyInstance) {
     return reply.status(500).send({ error: message, status: message, requestId: request.id });
   });
 
+}
+
+/**
+ * Fastify's `clientErrorHandler`: what Node's HTTP parser refuses before there is a request (a
+ * request line or headers over 16 KB, bytes that are not HTTP, a request that never finished
+ * arriving). Fastify's default answers `{"error":"Request Header Fields Too Large",…}`; this
+ * gives the documented shape `{error, status}` with a message a person can act on (DESIGN §5).
+ */
+export function clientErrorReply(this: FastifyInstance, err: NodeJS.ErrnoException, socket: Socket) {
+  // A reset connection has nobody to answer (https://nodejs.org/api/http.html#event-clienterror).
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, label, message] =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'Request Header Fields Too Large', MSG.requestHeadersTooLarge]
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'Request Timeout', MSG.requestTimeout]
+        : [400, 'Bad Request', MSG.requestNotHttp];
+  this.log.debug({ err }, `client error ${status}`);
+  if (socket.writable) {
+    const body = JSON.stringify({ error: message, status: message });
+    socket.write(
+      `HTTP/1.1 ${status} ${label}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(err);
 }

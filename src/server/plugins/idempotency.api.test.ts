@@ -239,6 +239,34 @@ describe('concurrent requests with one key', () => {
   });
 });
 
+describe('a claim whose process died (DESIGN §7.7 retries after a crash)', () => {
+  const hashOf = (description: string) =>
+    requestHash({ method: 'PUT', url: `${API}/tickets/`, body: { ticket: { job_id: j1, pole: { id: pole }, description } } });
+
+  it('is free at once: a retry with the same key is applied, once, with no 409 for minutes', async () => {
+    // Claimed a moment ago by a process that has since died: it recorded its lock key, and no
+    // session of the database holds that lock any more.
+    await t.ctx.db.insert(idempotencyKeys).values({ userId: adminId, key: 'dead-holder-1', requestHash: hashOf('after crash'), state: 'running', holder: 987_654_321 });
+    const retry = await createTicket('after crash', 'dead-holder-1');
+    expect(retry.statusCode, retry.body).toBe(200);
+    expect(retry.headers[IDEMPOTENT_REPLAYED_HEADER]).toBeUndefined();
+    expect((await createTicket('after crash', 'dead-holder-1')).headers[IDEMPOTENT_REPLAYED_HEADER]).toBe('true');
+    expect(await countTickets('after crash')).toBe(1);
+  });
+
+  it('held by a live process still answers 409 "still being applied"', async () => {
+    // This process's own lock key, as recorded on a claim it made.
+    expect((await createTicket('live holder probe', 'live-holder-probe')).statusCode).toBe(200);
+    const [probe] = await rowsOf('live-holder-probe');
+    expect(probe.holder).toEqual(expect.any(Number));
+    await t.ctx.db.insert(idempotencyKeys).values({ userId: adminId, key: 'live-holder-1', requestHash: hashOf('live'), state: 'running', holder: probe.holder });
+    const busy = await createTicket('live', 'live-holder-1');
+    expect(busy.statusCode).toBe(409);
+    expect(busy.json()).toMatchObject({ error: IDEMPOTENCY_MESSAGES.inProgress, code: ERROR_CODE.idempotencyInProgress });
+    expect(await countTickets('live')).toBe(0);
+  });
+});
+
 describe('keys belong to a user and last 24 hours', () => {
   it('another user with the same key is independent', async () => {
     expect((await createTicket('mine', 'shared-key')).statusCode).toBe(200);

@@ -5,6 +5,7 @@ import { API_PREFIX, IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_PATTERN, IDEMPOTENT
 import { ERROR_CODE } from '../../shared/error-codes';
 import type { Db } from '../db/client';
 import { idempotencyKeys } from '../db/schema/index';
+import { holderAlive, holdProcessLock, type ProcessLock } from '../db/process-lock';
 import { badRequest, conflict, unprocessable } from '../errors';
 import { changesState } from './routes';
 
@@ -27,9 +28,11 @@ export const IDEMPOTENCY_MESSAGES = {
 /** How long a key is remembered (DESIGN §7.1). Older rows are ignored, then purged. */
 const KEEP_FOR = sql.raw(`interval '24 hours'`);
 /**
- * A claim still running after this long was left by a process that died mid-request (a
- * request that fails answers 5xx and releases its key): a repeat may take it over. Far above
- * any request's duration (a workbook import stops at IMPORT_TIME_LIMIT_MS, 60 s by default).
+ * A claim still running after this long is taken over whoever holds it. A claim whose process
+ * died is free at once (its advisory lock is gone, db/process-lock.ts, DESIGN §7.7 "retries after
+ * a crash"); the lease is the ceiling for a live process stuck on one request, and for rows
+ * claimed before holders were recorded. Far above any request's duration (a workbook import
+ * stops at IMPORT_TIME_LIMIT_MS, 60 s by default).
  */
 const LEASE = sql.raw(`interval '10 minutes'`);
 /** Replies above this are not stored (every reply of a change is a record or a few counts). */
@@ -139,6 +142,14 @@ export function registerIdempotency(app: FastifyInstance, db: Db) {
   const keys = new WeakMap<FastifyRequest, string>();
   const claims = new WeakMap<FastifyRequest, Claim>();
   let lastPurge = 0;
+  // This process's liveness lock, recorded on each claim it makes (taken when the app is ready).
+  let lock: ProcessLock | undefined;
+  app.addHook('onReady', async () => {
+    lock = await holdProcessLock(db, (err) => app.log.error({ err }, 'idempotency: the connection holding the process lock failed'));
+  });
+  app.addHook('onClose', async () => {
+    await lock?.release();
+  });
 
   const table = idempotencyKeys;
   const fresh = sql`${table.createdAt} >= now() - ${KEEP_FOR}`;
@@ -172,15 +183,17 @@ export function registerIdempotency(app: FastifyInstance, db: Db) {
     // A row that vanishes between the two statements (its request failed and released it) is
     // claimed on the next turn.
     for (let attempt = 0; attempt < 3; attempt++) {
-      // New key, or one that expired, or one whose process died mid-request: ours now. A live
-      // row is left alone (the WHERE of DO UPDATE is false) and nothing is returned.
+      // New key, or one that expired, or one whose process died mid-request (its lock is gone,
+      // or, for a row with no holder, its lease ran out): ours now. A live row is left alone
+      // (the WHERE of DO UPDATE is false) and nothing is returned.
+      const holder = lock?.key ?? null;
       const claimed = await db
         .insert(table)
-        .values({ userId, key, requestHash: hash, state: 'running' })
+        .values({ userId, key, requestHash: hash, state: 'running', holder })
         .onConflictDoUpdate({
           target: [table.userId, table.key],
-          set: { requestHash: hash, state: 'running', statusCode: null, contentType: null, body: null, createdAt: sql`now()` },
-          setWhere: sql`${table.createdAt} < now() - ${KEEP_FOR} or (${table.state} = 'running' and ${table.createdAt} < now() - ${LEASE})`,
+          set: { requestHash: hash, state: 'running', statusCode: null, contentType: null, body: null, holder, createdAt: sql`now()` },
+          setWhere: sql`${table.createdAt} < now() - ${KEEP_FOR} or (${table.state} = 'running' and (${table.createdAt} < now() - ${LEASE} or (${table.holder} is not null and not ${holderAlive(table.holder)})))`,
         })
         .returning({ userId: table.userId });
       if (claimed.length > 0) {

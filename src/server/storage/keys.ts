@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { acceptsSniffed, sniffFileKind, SNIFF_BYTES, wrongKindMessage } from '../../shared/file-kinds';
 import type { UploadKind } from '../../shared/uploads';
-import { badRequest } from '../errors';
+import { AppError, badRequest } from '../errors';
 import type { Storage } from './storage';
 
 /** Kinds of object the server stores: the upload kinds plus thumbnails it makes itself. */
@@ -103,5 +104,25 @@ export async function requireUploadedFile(
   if (!key) throw badRequest(`The ${what} link is not a file uploaded to this company. Upload the ${what} again.`);
   const stored = await storage.head(key);
   if (!stored) throw badRequest(`The ${what} upload did not finish. Upload the ${what} again.`);
-  return { key, ...stored, name: parseStorageKey(key)!.name };
+  const parts = parseStorageKey(key)!;
+  await assertFileKind(storage, key, parts.kind, what);
+  return { key, ...stored, name: parts.name };
+}
+
+/**
+ * DESIGN §7.7 "file kinds": the stored bytes must be of a kind the upload allows (a packet or
+ * document a PDF or a photo, a ticket photo an image), whatever the name and the type the
+ * browser claimed; otherwise 415 naming the kind expected. Workbooks are checked where they are
+ * read (imports/read/workbook.ts), thumbnails are ours.
+ */
+export async function assertFileKind(storage: Storage, key: string, kind: StorageKind, what: string): Promise<void> {
+  if (kind === 'excel' || kind === 'thumbnail') return;
+  const wrong = wrongFileKind(await storage.readStart(key, SNIFF_BYTES), kind, what);
+  if (wrong) throw wrong;
+}
+
+/** The 415 for bytes that are not of `kind`, or null when they are. */
+export function wrongFileKind(bytes: Uint8Array, kind: Exclude<UploadKind, 'excel'>, what: string): AppError | null {
+  const sniffed = sniffFileKind(bytes.subarray(0, SNIFF_BYTES));
+  return acceptsSniffed(kind, sniffed) ? null : new AppError(415, wrongKindMessage(what, kind, sniffed));
 }

@@ -1,6 +1,6 @@
 import { createHmac, hkdfSync, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createReadStream, createWriteStream, type ReadStream } from 'node:fs';
-import { link, mkdir, readFile, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
+import { link, mkdir, open, readFile, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -199,6 +199,17 @@ export class LocalStorage implements Storage {
 
   get(key: string): Promise<Buffer> {
     return readFile(this.pathOf(key));
+  }
+
+  async readStart(key: string, bytes: number): Promise<Buffer> {
+    const file = await open(this.pathOf(key), 'r');
+    try {
+      const buf = Buffer.alloc(bytes);
+      const { bytesRead } = await file.read(buf, 0, bytes, 0);
+      return buf.subarray(0, bytesRead);
+    } finally {
+      await file.close();
+    }
   }
 
   async head(key: string): Promise<StoredObject | null> {

@@ -118,6 +118,13 @@ export class S3Storage implements Storage {
     return Buffer.from(await res.Body.transformToByteArray());
   }
 
+  async readStart(key: string, bytes: number): Promise<Buffer> {
+    const res = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: this.checkKey(key), Range: `bytes=0-${bytes - 1}` }));
+    if (!res.Body) return Buffer.alloc(0);
+    // A store that ignores Range sends the whole object: only the start is wanted.
+    return Buffer.from(await res.Body.transformToByteArray()).subarray(0, bytes);
+  }
+
   async head(key: string): Promise<StoredObject | null> {
     try {
       const res = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: this.checkKey(key) }));

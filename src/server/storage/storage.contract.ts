@@ -41,6 +41,14 @@ export function describeStorage(name: string, make: () => Promise<StorageUnderTe
       await expect(s.storage.get(key)).rejects.toThrow();
     });
 
+    it('readStart gives the first bytes only, or the whole of a shorter object (file kinds, DESIGN §7.7)', async () => {
+      const key = makeStorageKey(1, 'work_packet', 'start.pdf');
+      await s.storage.put(key, pdf, 'application/pdf');
+      expect((await s.storage.readStart(key, 5)).toString()).toBe('%PDF-');
+      expect(Buffer.compare(await s.storage.readStart(key, 4096), pdf)).toBe(0);
+      await s.storage.delete([key]);
+    });
+
     it('deleting keys that do not exist is not an error', async () => {
       await expect(s.storage.delete([makeStorageKey(1, 'media', 'gone.jpg')])).resolves.toBeUndefined();
       await expect(s.storage.delete([])).resolves.toBeUndefined();

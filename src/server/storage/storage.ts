@@ -28,6 +28,8 @@ export interface Storage {
   signUpload(opts: { key: string; contentType: string; maxBytes: number; exactBytes?: number; ttlSeconds?: number }): Promise<SignedUpload>;
   put(key: string, body: Buffer, contentType: string): Promise<void>;
   get(key: string): Promise<Buffer>;
+  /** Up to the first `bytes` bytes of an object (fewer when it is shorter): to tell its kind. */
+  readStart(key: string, bytes: number): Promise<Buffer>;
   /** Size and content type of a stored object, or null when there is none. */
   head(key: string): Promise<StoredObject | null>;
   /** Removes the objects; keys that do not exist are ignored. */

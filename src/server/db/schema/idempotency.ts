@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { check, customType, index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, check, customType, index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 import { users } from './core';
 
 /** Raw bytes: node-postgres gives a Buffer, PGlite a Uint8Array; callers always get a Buffer. */
@@ -28,6 +28,13 @@ export const idempotencyKeys = pgTable(
     contentType: text('content_type'),
     /** The reply's bytes as sent; null while running, or when too large to keep. */
     body: bytea('body'),
+    /**
+     * The app process applying a running claim: the key of the PostgreSQL advisory lock that
+     * process holds for as long as it lives (db/process-lock.ts). When no session holds that lock
+     * any more the process has died, and a retry takes the key over at once. Null in rows claimed
+     * before this column existed: those wait out the lease.
+     */
+    holder: bigint('holder', { mode: 'number' }),
     /** When the key was claimed: the 24 hours and the lease of a running claim count from here. */
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },

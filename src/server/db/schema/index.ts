@@ -5,3 +5,4 @@ export * from './poles';
 export * from './jobs';
 export * from './idempotency';
 export * from './billing';
+export * from './name-clashes';

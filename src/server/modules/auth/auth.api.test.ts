@@ -202,7 +202,7 @@ describe('PUT /crew/myProfileData', () => {
       method: 'PUT',
       url: '/api/v1/crew/myProfileData',
       token,
-      body: { user: { first_name: 'Some', last_name: 'One', email: 'admin@example.com' } },
+      body: { user: { first_name: 'Some', last_name: 'One', email: 'admin@example.com', current_password: 'linecrew' } },
     });
     expect(res.statusCode).toBe(409);
     expect(res.json().error).toBe(MSG.emailTaken);

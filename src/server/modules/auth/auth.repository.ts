@@ -85,3 +85,10 @@ export async function insertCompany(db: DbOrTx, name: string, roleNames: Record<
 
 export const insertUser = async (db: DbOrTx, values: typeof users.$inferInsert) =>
   (await db.insert(users).values(values).returning())[0];
+
+/** Undoes an e-mail change whose notice could not be sent, unless the address changed again since. */
+export const restoreEmail = (db: DbOrTx, userId: number, changedTo: string, previous: string) =>
+  db
+    .update(users)
+    .set({ email: previous })
+    .where(and(eq(users.id, userId), eq(users.email, changedTo)));

@@ -141,7 +141,7 @@ export async function authRoutes(app: App, ctx: AppContext) {
   app.put(
     '/crew/myProfileData',
     { config: ownAccount, schema: { tags: ['account'], body: z.object({ user: profileUpdate }), response: { 200: profileSaveReply } } },
-    (request) => service.updateProfile(ctx, request.user, request.body.user),
+    (request) => service.updateProfile(ctx, request.user, request.body.user, (err) => request.log.error({ err }, 'e-mail change notice failed')),
   );
 
   app.get('/crew/configurableRoles', { config: ownAccount, schema: { tags: ['account'], response: { 200: z.array(roleOption) } } }, (request) =>

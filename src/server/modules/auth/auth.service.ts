@@ -1,16 +1,17 @@
 import type { z } from 'zod';
 import { ROLE, CREW_STATUS, DEFAULT_ROLE_NAMES } from '../../../shared/constants';
 import { MSG } from '../../../shared/messages';
-import { resetLink, type forgotBody, type loginBody, type profileUpdate, type resetBody, type signUpBody, type SessionUser } from '../../../shared/auth.schemas';
+import { isNewSignInEmail, resetLink, type forgotBody, type loginBody, type profileUpdate, type resetBody, type signUpBody, type SessionUser } from '../../../shared/auth.schemas';
 import { LIMITS } from '../../../shared/constants';
 import { ERROR_CODE } from '../../../shared/error-codes';
 import { fullName } from '../../../shared/names';
-import { badRequest, conflict, forbidden, notFound, tooMany } from '../../errors';
+import { AppError, badRequest, forbidden, notFound, tooMany } from '../../errors';
 import { isUniqueViolation } from '../../db/errors';
 import type { AppContext } from '../../context';
 import type { CurrentUser } from '../../plugins/auth';
 import type { users } from '../../db/schema/index';
 import * as repo from './auth.repository';
+import { assertEmailAvailable, emailTaken } from './email-check';
 import { endAllSessions } from './sessions.repository';
 import { hashPassword, hashResetToken, newResetToken, verifyNobody, verifyPassword } from './passwords';
 import * as throttle from './throttle';
@@ -230,16 +231,59 @@ export async function getProfile(ctx: AppContext, me: CurrentUser) {
   return { ...row, created_date: row.created_date.toISOString(), display_role_name: row.display_role_name ?? '' };
 }
 
-export async function updateProfile(ctx: AppContext, me: CurrentUser, body: z.infer<typeof profileUpdate>) {
-  const other = await repo.findUserByEmail(ctx.db, body.email);
-  if (other && other.id !== me.id) throw conflict(MSG.emailTaken, ERROR_CODE.emailTaken);
-  await repo.updateProfile(ctx.db, me.id, {
-    firstName: body.first_name,
-    lastName: body.last_name,
-    email: body.email,
-    phoneNumber: body.phone_number || null,
-  });
+/**
+ * One's own name, phone and sign-in e-mail. A new address (not only a change of letter case, which
+ * signs in the same) needs the current password, so that a stolen session cannot move the account
+ * to the thief's mailbox and reset the password there; and the old address is told (DESIGN §7.7).
+ * The password is checked before the address is looked up, so the profile is no quick probe of
+ * who has an account. Sessions are left as they are: the token names the user, not the address.
+ */
+export async function updateProfile(ctx: AppContext, me: CurrentUser, body: z.infer<typeof profileUpdate>, log: (err: unknown) => void) {
+  const current = await repo.findUserById(ctx.db, me.id);
+  if (!current) throw notFound('account');
+  const newAddress = isNewSignInEmail(body.email, current.email);
+  if (newAddress) {
+    await checkCurrentPassword(ctx, current, body.current_password);
+    await assertEmailAvailable(ctx.db, me.id, body.email, me.id);
+  }
+  const values = { firstName: body.first_name, lastName: body.last_name, email: body.email, phoneNumber: body.phone_number || null };
+  try {
+    await repo.updateProfile(ctx.db, me.id, values);
+  } catch (err) {
+    if (isUniqueViolation(err)) throw emailTaken();
+    throw err;
+  }
+  if (newAddress) {
+    try {
+      await mailEmailChanged(ctx, current, body.email);
+    } catch (err) {
+      // No address changes silently: without the notice the change is undone (if still ours).
+      log(err);
+      await repo.restoreEmail(ctx.db, me.id, body.email, current.email);
+      throw new AppError(502, MSG.emailChangeNoticeFailed);
+    }
+  }
   return { success: true, user: await getProfile(ctx, me) };
+}
+
+/** 400 naming `current_password` when it is missing or wrong; 429 after 10 wrong ones in 15 minutes. */
+async function checkCurrentPassword(ctx: AppContext, user: UserRow, password: string | undefined) {
+  if (!password) throw badRequest(MSG.emailChangeNeedsPassword, { current_password: MSG.emailChangeNeedsPassword });
+  const key = throttle.keys.currentPassword(user.id);
+  if (!(await throttle.take(ctx.db, key, throttle.THROTTLE_LIMITS.currentPassword))) throw tooMany(MSG.currentPasswordTooMany);
+  const right = user.passwordHash ? await verifyPassword(user.passwordHash, password) : await verifyNobody(password);
+  if (!right) throw badRequest(MSG.currentPasswordWrong, { current_password: MSG.currentPasswordWrong });
+  await throttle.clear(ctx.db, key);
+}
+
+/** The notice to the address an account is leaving: whoever owned it learns at once, with what to do. */
+async function mailEmailChanged(ctx: AppContext, user: Pick<UserRow, 'email' | 'firstName'>, newEmail: string) {
+  const text =
+    `Hello ${user.firstName},\n\nThe sign-in email of your Linecrew account was changed from ${user.email} to ${newEmail}. ` +
+    `From now on, sign in with ${newEmail}; password reset links go there too.\n\n` +
+    `If you did not make this change, someone else may be using your account: tell your office administrator at once, ` +
+    `so that they can set your address back and reset your password.\n`;
+  await ctx.mail.send({ to: user.email, subject: 'Your Linecrew sign-in email was changed', text });
 }
 
 /** Non-admins are not offered the Admin role: only an Admin may grant it. */

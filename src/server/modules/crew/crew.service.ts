@@ -2,12 +2,11 @@ import { CREW_STATUS, ROLE } from '../../../shared/constants';
 import { MSG } from '../../../shared/messages';
 import { canGrantRole } from '../../../shared/permissions';
 import { needsForeman, STATUS_NAME, type CrewCreate, type CrewMember, type CrewSaveReply, type CrewUpdate } from '../../../shared/crew.schemas';
-import { ERROR_CODE } from '../../../shared/error-codes';
 import { AppError, badRequest, conflict, forbidden, notFound, tooMany } from '../../errors';
 import type { AppContext } from '../../context';
 import type { DbOrTx } from '../../db/client';
 import type { CurrentUser } from '../../plugins/auth';
-import { findUserByEmail } from '../auth/auth.repository';
+import { assertEmailAvailable, emailTaken } from '../auth/email-check';
 import { sendPasswordLink } from '../auth/auth.service';
 import * as throttle from '../auth/throttle';
 import { isUniqueViolation } from '../../db/errors';
@@ -69,7 +68,7 @@ export async function foremanCrew(ctx: AppContext, me: CurrentUser, jobId: numbe
  */
 export async function createMember(ctx: AppContext, me: CurrentUser, body: CrewCreate, log: (err: unknown) => void): Promise<CrewSaveReply> {
   if (!canGrantRole(me.roleId, body.role_id)) throw forbidden(MSG.adminOnlyGrant);
-  if (await findUserByEmail(ctx.db, body.email)) throw conflict(MSG.emailTaken, ERROR_CODE.emailTaken);
+  await assertEmailAvailable(ctx.db, me.id, body.email);
   // Each new member is mailed an invitation: one office account must not become a mail cannon.
   if (!(await throttle.take(ctx.db, throttle.keys.inviteBy(me.id), throttle.THROTTLE_LIMITS.invitesBy))) throw tooMany(MSG.tooManyRequests);
 
@@ -91,7 +90,8 @@ export async function createMember(ctx: AppContext, me: CurrentUser, body: CrewC
       return row.id;
     });
   } catch (err) {
-    if (isUniqueViolation(err)) throw conflict(MSG.emailTaken, ERROR_CODE.emailTaken);
+    // Two saves of one address at once: the unique index lets one through.
+    if (isUniqueViolation(err)) throw emailTaken();
     throw err;
   }
 

@@ -21,6 +21,7 @@ import {
   type WorkbookImport,
 } from '../../../shared/excel';
 import { MSG } from '../../../shared/messages';
+import { normalizeCode } from '../../../shared/names';
 import { parsePrice } from '../../../shared/money';
 import { columnOfRef, plainNumberText } from './read/cells';
 import { MAX_ERRORS, TicketRows, text } from './ticket-rows';
@@ -153,7 +154,7 @@ function libraryUnits(rows: ParsedSheet['rows'], lc: Partial<Record<LibraryTarge
       return s;
     };
     const unit: UnitDraft = {
-      code: str('code'),
+      code: normalizeCode(str('code')),
       description: str('desc'),
       family: str('family'),
       type: str('type'),

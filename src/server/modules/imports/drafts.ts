@@ -1,6 +1,7 @@
 import { toIsoDate } from '../../../shared/dates';
 import { LIMITS } from '../../../shared/constants';
 import { MSG } from '../../../shared/messages';
+import { normalizeCode } from '../../../shared/names';
 import type { DbOrTx } from '../../db/client';
 import { badRequest } from '../../errors';
 import * as repo from './import.repository';
@@ -14,7 +15,8 @@ import type { ImportScope, ImportTask, ImportTicket, ImportUnit } from './types'
 /** Drafts (or groups) handled between two breaths: a few milliseconds of work. */
 export const BREATHE_EVERY = 250;
 
-export const norm = (s: string | null | undefined) => (s ?? '').trim().toLowerCase();
+/** A pole or line name as imports match it: normalised (DESIGN §7.7), any letter case. */
+export const norm = (s: string | null | undefined) => normalizeCode(s ?? '').toLowerCase();
 export const poleKey = (pole: string, line: string) => `${norm(pole)}\u0000${norm(line)}`;
 export const blankToNull = (s: string | null | undefined) => {
   const t = (s ?? '').trim();
@@ -47,8 +49,9 @@ export async function groupDrafts(drafts: readonly ImportTicket[]): Promise<Map<
 /** Draft `d` (the i-th, for its label) checked and added to the group of its pole + line. */
 export function addDraft(groups: Map<string, Group>, d: ImportTicket, i: number): { group: Group; created: boolean } {
   const label = d.label ?? (d.row ? `Row ${d.row}` : `Ticket ${i + 1}`);
-  const poleName = (d.pole?.pole_name ?? '').trim();
-  const lineName = (d.pole?.line_name ?? '').trim();
+  // Stored as normalised (DESIGN §7.7), whatever path the draft came by (job save, workbook, CSV).
+  const poleName = normalizeCode(d.pole?.pole_name ?? '');
+  const lineName = normalizeCode(d.pole?.line_name ?? '');
   if (!poleName) throw badRequest(MSG.importTicketMissingPole(label));
   if (poleName.length > LIMITS.shortTextMax || lineName.length > LIMITS.shortTextMax) {
     throw badRequest(`${label}: Pole or line is longer than ${LIMITS.shortTextMax} characters`);
@@ -72,10 +75,11 @@ export function addParts(g: Group, d: Pick<ImportTicket, 'work_orders' | 'tasks'
   }
   for (const t of d.tasks ?? []) {
     const where = t.row ? `Row ${t.row}` : label;
-    if (!t.code?.trim()) throw badRequest(`${where}: Unit/task code is missing`);
+    const code = normalizeCode(t.code ?? '');
+    if (!code) throw badRequest(`${where}: Unit/task code is missing`);
     const add = t.additional_qty ?? 0;
     if (!Number.isFinite(t.qty) || t.qty < 0 || !Number.isFinite(add) || t.qty + add < 0) throw badRequest(MSG.importBadQty(where));
-    g.tasks.push({ ...t, code: t.code.trim(), where });
+    g.tasks.push({ ...t, code, where });
   }
 }
 
@@ -100,7 +104,7 @@ export async function checkLibrary(tx: DbOrTx, scope: ImportScope, libraryDrafts
 export async function libraryOf(tx: DbOrTx, scope: ImportScope, libraryDrafts: readonly ImportUnit[]): Promise<Library> {
   const drafts = new Map<string, ImportUnit>();
   for (const [i, u] of libraryDrafts.entries()) {
-    const code = (u.code ?? '').trim();
+    const code = normalizeCode(u.code ?? '');
     if (!code) throw badRequest(MSG.excelLibraryRowMissingCode(u.row ?? i + 1));
     drafts.set(code, { ...u, code });
   }

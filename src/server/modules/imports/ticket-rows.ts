@@ -16,6 +16,7 @@ import {
   type TicketTarget,
 } from '../../../shared/excel';
 import { MSG } from '../../../shared/messages';
+import { normalizeCode } from '../../../shared/names';
 import { MAX_TASK_QTY } from '../../../shared/tasks';
 import { cellNumber, columnOfRef, importDate, shownText } from './read/cells';
 
@@ -166,9 +167,10 @@ export class TicketRows {
     }
     if (uncached) return;
     const rowErrors: string[] = [];
-    const poleName = limited(cells, iPole, 'pole', LIMITS.shortTextMax, row, rowErrors);
-    const lineName = limited(cells, iLine, 'line', LIMITS.shortTextMax, row, rowErrors);
-    const code = limited(cells, iUnit, 'unit_task', LIMITS.shortTextMax, row, rowErrors);
+    // Names and codes as they are stored and matched (DESIGN §7.7): look-alikes group together.
+    const poleName = normalizeCode(limited(cells, iPole, 'pole', LIMITS.shortTextMax, row, rowErrors));
+    const lineName = normalizeCode(limited(cells, iLine, 'line', LIMITS.shortTextMax, row, rowErrors));
+    const code = normalizeCode(limited(cells, iUnit, 'unit_task', LIMITS.shortTextMax, row, rowErrors));
     const description = limited(cells, iDesc, 'desc', LIMITS.textMax, row, rowErrors);
     if (!poleName) rowErrors.push(MSG.excelRowMissingPole(row));
     if (!code) rowErrors.push(MSG.excelRowMissingUnit(row));

@@ -2,6 +2,7 @@ import { CREW_STATUS, ROLE, TICKET_STATUS } from '../../../shared/constants';
 import type { Job, JobListItem, JobListRow, JobSave, JobSaveReply, Utility } from '../../../shared/jobs.schemas';
 import type { MapTicket } from '../../../shared/map-export';
 import { MSG } from '../../../shared/messages';
+import { normalizeCode } from '../../../shared/names';
 import type { Ticket } from '../../../shared/tickets.schemas';
 import type { AppContext } from '../../context';
 import type { DbOrTx } from '../../db/client';
@@ -105,7 +106,8 @@ export async function ticketsOfJob(ctx: AppContext, me: CurrentUser, id: number)
 
 /** GET /jobs/job_exists/{number}: the jobs of the caller's company with exactly this number. */
 export function jobsWithNumber(ctx: AppContext, me: CurrentUser, jobNumber: string) {
-  return repo.jobsWithNumber(ctx.db, me.companyId, jobNumber.trim());
+  // Compared as stored (DESIGN §7.7): 'Ｊ-１' finds J-1.
+  return repo.jobsWithNumber(ctx.db, me.companyId, normalizeCode(jobNumber));
 }
 
 /**

@@ -91,13 +91,19 @@ describe('POST /media_upload/s3-upload-complete', () => {
     expect(await t.ctx.db.select().from(images).where(eq(images.ticketId, ticketId))).toHaveLength(1);
   });
 
-  it('refuses a file that is not an image, and removes it', async () => {
+  it('refuses a file that is not an image (415, by its first bytes) or a broken image (400), and removes it', async () => {
     const ticketId = await newTicket('I-3');
     const file = await t.storeFile(company, 'media', 'x.jpg', { body: Buffer.from('%PDF-1.4 not a photo') });
     const res = await complete({ ticketId, url: file.url });
-    expect(res.statusCode).toBe(400);
-    expect(res.json().error).toBe(MSG.imageNotAnImage);
+    expect(res.statusCode).toBe(415);
+    expect(res.json().error).toMatch(/^The photo must be a photo \(JPEG, PNG, GIF, WebP, AVIF\), but this file is a PDF/);
     expect(await t.ctx.storage.head(file.key)).toBeNull();
+    // JPEG's first bytes, then nothing a decoder can read.
+    const broken = await t.storeFile(company, 'media', 'b.jpg', { body: Buffer.from([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3]) });
+    const res2 = await complete({ ticketId, url: broken.url });
+    expect(res2.statusCode).toBe(400);
+    expect(res2.json().error).toBe(MSG.imageNotAnImage);
+    expect(await t.ctx.storage.head(broken.key)).toBeNull();
     expect(await t.ctx.db.select().from(images).where(eq(images.ticketId, ticketId))).toEqual([]);
   });
 

@@ -7,7 +7,7 @@ import type { AppContext } from '../../context';
 import type { images } from '../../db/schema/index';
 import { badRequest, notFound } from '../../errors';
 import type { CurrentUser } from '../../plugins/auth';
-import { parseStorageKey, siblingStorageKey, storageKeyOwnedBy } from '../../storage/keys';
+import { parseStorageKey, siblingStorageKey, storageKeyOwnedBy, wrongFileKind } from '../../storage/keys';
 import { deleteUnreferencedFiles, holdFileUrls } from '../uploads/stored-files';
 import { companyTimeZone } from '../jobs/jobs.repository';
 import { readPhotoCapture, type PhotoCapture } from './photo-exif';
@@ -104,6 +104,12 @@ export async function completeImageUpload(
     original = await storage.get(key);
   } catch {
     throw badRequest(MSG.imageNotUploaded);
+  }
+  // Not an image at all (a PDF, a web page): 415 naming what a photo may be (DESIGN §7.7).
+  const wrongKind = wrongFileKind(original, 'media', 'photo');
+  if (wrongKind) {
+    await deleteUnreferencedFiles(ctx, user.companyId, [url], log);
+    throw wrongKind;
   }
   const thumb = await makeThumbnail(original);
   if (!thumb) {

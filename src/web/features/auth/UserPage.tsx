@@ -1,15 +1,17 @@
 import { useEffect, useRef, useState } from 'react';
 import { Alert, Button, Container, Group, Paper, SimpleGrid, Stack, TextInput, Title } from '@mantine/core';
-import { profileUpdate, type ProfileUpdate } from '../../../shared/auth.schemas';
+import { isNewSignInEmail, profileUpdate, type ProfileUpdate } from '../../../shared/auth.schemas';
 import { TIMING } from '../../../shared/constants';
 import { formatLongDate } from '../../../shared/dates';
 import { MSG } from '../../../shared/messages';
+import { ApiError } from '../../api/client';
 import { useSession } from '../../api/session';
 import { LoadState } from '../../components/LoadState';
 import { lazyDialog } from '../../components/lazyDialog';
 import { useMyData } from './api/myData';
 import { useSaveProfile } from './api/saveProfile';
 import { usePageTitle } from '../../components/usePageTitle';
+import { CurrentPasswordField } from './CurrentPasswordField';
 import { OfflineAccountNote, profileOnDevice } from './OfflineAccount';
 import { SessionsCard } from './SessionsCard';
 import { useLogout } from './useLogout';
@@ -31,6 +33,7 @@ export default function UserPage() {
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [banner, setBanner] = useState<Banner>(null);
   const [resetOpen, setResetOpen] = useState(false);
+  const [currentPassword, setCurrentPassword] = useState('');
   const bannerTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
 
   useEffect(() => {
@@ -52,15 +55,23 @@ export default function UserPage() {
     return errs;
   }
 
+  // A new sign-in address needs the current password (DESIGN §7.7); the field shows only then.
+  const newEmail = Boolean(data) && isNewSignInEmail(form.email, data!.email);
+
   async function onSave() {
     const errs = validate();
+    if (newEmail && !currentPassword) errs.current_password = MSG.emailChangeNeedsPassword;
     setErrors(errs);
     if (Object.keys(errs).length) return;
     try {
-      await save.mutateAsync({ ...form, phone_number: form.phone_number || null });
+      await save.mutateAsync({ ...form, phone_number: form.phone_number || null, current_password: newEmail ? currentPassword : undefined });
+      setCurrentPassword('');
       show({ kind: 'success', text: MSG.accountSaved });
-    } catch {
-      show({ kind: 'error', text: MSG.accountSaveError });
+    } catch (err) {
+      // The server's words where they help: a wrong password, a taken address, a limit reached.
+      const fields = err instanceof ApiError ? err.fields : {};
+      setErrors(fields);
+      show({ kind: 'error', text: err instanceof ApiError && err.status !== 500 && Object.keys(fields).length === 0 ? err.message : MSG.accountSaveError });
     }
   }
 
@@ -100,6 +111,7 @@ export default function UserPage() {
             {field('first_name', 'First Name')}
             {field('last_name', 'Last Name')}
             {field('email', 'Email Address', { type: 'email' })}
+            {newEmail && <CurrentPasswordField value={currentPassword} error={errors.current_password} onChange={setCurrentPassword} />}
             {field('phone_number', 'Phone', { type: 'tel', inputMode: 'tel' })}
             <TextInput label="Join Date" value={formatLongDate(data.created_date)} readOnly variant="filled" />
             <TextInput label="Company Name" value={data.company_name} readOnly variant="filled" />

@@ -112,12 +112,18 @@ describe('parseWorkbook with workbooks written by openpyxl', () => {
     expect(err.message).toBe(MSG.excelLegacyXls);
   });
 
-  it('answers "couldn\'t be parsed" for a zip that is not a workbook, a cut-off workbook, binary junk and an empty file', async () => {
+  it('answers "couldn\'t be parsed" (422) for a cut-off workbook', async () => {
     const good = fixture('good.xlsx');
-    for (const buf of [fixture('not-a-workbook.xlsx'), good.subarray(0, Math.floor(good.length / 2)), Buffer.from([0xff, 0xfe, 0x00, 0x01, 0x02]), Buffer.alloc(0)]) {
+    const err = await rejection(parseWorkbook(good.subarray(0, Math.floor(good.length / 2))));
+    expect(err.statusCode).toBe(422);
+    expect(err.message).toBe(MSG.excelUnparsable);
+  });
+
+  it('answers 415 naming the kinds expected for a zip that is not a workbook, binary junk and an empty file (DESIGN §7.7)', async () => {
+    for (const buf of [fixture('not-a-workbook.xlsx'), Buffer.from([0xff, 0xfe, 0x00, 0x01, 0x02]), Buffer.alloc(0)]) {
       const err = await rejection(parseWorkbook(buf));
-      expect(err.statusCode).toBe(422);
-      expect(err.message).toBe(MSG.excelUnparsable);
+      expect(err.statusCode).toBe(415);
+      expect(err.message).toMatch(/^The spreadsheet must be an Excel workbook \(\.xlsx\) or a CSV file, but this file is /);
     }
   });
 });
@@ -145,7 +151,7 @@ describe('parseWorkbook reads every valid workbook, every time', () => {
   it('treats a read without the workbook model as a failure (so the whole-model loader gets its try), never as "no sheets"', async () => {
     // A zip without xl/workbook.xml: the streaming read used to return no sheets, silently.
     await expect(readXlsxSheets(fixture('not-a-workbook.xlsx'))).rejects.toThrow(/workbook/);
-    await expect(parseWorkbook(fixture('not-a-workbook.xlsx'))).rejects.toThrow(MSG.excelUnparsable);
+    await expect(parseWorkbook(fixture('not-a-workbook.xlsx'))).rejects.toThrow(/a zip archive without a workbook in it/);
   });
 });
 

@@ -1,6 +1,7 @@
 import { LIMITS } from '../../../../shared/constants';
 import type { ParsedSheet, ParsedWorkbook, ReadNote, SheetChoice, SheetUsed, WorkbookColumns } from '../../../../shared/excel';
 import { ERROR_CODE } from '../../../../shared/error-codes';
+import { sniffFileKind, SNIFF_BYTES, wrongKindMessage, ZIP_WITHOUT_WORKBOOK } from '../../../../shared/file-kinds';
 import { MSG } from '../../../../shared/messages';
 import { AppError, unprocessable } from '../../../errors';
 import { parseCsv } from './csv';
@@ -31,17 +32,25 @@ export function sniffFormat(buf: Buffer): WorkbookFormat {
     return head.startsWith('mimetype') && head.includes('opendocument.spreadsheet') ? 'ods' : 'xlsx';
   }
   const head = buf.subarray(0, 64 * 1024);
-  // Text (UTF-8 or Windows-1252: csv.ts decodes it) has no NUL bytes; a PDF is not a CSV either.
-  if (head.length > 0 && !head.includes(0) && !head.subarray(0, 5).equals(Buffer.from('%PDF-'))) return 'csv';
+  // Text (UTF-8 or Windows-1252: csv.ts decodes it) has no NUL bytes; a PDF is not a CSV, and
+  // neither is a web page or other markup (DESIGN §7.7 file kinds).
+  if (head.length > 0 && !head.includes(0) && sniffFileKind(head) === 'text') return 'csv';
   return 'unknown';
 }
 
-/** The one answer every route gives a file of another kind (DESIGN §7.5 "other kinds"). */
-function refuseKind(format: WorkbookFormat): never {
+/**
+ * The one answer every route gives a file of another kind: .xls and .ods named by their own 422
+ * (DESIGN §7.5 "other kinds"); anything else that is no workbook at all (a PDF, a web page,
+ * binary) a 415 naming the kinds expected (DESIGN §7.7 "file kinds").
+ */
+function refuseKind(format: WorkbookFormat, buf: Buffer): never {
   if (format === 'xls') throw unprocessable(MSG.excelLegacyXls, ERROR_CODE.workbookKind);
   if (format === 'ods') throw unprocessable(MSG.excelOds, ERROR_CODE.workbookKind);
-  throw unprocessable(MSG.excelUnparsable, ERROR_CODE.workbookKind);
+  throw notAWorkbook(sniffFileKind(buf.subarray(0, SNIFF_BYTES)));
 }
+
+const notAWorkbook = (found: Parameters<typeof wrongKindMessage>[2]) =>
+  new AppError(415, wrongKindMessage('spreadsheet', 'excel', found), undefined, ERROR_CODE.workbookKind);
 
 /** Parse a workbook or CSV; throws 422 with a message naming the cause when it cannot be read. */
 export async function parseWorkbook(buf: Buffer, limits: WorkbookLimits = DEFAULT_WORKBOOK_LIMITS, choice?: SheetChoice): Promise<ParsedWorkbook> {
@@ -51,7 +60,7 @@ export async function parseWorkbook(buf: Buffer, limits: WorkbookLimits = DEFAUL
     const { sheet, encoding } = parseCsv(buf, limits);
     return { format: 'csv', tickets: sheet, library: null, sheets: [{ name: sheet.name, hidden: false }], ...(encoding && { encoding }) };
   }
-  if (format !== 'xlsx') refuseKind(format);
+  if (format !== 'xlsx') refuseKind(format, buf);
 
   const entries = await xlsxEntries(buf, limits);
   let sheets: PickedSheets;
@@ -72,6 +81,8 @@ export async function parseWorkbook(buf: Buffer, limits: WorkbookLimits = DEFAUL
 export async function xlsxEntries(buf: Buffer, limits: WorkbookLimits): Promise<ZipEntry[]> {
   const zip = await readZipDirectory(buf, limits.maxUnzippedBytes);
   if (!zip.ok) throw zip.reason === 'too-large' ? tooLarge(limits) : unprocessable(MSG.excelUnparsable, ERROR_CODE.workbookKind);
+  // A whole zip that is not a workbook (a Word document, a zipped folder): no kind we read.
+  if (!zip.entries.some((e) => e.name === 'xl/workbook.xml')) throw notAWorkbook({ words: ZIP_WITHOUT_WORKBOOK });
   return zip.entries;
 }
 

@@ -67,9 +67,9 @@ describe('the workbook worker', () => {
     expect(err.message).toMatch(/^Row \d+: /);
   });
 
-  it('answers the same 422 for a file that is no workbook, a legacy .xls, or too few columns', async () => {
+  it('answers the same 415 for a file that is no workbook, and 422 for a legacy .xls or too few columns', async () => {
     const req = await requestFor(fixture('good.xlsx'));
-    expect((await failures(fixture('not-a-workbook.xlsx'), req)).message).toBe(MSG.excelUnparsable);
+    expect(await failures(fixture('not-a-workbook.xlsx'), req)).toMatchObject({ statusCode: 415, message: expect.stringMatching(/a zip archive without a workbook in it/) });
     expect((await failures(fixture('legacy.xls'), req)).message).toBe(MSG.excelLegacyXls);
     expect((await failures(fixture('too-few-columns.xlsx'), req)).message).toBe(`${MSG.tooFewJobColumns} ${MSG.excelHeaderUsed('Unit Tracking', 1, 5, 9)}`);
     expect((await failures(fixture('too-few-library-columns.xlsx'), req)).message).toBe(`${MSG.tooFewLibraryColumns} ${MSG.excelHeaderUsed('Units', 1, 4, 7)}`);

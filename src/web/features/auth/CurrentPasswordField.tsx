@@ -1,0 +1,20 @@
+import { PasswordInput } from '@mantine/core';
+
+/**
+ * DESIGN §7.7 "e-mail change": the current password, asked for on the User page only when the
+ * sign-in e-mail is being changed (isNewSignInEmail), so that a session left open on a shared
+ * computer cannot move the account to someone else's mailbox. The server checks it.
+ */
+export function CurrentPasswordField({ value, error, onChange }: { value: string; error?: string; onChange: (value: string) => void }) {
+  return (
+    <PasswordInput
+      label="Current password"
+      description="Needed to change your e-mail address. We will send a notice to your current address."
+      autoComplete="current-password"
+      required
+      value={value}
+      error={error}
+      onChange={(e) => onChange(e.currentTarget.value)}
+    />
+  );
+}
