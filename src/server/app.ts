@@ -15,7 +15,7 @@ import { API_PREFIX } from '../shared/constants';
 import { MSG } from '../shared/messages';
 import type { App, AppContext } from './context';
 import { fastifyTrustProxy } from './config';
-import { clientErrorReply, DATABASE_CANNOT_WRITE, READ_ONLY_MESSAGE, registerErrorHandler, storageFailure } from './plugins/errors';
+import { clientErrorReply, registerErrorHandler, storageFailure } from './plugins/errors';
 import { AppError } from './errors';
 import { rowsOf } from './db/client';
 import { registerAuth } from './plugins/auth';
@@ -102,9 +102,9 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
             readOnly = rows[0]?.ro !== 'off';
           } catch (err) {
             request.log.error({ err }, 'health: the database cannot write');
-            throw storageFailure(err) ?? new AppError(503, DATABASE_CANNOT_WRITE);
+            throw storageFailure(err) ?? new AppError(503, MSG.databaseCannotWrite);
           }
-          if (readOnly) throw new AppError(503, DATABASE_CANNOT_WRITE);
+          if (readOnly) throw new AppError(503, MSG.databaseCannotWrite);
           try {
             // Synchronous on purpose: a few bytes to a local file take microseconds, while the
             // promise version is three trips through libuv's thread pool (open, write, close), and
@@ -113,7 +113,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
             writeFileSync(path.join(ctx.config.dataDir, '.health'), String(Date.now()));
           } catch (err) {
             request.log.error({ err }, 'health: the data folder cannot be written');
-            throw storageFailure(err) ?? new AppError(503, READ_ONLY_MESSAGE);
+            throw storageFailure(err) ?? new AppError(503, MSG.dataFolderReadOnly);
           }
           return { ok: true };
         },

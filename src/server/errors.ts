@@ -21,7 +21,7 @@ export class AppError extends Error {
 export const badRequest = (message: string, fields?: Record<string, string>, code?: ErrorCode) => new AppError(400, message, fields, code);
 export const unauthorized = (message: string = MSG.notSignedIn) => new AppError(401, message);
 export const forbidden = (message: string = MSG.forbidden, code?: ErrorCode) => new AppError(403, message, undefined, code);
-export const notFound = (what = 'record') => new AppError(404, `That ${what} does not exist, or it belongs to another company.`);
+export const notFound = (what = 'record') => new AppError(404, MSG.recordNotFound(what));
 export const conflict = (message: string, code?: ErrorCode) => new AppError(409, message, undefined, code);
 export const unprocessable = (message: string, code?: ErrorCode) => new AppError(422, message, undefined, code);
 export const tooMany = (message: string) => new AppError(429, message);

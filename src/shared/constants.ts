@@ -46,14 +46,12 @@ export const LIMITS = {
   shortTextMax: 255,
 } as const;
 
+/** Timings both sides or several screens read (the 400 ms page fade lives in app.css alone). */
 export const TIMING = {
   searchThrottleBelowChars: 5,
   searchDelayMs: 1000,
-  tableFadeMs: 1000,
   uploadRetryAfterMs: 10_000,
   bannerMs: 5000,
-  pageTransitionMs: 400,
-  chipRemovalMs: 250,
 } as const;
 
 export const SESSION_COOKIE = 'linecrew_token';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CrewMember } from './crew.schemas';
 import { CREW_SORT_DEFAULT, matchesSearch, sortCrew, visibleCrew } from './crew.list';
-import { nextSort } from './sort';
+import { nextSort } from './sorting';
 
 const member = (id: number, over: Partial<CrewMember>): CrewMember => ({
   id,

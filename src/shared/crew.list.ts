@@ -1,7 +1,7 @@
 import { CREW_STATUS } from './constants';
 import type { CrewMember } from './crew.schemas';
 import { fullName } from './names';
-import type { SortDirection } from './sort';
+import type { SortDirection } from './sorting';
 import { compareDate, compareText } from './sorting';
 
 /**

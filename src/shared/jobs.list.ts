@@ -1,6 +1,6 @@
 import { JOB_STATUS, JOB_TYPE } from './constants';
 import type { JobListItem } from './jobs.schemas';
-import type { SortDirection } from './sort';
+import type { SortDirection } from './sorting';
 import { textKey } from './sorting';
 
 /**

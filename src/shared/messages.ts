@@ -194,4 +194,19 @@ export const MSG = {
   unlockNotBilled: 'This ticket is not billed, so there is nothing to unlock.',
   importBilledTickets: (poles: string) =>
     `The workbook changes the tasks of billed tickets: ${poles}. An Admin or Office Manager must unlock them first, or remove those rows.`,
+  // Any route: records, uploads, request shape, the server's own storage
+  recordNotFound: (what: string) => `That ${what} does not exist, or it belongs to another company.`,
+  uploadNotOurs: (what: string) => `The ${what} link is not a file uploaded to this company. Upload the ${what} again.`,
+  uploadUnfinished: (what: string) => `The ${what} upload did not finish. Upload the ${what} again.`,
+  unstorableText: 'contains a character that cannot be stored (a NUL byte or a broken Unicode character). Remove it and try again.',
+  tooDeep: (depth: number) => `The request body is nested more than ${depth} levels deep. Send a flatter body.`,
+  diskFull: "The server's disk is full: nothing was saved. Tell your administrator.",
+  dataFolderReadOnly: 'The server cannot write to its data folder (it is read-only or not permitted): nothing was saved. Tell your administrator.',
+  databaseCannotWrite: 'The database cannot save changes (it is read-only or unreachable). Tell your administrator.',
+  // Tickets and the job save's ticket rows
+  dueDateInvalid: 'The due date is not a date (use MM/DD/YYYY).',
+  ticketJobRequired: 'Say which job the ticket belongs to (job_id).',
+  draftPoleTooLong: (label: string, max: number) => `${label}: Pole or line is longer than ${max} characters`,
+  draftDueDateInvalid: (label: string, value: string) => `${label}: Due date '${value}' is not a date (use MM/DD/YYYY)`,
+  draftUnitMissing: (where: string) => `${where}: Unit/task code is missing`,
 } as const;

@@ -4,28 +4,24 @@
  * ties themselves (e.g. by id) so that the order is stable.
  */
 
+/** Table sorting rule shared by every sortable list (SPEC §5): direction toggles, a new column starts ascending. */
+export type SortDirection = 'asc' | 'desc';
+export interface SortState<C extends string = string> {
+  column: C;
+  direction: SortDirection;
+}
+
+export function nextSort<C extends string>(current: SortState<C>, column: C): SortState<C> {
+  if (current.column === column) return { column, direction: current.direction === 'asc' ? 'desc' : 'asc' };
+  return { column, direction: 'asc' };
+}
+
 // Case-insensitive, and "J-2" before "J-10" as a person reading numbers expects.
 const collator = new Intl.Collator('en', { sensitivity: 'accent', numeric: true });
 
 /** Case-insensitive text; null, undefined and '' sort as empty text (first ascending). */
 export function compareText(a: unknown, b: unknown): number {
   return collator.compare(a == null ? '' : String(a), b == null ? '' : String(b));
-}
-
-/** Numbers (job type, flags, counts); anything that is not a number sorts as -Infinity. */
-export function compareNumber(a: unknown, b: unknown): number {
-  const na = toNumber(a);
-  const nb = toNumber(b);
-  return na === nb ? 0 : na < nb ? -1 : 1;
-}
-
-function toNumber(v: unknown): number {
-  if (typeof v === 'number') return Number.isNaN(v) ? -Infinity : v;
-  if (typeof v === 'string' && v.trim() !== '') {
-    const n = Number(v);
-    return Number.isNaN(n) ? -Infinity : n;
-  }
-  return -Infinity;
 }
 
 /** Milliseconds of a date, a 'YYYY-MM-DD' or an ISO timestamp; null when empty or invalid. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MSG } from './messages';
 
 /**
  * Text that PostgreSQL can store as it was typed. A NUL character is refused by PostgreSQL's
@@ -9,15 +10,12 @@ import { z } from 'zod';
 // eslint-disable-next-line no-control-regex -- matching NUL is the point of this rule
 const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
-export const UNSTORABLE_TEXT_MESSAGE =
-  'contains a character that cannot be stored (a NUL byte or a broken Unicode character). Remove it and try again.';
-
 export function isStorableText(value: string): boolean {
   return !UNSTORABLE.test(value);
 }
 
 /** A zod string that refuses unstorable text: for forms and any schema that wants it early. */
-export const storableString = () => z.string().refine(isStorableText, UNSTORABLE_TEXT_MESSAGE);
+export const storableString = () => z.string().refine(isStorableText, MSG.unstorableText);
 
 /**
  * Parsed JSON, form and query values are arrays and objects (the query parser's have a bare

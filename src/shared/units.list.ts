@@ -1,5 +1,5 @@
 import type { UnitLibraryItem } from './production.schemas';
-import type { SortDirection } from './sort';
+import type { SortDirection } from './sorting';
 import { textKey } from './sorting';
 
 /**

@@ -6,7 +6,8 @@ import path from 'node:path';
 import Fastify from 'fastify';
 import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
-import { registerErrorHandler, DISK_FULL_MESSAGE, READ_ONLY_MESSAGE, DATABASE_CANNOT_WRITE } from '../plugins/errors';
+import { registerErrorHandler } from '../plugins/errors';
+import { MSG } from '../../shared/messages';
 import { LocalStorage } from '../storage/local';
 import { createTestApp, type TestApp } from '../test/harness';
 
@@ -45,7 +46,7 @@ describe('disk full and unwritable folders', () => {
     });
     const res = await app.inject({ method: 'GET', url: '/write' });
     expect(res.statusCode).toBe(507);
-    expect(res.json().error).toBe(DISK_FULL_MESSAGE);
+    expect(res.json().error).toBe(MSG.diskFull);
     await app.close();
   });
 
@@ -65,7 +66,7 @@ describe('disk full and unwritable folders', () => {
     const token = await unwritable.login('admin@example.com');
     const res = await signAndPut(unwritable, token, pdf(100));
     expect(res.statusCode).toBe(503);
-    expect(res.json().error).toBe(READ_ONLY_MESSAGE);
+    expect(res.json().error).toBe(MSG.dataFolderReadOnly);
   });
 
   it('an upload to a disk that fills up answers 507 and leaves no partial file (a 64 KB tmpfs; skipped where mounting is not permitted)', async (ctx) => {
@@ -75,7 +76,7 @@ describe('disk full and unwritable folders', () => {
       const token = await onFullDisk.login('admin@example.com');
       const res = await signAndPut(onFullDisk, token, pdf(200 * 1024));
       expect(res.statusCode).toBe(507);
-      expect(res.json().error).toBe(DISK_FULL_MESSAGE);
+      expect(res.json().error).toBe(MSG.diskFull);
       const left = (dir: string): string[] =>
         readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? left(path.join(dir, e.name)) : [e.name]));
       expect(left(full)).toEqual([]);
@@ -101,7 +102,7 @@ describe('GET /health', () => {
     rmSync(t.dataDir, { force: true });
     mkdirSync(t.dataDir);
     expect(res.statusCode).toBe(503);
-    expect(res.json().error).toBe(READ_ONLY_MESSAGE);
+    expect(res.json().error).toBe(MSG.dataFolderReadOnly);
   });
 
   it('answers 503 when the database is read-only', async () => {
@@ -112,6 +113,6 @@ describe('GET /health', () => {
     );
     const res = await t.request({ method: 'GET', url: '/api/v1/health' });
     expect(res.statusCode).toBe(503);
-    expect(res.json().error).toBe(DATABASE_CANNOT_WRITE);
+    expect(res.json().error).toBe(MSG.databaseCannotWrite);
   });
 });

@@ -20,10 +20,6 @@ function fastifyMessage(err: FastifyError): string {
   }
 }
 
-export const DISK_FULL_MESSAGE = "The server's disk is full: nothing was saved. Tell your administrator.";
-export const READ_ONLY_MESSAGE =
-  'The server cannot write to its data folder (it is read-only or not permitted): nothing was saved. Tell your administrator.';
-export const DATABASE_CANNOT_WRITE = 'The database cannot save changes (it is read-only or unreachable). Tell your administrator.';
 
 /**
  * A full disk or an unwritable data folder, from the file system (errno codes) or from
@@ -36,10 +32,10 @@ export function storageFailure(err: unknown): AppError | null {
     const code = e.code;
     const text = typeof e.message === 'string' ? e.message : '';
     if (code === 'ENOSPC' || code === 'EDQUOT' || code === '53100' || (code === '58030' && /no space left|quota/i.test(text))) {
-      return new AppError(507, DISK_FULL_MESSAGE);
+      return new AppError(507, MSG.diskFull);
     }
     if (code === 'EACCES' || code === 'EROFS' || code === 'EPERM' || (code === '58030' && /read-only file system|permission denied/i.test(text))) {
-      return new AppError(503, READ_ONLY_MESSAGE);
+      return new AppError(503, MSG.dataFolderReadOnly);
     }
   }
   return null;

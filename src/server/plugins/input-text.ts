@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { findUnstorableText, UNSTORABLE_TEXT_MESSAGE } from '../../shared/text';
+import { MSG } from '../../shared/messages';
+import { findUnstorableText } from '../../shared/text';
 import { badRequest } from '../errors';
 
 /**
@@ -19,7 +20,7 @@ export function registerInputTextCheck(app: FastifyInstance) {
       const where = findUnstorableText(value);
       if (where) {
         const field = where === 'request' ? part : where;
-        throw badRequest(`The ${field === part ? part : `field "${field}"`} ${UNSTORABLE_TEXT_MESSAGE}`, { [field]: UNSTORABLE_TEXT_MESSAGE });
+        throw badRequest(`The ${field === part ? part : `field "${field}"`} ${MSG.unstorableText}`, { [field]: MSG.unstorableText });
       }
     }
   });

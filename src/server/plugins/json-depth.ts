@@ -1,10 +1,10 @@
+import { MSG } from '../../shared/messages';
 import type { FastifyInstance } from 'fastify';
 import { badRequest } from '../errors';
 
 /** DESIGN §7.7 "request shape": no request of the app nests deeper than this (a job save: ~6). */
 export const MAX_JSON_DEPTH = 64;
 
-export const TOO_DEEP_MESSAGE = `The request body is nested more than ${MAX_JSON_DEPTH} levels deep. Send a flatter body.`;
 
 /**
  * How deeply the JSON text nests its arrays and objects, counted on the raw text in one pass
@@ -39,7 +39,7 @@ export function registerJsonDepthLimit(app: FastifyInstance) {
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (jsonDepthExceeds(text)) {
-      done(badRequest(TOO_DEEP_MESSAGE), undefined);
+      done(badRequest(MSG.tooDeep(MAX_JSON_DEPTH)), undefined);
       return;
     }
     parseJson(request, text, done);

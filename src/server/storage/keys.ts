@@ -1,3 +1,4 @@
+import { MSG } from '../../shared/messages';
 import { randomUUID } from 'node:crypto';
 import { acceptsSniffed, sniffFileKind, SNIFF_BYTES, wrongKindMessage } from '../../shared/file-kinds';
 import type { UploadKind } from '../../shared/uploads';
@@ -101,9 +102,9 @@ export async function requireUploadedFile(
   what = 'file',
 ): Promise<{ key: string; size: number; contentType: string; name: string }> {
   const key = storageKeyOwnedBy(storage, companyId, url, kinds);
-  if (!key) throw badRequest(`The ${what} link is not a file uploaded to this company. Upload the ${what} again.`);
+  if (!key) throw badRequest(MSG.uploadNotOurs(what));
   const stored = await storage.head(key);
-  if (!stored) throw badRequest(`The ${what} upload did not finish. Upload the ${what} again.`);
+  if (!stored) throw badRequest(MSG.uploadUnfinished(what));
   const parts = parseStorageKey(key)!;
   await assertFileKind(storage, key, parts.kind, what);
   return { key, ...stored, name: parts.name };

@@ -1,6 +1,6 @@
 import { ActionIcon, Group, NativeSelect } from '@mantine/core';
 import { IconSortAscending, IconSortDescending } from '@tabler/icons-react';
-import type { SortState } from '../../shared/sort';
+import type { SortState } from '../../shared/sorting';
 
 /**
  * A list's sort on a phone, where there are no column headers to click: the column as a picker

@@ -1,7 +1,7 @@
 import { Fragment, type ReactNode } from 'react';
 import { Stack, Table, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import type { SortState } from '../../shared/sort';
+import type { SortState } from '../../shared/sorting';
 import { PhoneSortPicker } from './PhoneSortPicker';
 import { SortableTh } from './SortableTh';
 

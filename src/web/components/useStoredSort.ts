@@ -1,7 +1,7 @@
 import { useCallback, useState } from 'react';
-import { nextSort, type SortState } from '../../shared/sort';
+import { nextSort, type SortState } from '../../shared/sorting';
 
-export type { SortDirection, SortState } from '../../shared/sort';
+export type { SortDirection, SortState } from '../../shared/sorting';
 
 function read(key: string): string | null {
   try {

@@ -40,7 +40,7 @@ export async function restoreAndKeepCopies(qc: QueryClient, userId: number): Pro
   // Written in a batch a moment later (one transaction for the reads of one moment), and at once
   // when the page is left: a crew may open a ticket and move on within a second. "A moment" is
   // when the browser is next idle (at most 2 s): IndexedDB copies the data on the page's own
-  // thread, ~200 ms for a job of 5,000 tickets on a slow machine, which must not land between
+  // thread, a long task for a job of 5,000 tickets on a slow machine, which must not land between
   // the job's arrival and its table or map being drawn (issue 15).
   const later = () => whenIdle(() => void write(), 2000, 50);
   const write = async () => {

@@ -54,10 +54,10 @@ export function addDraft(groups: Map<string, Group>, d: ImportTicket, i: number)
   const lineName = normalizeCode(d.pole?.line_name ?? '');
   if (!poleName) throw badRequest(MSG.importTicketMissingPole(label));
   if (poleName.length > LIMITS.shortTextMax || lineName.length > LIMITS.shortTextMax) {
-    throw badRequest(`${label}: Pole or line is longer than ${LIMITS.shortTextMax} characters`);
+    throw badRequest(MSG.draftPoleTooLong(label, LIMITS.shortTextMax));
   }
   if (d.due_date != null && d.due_date !== '' && !toIsoDate(d.due_date)) {
-    throw badRequest(`${label}: Due date '${d.due_date}' is not a date (use MM/DD/YYYY)`);
+    throw badRequest(MSG.draftDueDateInvalid(label, String(d.due_date)));
   }
   const key = poleKey(poleName, lineName);
   let group = groups.get(key);
@@ -76,7 +76,7 @@ export function addParts(g: Group, d: Pick<ImportTicket, 'work_orders' | 'tasks'
   for (const t of d.tasks ?? []) {
     const where = t.row ? `Row ${t.row}` : label;
     const code = normalizeCode(t.code ?? '');
-    if (!code) throw badRequest(`${where}: Unit/task code is missing`);
+    if (!code) throw badRequest(MSG.draftUnitMissing(where));
     const add = t.additional_qty ?? 0;
     if (!Number.isFinite(t.qty) || t.qty < 0 || !Number.isFinite(add) || t.qty + add < 0) throw badRequest(MSG.importBadQty(where));
     g.tasks.push({ ...t, code, where });

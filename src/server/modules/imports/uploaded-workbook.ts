@@ -52,7 +52,7 @@ export function importOptions(ctx: AppContext, user: Pick<CurrentUser, 'id'>): I
 
 /**
  * GET /jobs/excel/getColumns: the header rows of the tickets and library sheets. Read in the
- * workbook worker (the whole file is parsed: ~1 s of CPU for 10,000 rows), which also warms its
+ * workbook worker (the whole file is parsed, which is the import's costliest step), which also warms its
  * code up for the job save that follows.
  */
 export async function getColumns(ctx: AppContext, user: CurrentUser, url: string, sheets?: SheetChoice): Promise<WorkbookColumns> {

@@ -3,7 +3,7 @@ import type { InvoiceFileInput } from './invoice-files';
 
 /**
  * Invoice files are built on a worker thread (workers/file-thread.ts): a 5,000-line invoice is
- * ≈10 s of pdfmake for the PDF and ≈4 s for the XLSX on a busy 2-core machine.
+ * seconds of pdfmake (PDF) and exceljs (XLSX) work that must not hold up other requests.
  */
 export interface FileJob {
   kind: 'xlsx' | 'pdf';

@@ -160,7 +160,7 @@ export async function fileUrlsOfJob(db: DbOrTx, companyId: number, jobId: number
  * removing one touches its ticket (triggers of migration 0004), moving one touches both (0009 for a task, 0010 for a photo or note). Sums, because a new row
  * version's xmin is always newer: with an equal count, a changed set cannot sum the same
  * (xid wrap-around aside, which needs four billion transactions and an exact cancellation). null when the job is not the company's.
- * One statement, a few ms for 5,000 tickets against ~250 ms to read and serialise them.
+ * One statement, far cheaper than reading and serialising the tickets (docs/benchmarks.md).
  */
 export async function jobFingerprint(db: DbOrTx, companyId: number, jobId: number): Promise<string | null> {
   const result = await db.execute<{ fp: string }>(sql`
@@ -235,9 +235,8 @@ export interface LocatedTicketRow {
  * The job's tickets that have both coordinates, as the map exports read them (GET /jobs/{id}/geojson
  * and /kml), in ONE statement: the pole's name and line, the street (the ticket's, else the
  * pole's), and the work orders and the tasks' unit codes, each gathered per ticket by one grouped
- * pass over the job's rows (a sub-select per ticket was 2–4× slower at 5,000 tickets). The rows come
- * back as one JSON text: PGlite hands over one value far faster than thousands of rows of arrays
- * (5,000 tickets: ~150 ms against ~400 ms). Ordered by ticket id; empty for another company's job.
+ * pass over the job's rows (a sub-select per ticket was several times slower on a big job). The rows come
+ * back as one JSON text: PGlite hands over one value far faster than thousands of rows of arrays. Ordered by ticket id; empty for another company's job.
  */
 export async function selectLocatedTickets(db: DbOrTx, companyId: number, jobId: number): Promise<LocatedTicketRow[]> {
   const result = await db.execute<{ rows: string }>(sql`

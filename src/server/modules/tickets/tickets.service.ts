@@ -90,7 +90,7 @@ export async function insertTicketForPole(
   let due: string | null = null;
   if (dueDate != null && dueDate !== '') {
     due = toIsoDate(dueDate);
-    if (!due) throw badRequest('The due date is not a date (use MM/DD/YYYY).', { due_date: 'not a date' });
+    if (!due) throw badRequest(MSG.dueDateInvalid, { due_date: 'not a date' });
   }
   return repo.insertTicket(db, {
     companyId,
@@ -198,7 +198,7 @@ async function diffFields({ db, user, cur, c, edit }: Diff, input: TicketSave) {
   if (input.ambulance_meetup !== undefined) edit('ambulance_meetup', 'ambulanceMeetup', blankToNull(input.ambulance_meetup), cur.ambulanceMeetup);
   if (input.due_date !== undefined) {
     const due = input.due_date == null || input.due_date === '' ? null : toIsoDate(input.due_date);
-    if (input.due_date && !due) throw badRequest('The due date is not a date (use MM/DD/YYYY).', { due_date: 'not a date' });
+    if (input.due_date && !due) throw badRequest(MSG.dueDateInvalid, { due_date: 'not a date' });
     edit('due_date', 'dueDate', due, cur.dueDate);
   }
   if (input.assigned_to !== undefined && input.assigned_to !== cur.assignedTo) {
@@ -398,7 +398,7 @@ export async function saveTicket(ctx: AppContext, user: CurrentUser, input: Tick
     let body = input;
     if (input.id == null) {
       if (!can(user.roleId, 'tickets.write')) throw forbidden();
-      if (input.job_id == null) throw badRequest('Say which job the ticket belongs to (job_id).', { job_id: 'required' });
+      if (input.job_id == null) throw badRequest(MSG.ticketJobRequired, { job_id: 'required' });
       const job = await findJob(tx, user.companyId, input.job_id);
       if (!job) throw notFound('job');
       const existingPole = input.pole_id ?? input.pole?.id ?? null;

@@ -8,7 +8,7 @@ import type { DashboardForeman, DashboardJob, DashboardReply } from '../../../sh
 import { formatMoney } from '../../../shared/money';
 import { fullName } from '../../../shared/names';
 import { can } from '../../../shared/permissions';
-import type { SortState } from '../../../shared/sort';
+import type { SortState } from '../../../shared/sorting';
 import { useForemen } from '../../api/foremen';
 import { useSession } from '../../api/session';
 import { LoadState } from '../../components/LoadState';

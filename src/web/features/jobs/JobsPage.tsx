@@ -62,7 +62,7 @@ export default function JobsPage() {
   const [sort, toggleSort] = useStoredSort(JOB_SORT_STORAGE, JOB_SORT_DEFAULT, JOB_SORT_COLUMNS);
   const [creating, setCreating] = useState(false);
   const phone = useMediaQuery('(max-width: 48em)');
-  // Lower-cased search text per job, built once per loaded list (5,000 jobs: ~1 ms per keystroke).
+  // Lower-cased search text per job, built once per loaded list, not per keystroke.
   const searchCache = useRef(new WeakMap<JobListRow, string>());
 
   const rows = useMemo(

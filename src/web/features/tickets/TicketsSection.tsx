@@ -11,7 +11,7 @@ import type { TicketRow, XlsRejectedReply } from '../../../shared/tickets.schema
 import { acceptFor } from '../../../shared/uploads';
 import { ApiError } from '../../api/client';
 import { useSession } from '../../api/session';
-import { nextSort, type SortState } from '../../../shared/sort';
+import { nextSort, type SortState } from '../../../shared/sorting';
 import { useJob } from '../../api/job';
 import type { WorkbookColumns } from '../../../shared/excel';
 import type { ApplyMode, ReimportPreview, XlsImportReply } from '../../../shared/reimport';

@@ -10,7 +10,7 @@ import { Budget, DEFAULT_WORKBOOK_LIMITS, type WorkbookLimits } from './limits';
 import { entryText, readZipDirectory, type ZipEntry } from './zip-check';
 
 /**
- * exceljs is ~200 ms of module loading: only the import worker (and the rare fallback on the
+ * exceljs is slow to load (a large module graph): only the import worker (and the rare fallback on the
  * server's thread) reads workbooks, so the server's start and every test that builds the app do
  * not pay for it up front.
  */

@@ -8,9 +8,9 @@ import type { SheetUploadRequest, WorkbookDrafts, WorkbookImportRequest } from '
 /**
  * Workbooks read in a worker thread: the job save's `job.ticketsFile`, getColumns, and
  * the spreadsheet upload of a job (POST /tickets/xls-upload), from bytes to drafts. Reading a
- * 10,000-row .xlsx is ~1 s of CPU for exceljs; on the server's own thread that time is cut into many 20–60 ms slices, and requests that arrive
+ * 10,000-row .xlsx keeps exceljs busy for a long while; on the server's own thread that time is cut into many slices, and requests that arrive
  * meanwhile (GET /health, other users) wait behind them. In a worker the server thread only
- * receives the finished drafts, in batches small enough to deserialise in a few milliseconds.
+ * receives the finished drafts, in batches small enough to deserialise without a noticeable pause.
  */
 
 /** A job run to its end, its batches folded into whole drafts (a restart starts them over). */

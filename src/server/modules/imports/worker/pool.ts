@@ -36,8 +36,8 @@ interface Slot {
  * A small pool of workers, each reading ONE workbook at a time, so that a workbook that runs
  * out of time or memory takes down only its own worker and job: that worker is terminated (its
  * heap given back) and the next job starts a fresh one. Two, for the two CPUs of the machines we
- * run on; each is ~100–120 MB of RSS once its code is loaded, plus the workbook it reads.
- * Starting one costs 1.5 s here (several under load), so the first is started with the server
+ * run on; each holds its loaded code (about 100 MB of RSS) plus the workbook it reads.
+ * Starting one takes long enough to notice (module loading), so the first is started with the server
  * and kept; a second starts only when the first is busy.
  */
 const MAX_WORKERS = 2;
@@ -50,7 +50,7 @@ const WORKER_HEAP_MB = 512;
 /**
  * Reading a workbook makes millions of short-lived strings and objects (the XML parser's): with
  * V8's default young generation (16 MB) the worker spent a quarter of its time collecting them.
- * 64 MB: a 10,000-row read in ~320 ms instead of ~350–440 (medians of 10, same file).
+ * 64 MB made a 10,000-row read measurably faster (medians of 10, same file).
  */
 const WORKER_YOUNG_MB = 64;
 /** A worker whose heap has grown past this after a job is replaced (a 10,000-row job: ~100 MB). */
