@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { JOB_STATUS, JOB_TYPE, LIMITS } from './constants';
 import { toIsoDate } from './dates';
-import { codeText } from './names';
+import { codeText } from './text';
 import { ticketsFileSchema } from './excel';
 import { MSG } from './messages';
 import { MAX_TASK_QTY } from './tasks';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { codeText, normalizeCode } from './names';
+import { normalizeCode } from './names';
+import { codeText } from './text';
 
 describe('normalizeCode (DESIGN §7.7 names that look alike)', () => {
   it('makes every look-alike of a job number the same text', () => {

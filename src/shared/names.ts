@@ -1,5 +1,3 @@
-import { z } from 'zod';
-
 /** A person's name as every screen and reply shows it: first and last, either may be missing. */
 export const fullName = (first?: string | null, last?: string | null): string => [first, last].filter(Boolean).join(' ');
 
@@ -23,6 +21,3 @@ const BLANKS = /[\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3
 export function normalizeCode(value: string): string {
   return value.normalize('NFKC').replace(INVISIBLE, '').replace(BLANKS, ' ').trim();
 }
-
-/** A zod string that is stored normalised (normalizeCode): every schema of a code or name uses it. */
-export const codeText = (message?: string) => z.string(message).overwrite(normalizeCode);

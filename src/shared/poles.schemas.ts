@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { LIMITS } from './constants';
 import { latitudeSchema, longitudeSchema } from './geo';
-import { codeText } from './names';
+import { codeText } from './text';
 
 /**
  * Poles and the reference lists of the ticket window (SPEC §3 Pole, Spec, Access type; §7 Poles,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MSG } from './messages';
+import { normalizeCode } from './names';
 
 /**
  * Text that PostgreSQL can store as it was typed. A NUL character is refused by PostgreSQL's
@@ -65,3 +66,9 @@ export function findUnstorableText(value: unknown): string | null {
   }
   return null;
 }
+
+/**
+ * A zod string that is stored normalised (names.ts normalizeCode): every schema of a code or name
+ * uses it. Here, not in names.ts, so that screens which only show a name (fullName) do not load zod.
+ */
+export const codeText = (message?: string) => z.string(message).overwrite(normalizeCode);

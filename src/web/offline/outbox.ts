@@ -6,7 +6,6 @@ import type { ImageCompleteReply, Ticket, TicketSaveReply } from '../../shared/t
 import { ApiError, apiFetch } from '../api/client';
 import { queryKeys } from '../api/queryKeys';
 import { getTicket } from '../api/ticket';
-import { uploadFile, UploadError } from '../api/upload';
 import { offlineDb } from './db';
 import { ownerOf } from './waiting';
 import {
@@ -313,6 +312,8 @@ class Outbox {
       let url = e.uploadedUrl;
       if (!url) {
         const file = new File([e.blob], e.fileName, { type: e.blob.type || 'image/jpeg' });
+        // Loaded when a photo is first sent: the upload code is not part of My Work's first load.
+        const { uploadFile } = await import('../api/upload');
         url = (await uploadFile('media', file)).url;
         // The bytes are stored: a retry only records them, it does not upload them again.
         const uploadedUrl = url;
@@ -335,7 +336,8 @@ class Outbox {
   }
 
   private async failed(e: OutboxEntry, err: unknown): Promise<Outcome> {
-    const status = err instanceof ApiError ? err.status : err instanceof UploadError ? err.status : 0;
+    // ApiError, or the upload's UploadError (read by its status, so upload.ts can load lazily).
+    const status = err instanceof ApiError ? err.status : hasStatus(err) ? err.status : 0;
     const code = err instanceof ApiError ? err.code : undefined;
     const message = err instanceof Error ? err.message : String(err);
     // No answer, a server error or the same change still running: try again later, same key.
@@ -386,3 +388,7 @@ type Fresh = 'id' | 'idempotencyKey' | 'createdAt' | 'attempts' | 'nextAttemptAt
 
 /** The page's one outbox. */
 export const outbox = new Outbox();
+
+function hasStatus(err: unknown): err is { status: number } {
+  return typeof err === 'object' && err !== null && typeof (err as { status?: unknown }).status === 'number';
+}
