@@ -6,8 +6,7 @@ import { logoutWarning } from './waiting';
 /**
  * Logout as every Logout button does it (DESIGN §7.7): with changes of mine still waiting on this
  * device, it first says what happens to them (they stay, and go when I sign in here again) and
- * lets me stay. Resolves false when I chose to stay signed in; throws when the server could not
- * be reached (nothing is changed here then: see signOut).
+ * lets me stay. Resolves false when I chose to stay signed in.
  */
 export async function signOutAsking(): Promise<boolean> {
   const me = currentUser();
@@ -22,6 +21,11 @@ export async function signOutAsking(): Promise<boolean> {
     });
     if (!yes) return false;
   }
-  await signOut();
+  try {
+    await signOut();
+  } catch {
+    // No network: this page is signed out all the same (signOut cleared it); the server's
+    // session ends when it expires or is ended from another device.
+  }
   return true;
 }

@@ -30,7 +30,7 @@ export function OfflineAccountNote({ updatedAt }: { updatedAt: number }) {
   return (
     <Alert color="yellow" icon={<IconCloudOff size={18} aria-hidden />} title="No signal" data-testid="account-offline-note">
       {updatedAt ? `Your account as this phone last saw it (${time(updatedAt)}). ` : 'Your name and email as this phone knows them. '}
-      Saving changes, Reset Password and Logout need signal.
+      Saving changes and Reset Password need signal.
     </Alert>
   );
 }
