@@ -14,10 +14,11 @@ import type { Ticket } from '../../../shared/tickets.schemas';
 import type { AppContext } from '../../context';
 import type { DbOrTx } from '../../db/client';
 import { isUniqueViolation } from '../../db/errors';
+import { isoInstant } from '../../db/sql';
 import { badRequest, conflict, notFound } from '../../errors';
 import type { CurrentUser } from '../../plugins/auth';
 import { findJob, lockJob } from '../jobs/jobs.repository';
-import { isoInstant, loadTicket } from '../tickets/tickets.read';
+import { loadTicket } from '../tickets/tickets.read';
 import { lockTicket } from '../tickets/tickets.repository';
 import * as repo from './invoices.repository';
 

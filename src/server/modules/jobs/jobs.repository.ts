@@ -3,7 +3,7 @@ import { alias } from 'drizzle-orm/pg-core';
 import { JOB_STATUS, JOB_TYPE } from '../../../shared/constants';
 import { rowsOf, type DbOrTx } from '../../db/client';
 import { companies, jobs, tickets, users, utilities } from '../../db/schema/index';
-import { jobIsPublished } from '../imports/staged-import.repository';
+import { jobIsPublished } from '../../db/sql';
 
 /** Jobs SQL (the only place with it). Every statement is scoped by the caller's company. */
 

@@ -3,7 +3,7 @@ import type { PoleFields } from '../../../shared/poles.schemas';
 import type { Pole } from '../../../shared/tickets.schemas';
 import type { DbOrTx } from '../../db/client';
 import { accessTypes, poles, utilities } from '../../db/schema/index';
-import { notFromPendingImport } from '../imports/staged-import.repository';
+import { notFromPendingImport, prefixPattern } from '../../db/sql';
 
 /** SPEC §3 Pole as the routes answer it; utility and access type are joined, company-scoped. */
 const poleColumns = {
@@ -33,11 +33,6 @@ function selectPoles(db: DbOrTx) {
     .from(poles)
     .leftJoin(utilities, and(eq(utilities.id, poles.utilityId), eq(utilities.companyId, poles.companyId)))
     .leftJoin(accessTypes, and(eq(accessTypes.id, poles.accessibilityId), eq(accessTypes.companyId, poles.companyId)));
-}
-
-/** `abc` → `abc%` with LIKE's wildcards escaped, lower-cased for the lower(name) indexes. */
-export function prefixPattern(text: string): string {
-  return `${text.trim().toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
 export interface PoleSearch {

@@ -1,7 +1,7 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { accessTypes, permitTypes, specs, utilities } from '../../db/schema/index';
-import { prefixPattern } from '../poles/poles.repository';
+import { prefixPattern } from '../../db/sql';
 
 /** Reference lists of the ticket window (SPEC §3 Spec, Access type; §7 specs, permits), per company. */
 export const listAccessTypes = (db: DbOrTx, companyId: number) =>
