@@ -23,6 +23,7 @@ import { registerIdempotency } from './plugins/idempotency';
 import { registerInputTextCheck } from './plugins/input-text';
 import { registerJsonDepthLimit } from './plugins/json-depth';
 import { collectRoutes } from './plugins/route-list';
+import { ReplyCache } from './plugins/reply-cache';
 import { registerRouteDefaults } from './plugins/routes';
 import { registerSecurityHeaders } from './plugins/security-headers';
 import { authRoutes } from './modules/auth/auth.routes';
@@ -34,7 +35,6 @@ import { unitRoutes } from './modules/reference/units.routes';
 import { poleRoutes } from './modules/poles/poles.routes';
 import { referenceRoutes } from './modules/reference/reference.routes';
 import { ticketRoutes } from './modules/tickets/tickets.routes';
-import { JobReplyCache } from './modules/jobs/job-replies';
 import type { TicketSlices } from './modules/jobs/job-page-reply';
 import { jobsRoutes } from './modules/jobs/jobs.routes';
 import { workRoutes } from './modules/work/work.routes';
@@ -128,7 +128,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
       await ticketRoutes(api, ctx);
       await spreadsheetUploadRoutes(api, ctx);
       // One budget (JOB_CACHE_MB) for every reply kept as bytes: job pages, jobs lists, production.
-      const replies = new JobReplyCache<TicketSlices>(ctx.config.jobCacheBytes);
+      const replies = new ReplyCache<TicketSlices>(ctx.config.jobCacheBytes);
       await jobsRoutes(api, ctx, replies);
       await workRoutes(api, ctx);
       await mapRoutes(api, ctx);

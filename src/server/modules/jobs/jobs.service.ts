@@ -17,7 +17,7 @@ import { loadTicketRows, loadTicketRowVersions, loadTicketsOfJob } from '../tick
 import { deleteUnreferencedFiles } from '../uploads/stored-files';
 import { findUser } from '../crew/crew.repository';
 import { findUtility } from '../reference/reference.repository';
-import type { BuiltReply, JobReply, JobReplyCache } from './job-replies';
+import type { BuiltReply, CachedReply, ReplyCache } from '../../plugins/reply-cache';
 import { assembleJobPage, freshTicket, mergeTickets, staleTickets, type TicketSlices } from './job-page-reply';
 import { jobHasInvoices } from '../invoices/invoices.repository';
 import * as repo from './jobs.repository';
@@ -46,7 +46,7 @@ async function listJobs(ctx: AppContext, companyId: number): Promise<JobListRow[
  * 5,000 jobs take two grouped statements over every ticket and task of the company and ~1 MB
  * of JSON to build, their fingerprint one cheap statement. Fingerprint FIRST, as getJobReply.
  */
-export async function getJobListReply(ctx: AppContext, me: CurrentUser, cache: JobReplyCache): Promise<JobReply> {
+export async function getJobListReply(ctx: AppContext, me: CurrentUser, cache: ReplyCache): Promise<CachedReply> {
   const fingerprint = await repo.jobListFingerprint(ctx.db, me.companyId);
   return cache.get(`jobs:${me.companyId}`, fingerprint, () => listJobs(ctx, me.companyId));
 }
@@ -72,7 +72,7 @@ export async function getJob(ctx: AppContext, me: CurrentUser, id: number): Prom
  * so a write landing in between can only make the stored reply newer than its fingerprint,
  * which the next request sees as a change; a reply older than the database is never served.
  */
-export async function getJobReply(ctx: AppContext, me: CurrentUser, id: number, cache: JobReplyCache<TicketSlices>): Promise<JobReply> {
+export async function getJobReply(ctx: AppContext, me: CurrentUser, id: number, cache: ReplyCache<TicketSlices>): Promise<CachedReply> {
   const key = `${me.companyId}:${id}`;
   const fingerprint = await repo.jobFingerprint(ctx.db, me.companyId, id);
   if (fingerprint === null) {

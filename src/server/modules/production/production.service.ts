@@ -4,7 +4,7 @@ import type { ProductionForeman, ProductionReply } from '../../../shared/product
 import type { AppContext } from '../../context';
 import { notFound } from '../../errors';
 import type { CurrentUser } from '../../plugins/auth';
-import type { JobReply, JobReplyCache } from '../jobs/job-replies';
+import type { CachedReply, ReplyCache } from '../../plugins/reply-cache';
 import { findJob } from '../jobs/jobs.repository';
 import * as repo from './production.repository';
 
@@ -17,7 +17,7 @@ export const UNASSIGNED_FOREMAN = 'Unassigned';
  * job costs far more than its fingerprint, and the office reopens the same job all day.
  * Fingerprint FIRST, as jobs.service getJobReply, so a stored reply is never older than its key.
  */
-export async function getProductionReply(ctx: AppContext, me: CurrentUser, jobId: number, cache: JobReplyCache): Promise<JobReply> {
+export async function getProductionReply(ctx: AppContext, me: CurrentUser, jobId: number, cache: ReplyCache): Promise<CachedReply> {
   const key = `production:${me.companyId}:${jobId}`;
   const fingerprint = await repo.productionFingerprint(ctx.db, me.companyId, jobId);
   if (fingerprint === null) {
