@@ -3,7 +3,7 @@ import type { AppContext } from '../../context';
 import { notFound, unprocessable } from '../../errors';
 import type { CurrentUser } from '../../plugins/auth';
 import { companyTimeZone, findJob } from '../jobs/jobs.repository';
-import { loadTicketsOfJob } from '../tickets/tickets.read';
+import { loadTicketsOfJob } from '../tickets/tickets.service';
 import { buildExportXlsx } from './export-xlsx-thread';
 
 /**

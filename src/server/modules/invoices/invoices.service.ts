@@ -18,7 +18,7 @@ import { isoInstant } from '../../db/sql';
 import { badRequest, conflict, notFound } from '../../errors';
 import type { CurrentUser } from '../../plugins/auth';
 import { findJob, lockJob } from '../jobs/jobs.repository';
-import { loadTicket } from '../tickets/tickets.read';
+import { loadTicket } from '../tickets/tickets.service';
 import { lockTicket } from '../tickets/tickets.repository';
 import * as repo from './invoices.repository';
 

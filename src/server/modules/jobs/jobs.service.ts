@@ -13,7 +13,7 @@ import { badRequest, conflict, notFound } from '../../errors';
 import type { CurrentUser } from '../../plugins/auth';
 import { requireUploadedFile } from '../../storage/keys';
 import { importJobWorkbook } from '../imports/job-import';
-import { loadTicketRows, loadTicketRowVersions, loadTicketsOfJob } from '../tickets/tickets.read';
+import { loadTicketRows, loadTicketRowVersions, loadTicketsOfJob } from '../tickets/tickets.service';
 import { deleteUnreferencedFiles } from '../uploads/stored-files';
 import { findUser } from '../crew/crew.repository';
 import { findUtility } from '../reference/reference.repository';

@@ -4,10 +4,9 @@ import type { Pole, Ticket } from '../../../shared/tickets.schemas';
 import type { AppContext } from '../../context';
 import { badRequest, notFound } from '../../errors';
 import type { CurrentUser } from '../../plugins/auth';
-import { loadTicket } from '../tickets/tickets.read';
 import { findJob } from '../jobs/jobs.repository';
 import { findUtility } from '../reference/reference.repository';
-import { insertNewPole, insertTicketForPole } from '../tickets/tickets.service';
+import { insertNewPole, insertTicketForPole, loadTicket } from '../tickets/tickets.service';
 import * as repo from './poles.repository';
 
 /**

@@ -4,7 +4,7 @@ import { CREW_STATUS, ROLE } from '../../../shared/constants';
 import type { DbOrTx } from '../../db/client';
 import { images, notes, permits, poles, tickets, ticketTasks, units, users, workOrders } from '../../db/schema/index';
 
-/** The only SQL of the tickets area (writes and checks; the read model is in tickets.read.ts). */
+/** The only SQL of the tickets area (writes and checks; the read model is in ticket-reads.repository.ts). */
 
 export type TicketRow = typeof tickets.$inferSelect;
 

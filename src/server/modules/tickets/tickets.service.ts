@@ -17,7 +17,7 @@ import { findJob, type JobRecord } from '../jobs/jobs.repository';
 import * as poleRepo from '../poles/poles.repository';
 import { findUtility, permitTypeExists } from '../reference/reference.repository';
 import * as repo from './tickets.repository';
-import { loadTicket } from './tickets.read';
+import { loadTicket } from './ticket-reads.repository';
 
 /**
  * Ticket rules (SPEC §4 Ticket window, §5 Add pole / Tasks; DESIGN §4 roles, statuses,
@@ -26,6 +26,13 @@ import { loadTicket } from './tickets.read';
  */
 
 type TicketInsert = typeof tickets.$inferInsert;
+
+/**
+ * The ticket read model as other modules read it (the job page, My Work, exports, invoices, poles):
+ * the statements are in ticket-reads.repository.ts, and this service is the tickets module's one
+ * door (docs/decisions/041-mods-module-order.md).
+ */
+export { loadTicket, loadTicketsOfJob, loadTicketRows, loadTicketRowVersions, selectTicketRows, toTicketRow } from './ticket-reads.repository';
 
 /** Document kinds a dig-safe, NRA or permit url may point at (all are "a PDF or a photo"). */
 const DOC_KINDS: readonly StorageKind[] = ['dig_file', 'nra_file', 'permit'];

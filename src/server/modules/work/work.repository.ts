@@ -3,7 +3,7 @@ import type { WorkTicket } from '../../../shared/work.schemas';
 import type { DbOrTx } from '../../db/client';
 import { jobs, tickets, users } from '../../db/schema/index';
 import { jobIsPublished } from '../../db/sql';
-import { selectTicketRows, toTicketRow } from '../tickets/tickets.read';
+import { selectTicketRows, toTicketRow } from '../tickets/tickets.service';
 
 /** My Work's SQL (DESIGN §7.1). Every statement is scoped by the caller's company. */
 
