@@ -208,3 +208,10 @@ export async function poleLineOfTicket(db: DbOrTx, ticketId: number) {
     .where(eq(tickets.id, ticketId));
   return row ?? { pole_name: null, line_name: null };
 }
+
+/** Stores who unlocked a billed ticket, when and why; bumps its version (an open window must reload). */
+export const unlockTicket = (db: DbOrTx, companyId: number, id: number, userId: number, reason: string) =>
+  db
+    .update(tickets)
+    .set({ unlockedAt: new Date(), unlockedBy: userId, unlockReason: reason, version: sql`${tickets.version} + 1` })
+    .where(and(eq(tickets.companyId, companyId), eq(tickets.id, id)));

@@ -13,6 +13,7 @@ import {
   ticketSaveBody,
   ticketSaveReply,
 } from '../../../shared/tickets.schemas';
+import { unlockBody } from '../../../shared/invoices.schemas';
 import type { App, AppContext } from '../../context';
 import { registerMultipart } from '../../plugins/multipart';
 import { idParams, rowId } from '../../plugins/routes';
@@ -75,6 +76,16 @@ export async function ticketRoutes(app: App, ctx: AppContext) {
     '/tickets/:id',
     { config: { allow: 'tickets.write' }, schema: { tags, summary: 'Delete a ticket and its files', params: idParams, response: { 200: ticketDeleteReply } } },
     (request) => service.deleteTicket(ctx, request.user, request.params.id, logFor(request)),
+  );
+
+  app.post(
+    '/tickets/:id/unlock',
+    {
+      // Billing's permission: who may invoice may unlock (DESIGN §7.3, decision 025).
+      config: { allow: 'billing.write' },
+      schema: { tags: ['tickets', 'invoices'], summary: "Unlock a billed ticket's tasks and status, with a reason", params: idParams, body: unlockBody, response: { 200: ticketReply } },
+    },
+    (request) => service.unlockTicket(ctx, request.user, request.params.id, request.body.reason),
   );
 
   // Multipart bodies only in this scope: the image-complete form (the spreadsheet upload has its own, imports.routes.ts).

@@ -122,6 +122,23 @@ export function assertNotBilledLocked(t: Pick<repo.TicketRow, 'billedAt' | 'unlo
   if (isBilledLocked(t)) throw conflict(MSG.ticketBilledLocked(t.invoiceNumber ?? 'an invoice'), ERROR_CODE.ticketBilled);
 }
 
+/**
+ * POST /tickets/{id}/unlock {reason}: a billed ticket's tasks and status may change again. The
+ * ticket stays billed (its invoice's lines are frozen) and can never go on a second invoice.
+ */
+export async function unlockTicket(ctx: AppContext, me: CurrentUser, id: number, reasonIn: string): Promise<{ ticket: Ticket }> {
+  const reason = reasonIn.trim();
+  if (!reason) throw badRequest(MSG.unlockReasonRequired, { reason: MSG.unlockReasonRequired });
+  return ctx.db.transaction(async (tx) => {
+    const t = await repo.lockTicket(tx, me.companyId, id);
+    if (!t) throw notFound('ticket');
+    if (!t.billedAt) throw conflict(MSG.unlockNotBilled);
+    await repo.unlockTicket(tx, me.companyId, id, me.id, reason);
+    const ticket = await loadTicket(tx, me.companyId, id);
+    return { ticket: ticket! };
+  });
+}
+
 // ---------------------------------------------------------------------------------------------
 // PUT /tickets/
 
