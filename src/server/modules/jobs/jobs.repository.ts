@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, sql, type AnyColumn } from 'drizzle-orm';
+import { and, desc, eq, sql, type AnyColumn } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { JOB_STATUS, JOB_TYPE } from '../../../shared/constants';
 import { rowsOf, type DbOrTx } from '../../db/client';
@@ -110,9 +110,6 @@ export const jobsWithNumber = (db: DbOrTx, companyId: number, jobNumber: string)
 
 export const companyTimeZone = async (db: DbOrTx, companyId: number) =>
   (await db.select({ tz: companies.timeZone }).from(companies).where(eq(companies.id, companyId)))[0]?.tz ?? 'UTC';
-
-export const listUtilities = (db: DbOrTx, companyId: number) =>
-  db.select({ id: utilities.id, code: utilities.code }).from(utilities).where(eq(utilities.companyId, companyId)).orderBy(asc(utilities.code));
 
 export type JobInsert = typeof jobs.$inferInsert;
 

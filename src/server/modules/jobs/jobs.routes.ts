@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { jobDeleteReply, jobExistsReply, jobListItemSchema, jobListRowSchema, jobSaveBody, jobSaveReply, jobSchema, utilitySchema } from '../../../shared/jobs.schemas';
+import { jobDeleteReply, jobExistsReply, jobListItemSchema, jobListRowSchema, jobSaveBody, jobSaveReply, jobSchema } from '../../../shared/jobs.schemas';
 import { ticketSchema } from '../../../shared/tickets.schemas';
 import type { App, AppContext } from '../../context';
 import { MAP_EXPORT_TYPE, mapExportFileName, ticketsToGeoJson, ticketsToKml } from '../../../shared/map-export';
@@ -98,8 +98,4 @@ export async function jobsRoutes(app: App, ctx: AppContext, replies: ReplyCache<
   // SPEC's path deletes with a GET: marked, so the cookie alone (a cross-site link or <img>) cannot.
   app.get('/jobs/delete/:id', { ...deleteSchema, config: { ...deleteSchema.config, changesState: true } }, (request) => remove(request, request.params.id));
   app.delete('/jobs/:id', deleteSchema, (request) => remove(request, request.params.id));
-
-  app.get('/utilities', { config: { allow: 'read' }, schema: { tags: ['reference'], response: { 200: z.array(utilitySchema) } } }, (request) =>
-    service.utilities(ctx, request.user),
-  );
 }

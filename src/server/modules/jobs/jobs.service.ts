@@ -1,5 +1,5 @@
 import { CREW_STATUS, ROLE, TICKET_STATUS } from '../../../shared/constants';
-import type { Job, JobListItem, JobListRow, JobSave, JobSaveReply, Utility } from '../../../shared/jobs.schemas';
+import type { Job, JobListItem, JobListRow, JobSave, JobSaveReply } from '../../../shared/jobs.schemas';
 import type { MapTicket } from '../../../shared/map-export';
 import { MSG } from '../../../shared/messages';
 import { normalizeCode } from '../../../shared/names';
@@ -121,8 +121,6 @@ export async function jobMapTickets(ctx: AppContext, me: CurrentUser, id: number
   const tickets = rows.map(({ complete, ...r }): MapTicket => ({ ...r, status: complete ? TICKET_STATUS.COMPLETE : TICKET_STATUS.PENDING }));
   return { job_number: job.jobNumber, tickets };
 }
-
-export const utilities = (ctx: AppContext, me: CurrentUser): Promise<Utility[]> => repo.listUtilities(ctx.db, me.companyId);
 
 /**
  * PUT /jobs/ {job}: no id creates, with id updates (needs the current version). Drafts of

@@ -67,6 +67,10 @@ export async function searchPoles(db: DbOrTx, s: PoleSearch): Promise<Pole[]> {
 export const findPole = async (db: DbOrTx, companyId: number, id: number): Promise<Pole | undefined> =>
   (await selectPoles(db).where(and(eq(poles.companyId, companyId), eq(poles.id, id))))[0];
 
+/** The company's access types of poles (SPEC §3 Access type), for the Pole tab's list. */
+export const listAccessTypes = (db: DbOrTx, companyId: number) =>
+  db.select({ id: accessTypes.id, title: accessTypes.title }).from(accessTypes).where(eq(accessTypes.companyId, companyId)).orderBy(asc(accessTypes.id));
+
 export async function accessTypeExists(db: DbOrTx, companyId: number, id: number): Promise<boolean> {
   const rows = await db.select({ id: accessTypes.id }).from(accessTypes).where(and(eq(accessTypes.companyId, companyId), eq(accessTypes.id, id)));
   return rows.length > 0;

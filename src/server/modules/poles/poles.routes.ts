@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { addPoleBody, byPoleOrLineQuery, byUtilityQuery, poleUpdateBody, specificPoleQuery } from '../../../shared/poles.schemas';
+import { accessTypeSchema, addPoleBody, byPoleOrLineQuery, byUtilityQuery, poleUpdateBody, specificPoleQuery } from '../../../shared/poles.schemas';
 import { addPoleReply, poleReply, poleSchema, polesReply } from '../../../shared/tickets.schemas';
 import type { App, AppContext } from '../../context';
 import * as service from './poles.service';
@@ -44,5 +44,11 @@ export async function poleRoutes(app: App, ctx: AppContext) {
       },
     },
     (request) => service.addPole(ctx, request.user, request.body),
+  );
+
+  app.get(
+    '/poles/accessTypes',
+    { config: { allow: 'read' }, schema: { tags, summary: 'Access types of poles', response: { 200: z.array(accessTypeSchema) } } },
+    (request) => service.accessTypes(ctx, request.user),
   );
 }

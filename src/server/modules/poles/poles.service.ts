@@ -22,6 +22,9 @@ async function utilityFilter(ctx: AppContext, companyId: number, utility: string
   return found ? found.id : 'none';
 }
 
+/** GET /poles/accessTypes: the company's access types, by id. */
+export const accessTypes = (ctx: AppContext, user: CurrentUser) => repo.listAccessTypes(ctx.db, user.companyId);
+
 /** GET /poles/byUtility → {poles}. */
 export async function byUtility(ctx: AppContext, user: CurrentUser, q: { utility?: string; pole?: string; line?: string }) {
   const utilityId = await utilityFilter(ctx, user.companyId, q.utility);
