@@ -14,7 +14,7 @@ import type { CurrentUser } from '../../plugins/auth';
 import { requireUploadedFile } from '../../storage/keys';
 import { importJobWorkbook } from '../imports/job-import';
 import { loadTicketRows, loadTicketRowVersions, loadTicketsOfJob } from '../tickets/tickets.service';
-import { deleteUnreferencedFiles } from '../uploads/stored-files';
+import { deleteUnreferencedFiles } from '../../storage/stored-files';
 import { findUser } from '../crew/crew.repository';
 import { findUtility } from '../reference/reference.repository';
 import type { BuiltReply, CachedReply, ReplyCache } from '../../plugins/reply-cache';

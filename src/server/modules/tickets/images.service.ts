@@ -9,7 +9,7 @@ import { isoInstant } from '../../db/sql';
 import { badRequest, notFound } from '../../errors';
 import type { CurrentUser } from '../../plugins/auth';
 import { parseStorageKey, siblingStorageKey, storageKeyOwnedBy, wrongFileKind } from '../../storage/keys';
-import { deleteUnreferencedFiles, holdFileUrls } from '../uploads/stored-files';
+import { deleteUnreferencedFiles, holdFileUrls } from '../../storage/stored-files';
 import { companyTimeZone } from '../jobs/jobs.repository';
 import { readPhotoCapture, type PhotoCapture } from './photo-exif';
 import * as repo from './tickets.repository';

@@ -12,7 +12,7 @@ import { ERROR_CODE } from '../../../shared/error-codes';
 import { badRequest, conflict, forbidden, notFound } from '../../errors';
 import type { CurrentUser } from '../../plugins/auth';
 import { requireUploadedFile, type StorageKind } from '../../storage/keys';
-import { deleteUnreferencedFiles, holdFileUrls } from '../uploads/stored-files';
+import { deleteUnreferencedFiles, holdFileUrls } from '../../storage/stored-files';
 import { findJob, type JobRecord } from '../jobs/jobs.repository';
 import * as poleRepo from '../poles/poles.repository';
 import { findUtility, permitTypeExists } from '../reference/reference.repository';
