@@ -293,6 +293,9 @@ export async function configurableRoles(ctx: AppContext, me: CurrentUser) {
   return me.roleId === ROLE.ADMIN ? roles : roles.filter((r) => r.id !== ROLE.ADMIN);
 }
 
+/** The company's time zone, for the modules that show or read dates in it (exports, photos, the job page). */
+export const companyTimeZone = repo.companyTimeZone;
+
 // ---------------------------------------------------------------------------------------------
 // What the crew module uses of the accounts (it adds and invites members): the e-mail check and
 // the mail budgets, counted in auth_throttle like the sign-in guesses.

@@ -8,7 +8,7 @@ import type { DbOrTx } from '../../db/client';
 import type { CurrentUser } from '../../plugins/auth';
 import { assertEmailAvailable, emailTaken, sendPasswordLink, takeInvitationBudget, takeMemberMailBudget } from '../auth/auth.service';
 import { isUniqueViolation } from '../../db/errors';
-import { findJob } from '../jobs/jobs.repository';
+import { findJob } from '../job-record/job-record.service';
 import * as repo from './crew.repository';
 
 /** Roles whose members are the crew of a foreman (SPEC §5: they must name one). */

@@ -16,7 +16,7 @@ import { isUniqueViolation } from '../../db/errors';
 import { isoInstant } from '../../db/sql';
 import { badRequest, conflict, notFound } from '../../errors';
 import type { CurrentUser } from '../../plugins/auth';
-import { findJob, lockJob } from '../jobs/jobs.repository';
+import { findJob, lockJob } from '../job-record/job-record.service';
 import * as repo from './invoices.repository';
 
 /**

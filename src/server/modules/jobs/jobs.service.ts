@@ -21,6 +21,8 @@ import type { BuiltReply, CachedReply, ReplyCache } from '../../plugins/reply-ca
 import { assembleJobPage, freshTicket, mergeTickets, staleTickets, type TicketSlices } from './job-page-reply';
 import { jobHasInvoices } from '../invoices/invoices.repository';
 import * as repo from './jobs.repository';
+import { companyTimeZone } from '../auth/auth.service';
+import { findJob, jobFingerprint } from '../job-record/job-record.service';
 import { selectJobPercents } from '../production/production.repository';
 
 /** Jobs: list, read, save (create/update with import), delete (SPEC §5 Job save, DESIGN §4–5). */
@@ -63,7 +65,7 @@ export const jobHeaderOf = (ctx: AppContext, me: CurrentUser, id: number): Promi
 /** GET /jobs/{id}: header + ticket-table rows + the company's time zone (for the CSV export). */
 export async function getJob(ctx: AppContext, me: CurrentUser, id: number): Promise<Job> {
   const job = await jobHeader(ctx, me.companyId, id);
-  const [tickets, tz] = await Promise.all([loadTicketRows(ctx.db, me.companyId, id), repo.companyTimeZone(ctx.db, me.companyId)]);
+  const [tickets, tz] = await Promise.all([loadTicketRows(ctx.db, me.companyId, id), companyTimeZone(ctx.db, me.companyId)]);
   return { ...job, tickets, company_time_zone: tz };
 }
 
@@ -74,7 +76,7 @@ export async function getJob(ctx: AppContext, me: CurrentUser, id: number): Prom
  */
 export async function getJobReply(ctx: AppContext, me: CurrentUser, id: number, cache: ReplyCache<TicketSlices>): Promise<CachedReply> {
   const key = `${me.companyId}:${id}`;
-  const fingerprint = await repo.jobFingerprint(ctx.db, me.companyId, id);
+  const fingerprint = await jobFingerprint(ctx.db, me.companyId, id);
   if (fingerprint === null) {
     cache.delete(key);
     throw notFound('job');
@@ -101,7 +103,7 @@ async function buildJobPage(ctx: AppContext, companyId: number, id: number, kept
 }
 
 export async function ticketsOfJob(ctx: AppContext, me: CurrentUser, id: number): Promise<Ticket[]> {
-  if (!(await repo.findJob(ctx.db, me.companyId, id))) throw notFound('job');
+  if (!(await findJob(ctx.db, me.companyId, id))) throw notFound('job');
   return loadTicketsOfJob(ctx.db, me.companyId, id);
 }
 
@@ -116,7 +118,7 @@ export function jobsWithNumber(ctx: AppContext, me: CurrentUser, jobNumber: stri
  * two statements whatever the number of tickets (the builders of src/shared/map-export.ts do the rest).
  */
 export async function jobMapTickets(ctx: AppContext, me: CurrentUser, id: number): Promise<{ job_number: string; tickets: MapTicket[] }> {
-  const [job, rows] = await Promise.all([repo.findJob(ctx.db, me.companyId, id), repo.selectLocatedTickets(ctx.db, me.companyId, id)]);
+  const [job, rows] = await Promise.all([findJob(ctx.db, me.companyId, id), repo.selectLocatedTickets(ctx.db, me.companyId, id)]);
   if (!job) throw notFound('job');
   const tickets = rows.map(({ complete, ...r }): MapTicket => ({ ...r, status: complete ? TICKET_STATUS.COMPLETE : TICKET_STATUS.PENDING }));
   return { job_number: job.jobNumber, tickets };
@@ -129,7 +131,7 @@ export async function jobMapTickets(ctx: AppContext, me: CurrentUser, id: number
  */
 export async function saveJob(ctx: AppContext, me: CurrentUser, input: JobSave, log?: (err: unknown) => void): Promise<JobSaveReply> {
   const { companyId } = me;
-  const existing = input.id !== undefined ? await repo.findJob(ctx.db, companyId, input.id) : undefined;
+  const existing = input.id !== undefined ? await findJob(ctx.db, companyId, input.id) : undefined;
   if (input.id !== undefined && !existing) throw notFound('job');
   if (existing && input.version === undefined) throw badRequest(MSG.jobVersionRequired);
 
@@ -199,7 +201,7 @@ export async function saveJob(ctx: AppContext, me: CurrentUser, input: JobSave, 
  */
 export async function deleteJob(ctx: AppContext, me: CurrentUser, id: number, log?: (err: unknown) => void) {
   const urls = await ctx.db.transaction(async (tx) => {
-    if (!(await repo.findJob(tx, me.companyId, id))) throw notFound('job');
+    if (!(await findJob(tx, me.companyId, id))) throw notFound('job');
     // Deleting the job would delete its invoices (DESIGN §7.3: an invoice is kept).
     if (await jobHasInvoices(tx, me.companyId, id)) throw conflict(MSG.jobHasInvoices, ERROR_CODE.jobHasInvoices);
     const urls = await repo.fileUrlsOfJob(tx, me.companyId, id);

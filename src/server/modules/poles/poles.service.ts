@@ -4,7 +4,7 @@ import type { Pole, Ticket } from '../../../shared/tickets.schemas';
 import type { AppContext } from '../../context';
 import { badRequest, notFound } from '../../errors';
 import type { CurrentUser } from '../../plugins/auth';
-import { findJob } from '../jobs/jobs.repository';
+import { findJob } from '../job-record/job-record.service';
 import { findUtility } from '../reference/reference.repository';
 import { insertNewPole, insertTicketForPole, loadTicket } from '../tickets/tickets.service';
 import * as repo from './poles.repository';

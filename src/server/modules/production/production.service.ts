@@ -5,7 +5,7 @@ import type { AppContext } from '../../context';
 import { notFound } from '../../errors';
 import type { CurrentUser } from '../../plugins/auth';
 import type { CachedReply, ReplyCache } from '../../plugins/reply-cache';
-import { findJob } from '../jobs/jobs.repository';
+import { findJob } from '../job-record/job-record.service';
 import * as repo from './production.repository';
 
 /** Production of a job (DESIGN §7.3): every figure comes from computeProduction. */

@@ -10,7 +10,7 @@ import { badRequest, notFound } from '../../errors';
 import type { CurrentUser } from '../../plugins/auth';
 import { parseStorageKey, siblingStorageKey, storageKeyOwnedBy, wrongFileKind } from '../../storage/keys';
 import { deleteUnreferencedFiles, holdFileUrls } from '../../storage/stored-files';
-import { companyTimeZone } from '../jobs/jobs.repository';
+import { companyTimeZone } from '../auth/auth.service';
 import { readPhotoCapture, type PhotoCapture } from './photo-exif';
 import * as repo from './tickets.repository';
 

@@ -13,7 +13,7 @@ import { badRequest, conflict, forbidden, notFound } from '../../errors';
 import type { CurrentUser } from '../../plugins/auth';
 import { requireUploadedFile, type StorageKind } from '../../storage/keys';
 import { deleteUnreferencedFiles, holdFileUrls } from '../../storage/stored-files';
-import { findJob, type JobRecord } from '../jobs/jobs.repository';
+import { findJob, type JobRecord } from '../job-record/job-record.service';
 import * as poleRepo from '../poles/poles.repository';
 import { findUtility, permitTypeExists } from '../reference/reference.repository';
 import * as repo from './tickets.repository';
