@@ -16,7 +16,7 @@ import { importJobWorkbook } from '../imports/job-import';
 import { loadTicketRows, loadTicketRowVersions, loadTicketsOfJob } from '../tickets/tickets.service';
 import { deleteUnreferencedFiles } from '../../storage/stored-files';
 import { findUser } from '../crew/crew.repository';
-import { findUtility } from '../reference/reference.repository';
+import { findUtility } from '../reference/reference.service';
 import type { BuiltReply, CachedReply, ReplyCache } from '../../plugins/reply-cache';
 import { assembleJobPage, freshTicket, mergeTickets, staleTickets, type TicketSlices } from './job-page-reply';
 import { jobHasInvoices } from '../invoices/invoices.repository';

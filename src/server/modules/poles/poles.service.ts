@@ -5,7 +5,7 @@ import type { AppContext } from '../../context';
 import { badRequest, notFound } from '../../errors';
 import type { CurrentUser } from '../../plugins/auth';
 import { findJob } from '../job-record/job-record.service';
-import { findUtility } from '../reference/reference.repository';
+import { findUtility } from '../reference/reference.service';
 import { insertNewPole, insertTicketForPole, loadTicket } from '../tickets/tickets.service';
 import * as repo from './poles.repository';
 

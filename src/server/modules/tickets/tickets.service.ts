@@ -15,7 +15,7 @@ import { requireUploadedFile, type StorageKind } from '../../storage/keys';
 import { deleteUnreferencedFiles, holdFileUrls } from '../../storage/stored-files';
 import { findJob, type JobRecord } from '../job-record/job-record.service';
 import * as poleRepo from '../poles/poles.repository';
-import { findUtility, permitTypeExists } from '../reference/reference.repository';
+import { findUtility, permitTypeExists } from '../reference/reference.service';
 import * as repo from './tickets.repository';
 import { loadTicket } from './ticket-reads.repository';
 
