@@ -31,6 +31,7 @@ import { unitRoutes } from './modules/reference/units.routes';
 import { poleRoutes } from './modules/poles/poles.routes';
 import { referenceRoutes } from './modules/reference/reference.routes';
 import { ticketRoutes } from './modules/tickets/tickets.routes';
+import { insertTicketForPole, loadTicket } from './modules/tickets/tickets.service';
 import type { TicketSlices } from './modules/jobs/job-page-reply';
 import { jobsRoutes } from './modules/jobs/jobs.routes';
 import { workRoutes } from './modules/work/work.routes';
@@ -90,7 +91,8 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
       await importColumnRoutes(api, ctx);
       await uploadRoutes(api, ctx);
       await unitRoutes(api, ctx);
-      await poleRoutes(api, ctx);
+      // Adding a pole to a job writes its ticket: the tickets module is above poles, so it is handed in.
+      await poleRoutes(api, ctx, { insertTicketForPole, loadTicket });
       await referenceRoutes(api, ctx);
       await ticketRoutes(api, ctx);
       await spreadsheetUploadRoutes(api, ctx);

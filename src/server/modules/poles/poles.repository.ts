@@ -2,7 +2,7 @@ import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
 import type { PoleFields } from '../../../shared/poles.schemas';
 import type { Pole } from '../../../shared/tickets.schemas';
 import type { DbOrTx } from '../../db/client';
-import { accessTypes, poles, utilities } from '../../db/schema/index';
+import { accessTypes, poles, tickets, utilities } from '../../db/schema/index';
 import { notFromPendingImport, prefixPattern } from '../../db/sql';
 
 /** SPEC §3 Pole as the routes answer it; utility and access type are joined, company-scoped. */
@@ -66,6 +66,24 @@ export async function searchPoles(db: DbOrTx, s: PoleSearch): Promise<Pole[]> {
 
 export const findPole = async (db: DbOrTx, companyId: number, id: number): Promise<Pole | undefined> =>
   (await selectPoles(db).where(and(eq(poles.companyId, companyId), eq(poles.id, id))))[0];
+
+/** A ticket of the job whose pole has this pole name and line name (trimmed, case-insensitive). */
+export async function ticketWithPoleLine(db: DbOrTx, companyId: number, jobId: number, poleName: string, lineName: string) {
+  const [row] = await db
+    .select({ id: tickets.id })
+    .from(tickets)
+    .innerJoin(poles, and(eq(poles.id, tickets.poleId), eq(poles.companyId, tickets.companyId)))
+    .where(
+      and(
+        eq(tickets.companyId, companyId),
+        eq(tickets.jobId, jobId),
+        sql`lower(trim(${poles.poleName})) = ${poleName.trim().toLowerCase()}`,
+        sql`lower(trim(${poles.lineName})) = ${lineName.trim().toLowerCase()}`,
+      ),
+    )
+    .limit(1);
+  return row?.id;
+}
 
 /** The company's access types of poles (SPEC §3 Access type), for the Pole tab's list. */
 export const listAccessTypes = (db: DbOrTx, companyId: number) =>

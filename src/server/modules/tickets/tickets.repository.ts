@@ -63,24 +63,6 @@ export async function ticketsOnPole(db: DbOrTx, companyId: number, jobId: number
   return rows.map((r) => r.id);
 }
 
-/** A ticket of the job whose pole has this pole name and line name (trimmed, case-insensitive). */
-export async function ticketWithPoleLine(db: DbOrTx, companyId: number, jobId: number, poleName: string, lineName: string) {
-  const [row] = await db
-    .select({ id: tickets.id })
-    .from(tickets)
-    .innerJoin(poles, and(eq(poles.id, tickets.poleId), eq(poles.companyId, tickets.companyId)))
-    .where(
-      and(
-        eq(tickets.companyId, companyId),
-        eq(tickets.jobId, jobId),
-        sql`lower(trim(${poles.poleName})) = ${poleName.trim().toLowerCase()}`,
-        sql`lower(trim(${poles.lineName})) = ${lineName.trim().toLowerCase()}`,
-      ),
-    )
-    .limit(1);
-  return row?.id;
-}
-
 export async function isActiveWorkingForeman(db: DbOrTx, companyId: number, userId: number): Promise<boolean> {
   const rows = await db
     .select({ id: users.id })

@@ -2,7 +2,6 @@ import { TICKET_STATUS } from '../../../shared/constants';
 import { toIsoDate } from '../../../shared/dates';
 import { MSG } from '../../../shared/messages';
 import { can } from '../../../shared/permissions';
-import { addPoleMissing, type PoleFields } from '../../../shared/poles.schemas';
 import { clampAdditionalQty } from '../../../shared/tasks';
 import type { PermitSave, Ticket, TicketSave } from '../../../shared/tickets.schemas';
 import type { AppContext } from '../../context';
@@ -14,8 +13,8 @@ import type { CurrentUser } from '../../plugins/auth';
 import { requireUploadedFile, type StorageKind } from '../../storage/keys';
 import { deleteUnreferencedFiles, holdFileUrls } from '../../storage/stored-files';
 import { findJob, type JobRecord } from '../job-record/job-record.service';
-import * as poleRepo from '../poles/poles.repository';
-import { findUtility, permitTypeExists } from '../reference/reference.service';
+import { findPole, insertNewPole } from '../poles/poles.service';
+import { permitTypeExists } from '../reference/reference.service';
 import * as repo from './tickets.repository';
 import { loadTicket } from './ticket-reads.repository';
 
@@ -57,31 +56,6 @@ async function mergeFlags(db: DbOrTx, companyId: number, t: { id: number; job_id
 }
 
 /**
- * A new pole for a ticket (SPEC §5 Add pole): pole name, line name and one of the company's
- * utilities are required, and no ticket of the job may already be on that pole and line.
- */
-export async function insertNewPole(
-  db: DbOrTx,
-  companyId: number,
-  p: Omit<PoleFields, 'pole_name' | 'line_name'> & { pole_name?: string | null; line_name?: string | null; utility?: number | string | null },
-  jobId: number | null,
-): Promise<number> {
-  const utilityId = Number(p.utility ?? p.utility_id_owning_pole);
-  if (addPoleMissing({ pole_name: p.pole_name, line_name: p.line_name, utility: utilityId })) throw badRequest(MSG.addPoleMissing);
-  if (!(await findUtility(db, companyId, utilityId))) throw badRequest(MSG.addPoleMissing);
-  if (p.accessibility_id != null && !(await poleRepo.accessTypeExists(db, companyId, p.accessibility_id))) {
-    throw badRequest(MSG.poleAccessTypeInvalid);
-  }
-  const poleName = p.pole_name!.trim();
-  const lineName = p.line_name!.trim();
-  if (jobId != null && (await repo.ticketWithPoleLine(db, companyId, jobId, poleName, lineName)) !== undefined) {
-    throw conflict(MSG.addPoleDuplicate);
-  }
-  const { utility: _u, ...fields } = p;
-  return poleRepo.insertPole(db, companyId, { ...fields, pole_name: poleName, line_name: lineName, utility_id_owning_pole: utilityId });
-}
-
-/**
  * Inserts the ticket of a job for a pole (SPEC §4: adding a pole saves its ticket at once).
  * Address and coordinates start as the pole's; EHASP starts as the job's override.
  */
@@ -92,7 +66,7 @@ export async function insertTicketForPole(
   poleId: number,
   dueDate: string | null | undefined,
 ): Promise<number> {
-  const pole = await poleRepo.findPole(db, companyId, poleId);
+  const pole = await findPole(db, companyId, poleId);
   if (!pole) throw notFound('pole');
   let due: string | null = null;
   if (dueDate != null && dueDate !== '') {
@@ -205,7 +179,7 @@ async function diffFields({ db, user, cur, c, edit }: Diff, input: TicketSave) {
   // Pole: choosing another existing pole, or a new one.
   const poleId = input.pole_id ?? input.pole?.id ?? undefined;
   if (poleId !== undefined && poleId !== null && poleId !== cur.poleId) {
-    if (!(await poleRepo.findPole(db, user.companyId, poleId))) throw notFound('pole');
+    if (!(await findPole(db, user.companyId, poleId))) throw notFound('pole');
     c.set.poleId = poleId;
     c.structural.push('pole');
   } else if (input.pole && input.pole.id == null && (input.pole.pole_name || input.pole.line_name)) {
@@ -428,7 +402,7 @@ export async function saveTicket(ctx: AppContext, user: CurrentUser, input: Tick
       const existingPole = input.pole_id ?? input.pole?.id ?? null;
       let poleId: number;
       if (existingPole != null) {
-        if (!(await poleRepo.findPole(tx, user.companyId, existingPole))) throw notFound('pole');
+        if (!(await findPole(tx, user.companyId, existingPole))) throw notFound('pole');
         poleId = existingPole;
       } else if (input.pole) {
         poleId = await insertNewPole(tx, user.companyId, input.pole, job.id);
