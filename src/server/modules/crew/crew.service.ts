@@ -47,6 +47,12 @@ export async function listCrew(ctx: AppContext, me: CurrentUser): Promise<CrewMe
   return (await repo.listCrew(ctx.db, me.companyId)).map(toMember);
 }
 
+/** Whether `userId` is an active Foreman (role 3) of the company: who may run a job (SPEC §5 Job save). */
+export async function isActiveForeman(db: DbOrTx, companyId: number, userId: number): Promise<boolean> {
+  const u = await repo.findUser(db, companyId, userId);
+  return !!u && u.roleId === ROLE.FOREMAN && u.crewStatus === CREW_STATUS.ACTIVE;
+}
+
 export const foremen = (ctx: AppContext, me: CurrentUser) => repo.listActiveByRole(ctx.db, me.companyId, [ROLE.FOREMAN]);
 
 export const workingForemen = (ctx: AppContext, me: CurrentUser) => repo.listActiveByRole(ctx.db, me.companyId, [ROLE.WORKING_FOREMAN]);

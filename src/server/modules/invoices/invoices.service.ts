@@ -24,6 +24,9 @@ import * as repo from './invoices.repository';
  * their tasks frozen into lines, numbered INV-000001… per company, all in one transaction.
  */
 
+/** Whether the job has an invoice: such a job is kept (DESIGN §7.3), the jobs module refuses to delete it. */
+export const jobHasInvoices = repo.jobHasInvoices;
+
 const where = (t: { pole_name: string | null; line_name: string | null; id: number }) =>
   t.pole_name ? `${t.pole_name}${t.line_name ? ` / ${t.line_name}` : ''}` : `ticket ${t.id}`;
 

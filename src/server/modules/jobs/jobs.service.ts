@@ -1,4 +1,4 @@
-import { CREW_STATUS, ROLE, TICKET_STATUS } from '../../../shared/constants';
+import { TICKET_STATUS } from '../../../shared/constants';
 import type { Job, JobListItem, JobListRow, JobSave, JobSaveReply } from '../../../shared/jobs.schemas';
 import type { MapTicket } from '../../../shared/map-export';
 import { MSG } from '../../../shared/messages';
@@ -12,18 +12,18 @@ import { isoInstant } from '../../db/sql';
 import { badRequest, conflict, notFound } from '../../errors';
 import type { CurrentUser } from '../../plugins/auth';
 import { requireUploadedFile } from '../../storage/keys';
-import { importJobWorkbook } from '../imports/job-import';
+import { importJobWorkbook } from '../imports/job-import.service';
 import { loadTicketRows, loadTicketRowVersions, loadTicketsOfJob } from '../tickets/tickets.service';
 import { deleteUnreferencedFiles } from '../../storage/stored-files';
-import { findUser } from '../crew/crew.repository';
+import { isActiveForeman } from '../crew/crew.service';
 import { findUtility } from '../reference/reference.service';
 import type { BuiltReply, CachedReply, ReplyCache } from '../../plugins/reply-cache';
 import { assembleJobPage, freshTicket, mergeTickets, staleTickets, type TicketSlices } from './job-page-reply';
-import { jobHasInvoices } from '../invoices/invoices.repository';
+import { jobHasInvoices } from '../invoices/invoices.service';
 import * as repo from './jobs.repository';
 import { companyTimeZone } from '../auth/auth.service';
 import { findJob, jobFingerprint } from '../job-record/job-record.service';
-import { selectJobPercents } from '../production/production.repository';
+import { jobPercents } from '../production/production.service';
 
 /** Jobs: list, read, save (create/update with import), delete (SPEC §5 Job save, DESIGN §4–5). */
 
@@ -39,7 +39,7 @@ function toListItem(row: repo.JobRow): JobListItem {
 /** The jobs and their "% Complete", two statements whatever the number of jobs. */
 async function listJobs(ctx: AppContext, companyId: number): Promise<JobListRow[]> {
   const rows = await repo.selectJobs(ctx.db, companyId);
-  const percents = await selectJobPercents(ctx.db, companyId);
+  const percents = await jobPercents(ctx.db, companyId);
   return rows.map((row) => ({ ...toListItem(row), percent_complete: percents.get(row.id) ?? 0 }));
 }
 
@@ -142,10 +142,7 @@ export async function saveJob(ctx: AppContext, me: CurrentUser, input: JobSave, 
   }
   const foremanId = input.foreman_id ?? null;
   if (foremanId !== null && foremanId !== existing?.foremanId) {
-    const u = await findUser(ctx.db, companyId, foremanId);
-    if (!u || u.roleId !== ROLE.FOREMAN || u.crewStatus !== CREW_STATUS.ACTIVE) {
-      throw badRequest(MSG.jobForemanInvalid, { foreman_id: MSG.jobForemanInvalid });
-    }
+    if (!(await isActiveForeman(ctx.db, companyId, foremanId))) throw badRequest(MSG.jobForemanInvalid, { foreman_id: MSG.jobForemanInvalid });
   }
   // A new or changed packet must be this company's upload of a work packet, really stored.
   let packet = { size: input.work_packet_size ?? null, type: input.work_packet_type ?? null, name: input.work_packet_name ?? null };

@@ -12,6 +12,9 @@ import * as repo from './production.repository';
 
 export const UNASSIGNED_FOREMAN = 'Unassigned';
 
+/** Each job's "% Complete" for the jobs list, by job id (production.repository selectJobPercents: one statement). */
+export const jobPercents = repo.selectJobPercents;
+
 /**
  * GET /jobs/{id}/production as serialised bytes: reading and summing every task of a 5,000-ticket
  * job costs far more than its fingerprint, and the office reopens the same job all day.
