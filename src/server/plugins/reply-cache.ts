@@ -37,7 +37,7 @@ export interface BuiltReply<S> {
 /**
  * Serialised replies of GET /jobs/{id}, per process, bounded in bytes (least recently used go
  * first). A job of 5,000 tickets takes ~100 ms of CPU to read and serialise but only a few ms to
- * fingerprint (jobs.repository `jobFingerprint`), and a crew reloads the same job all day: the
+ * fingerprint (job-record.repository `jobFingerprint`), and a crew reloads the same job all day: the
  * reply is built once per change and then served as bytes. Every request still checks the
  * fingerprint against the database, so a write made through another process is seen at once.
  * The jobs list and a job's production are kept here too, under keys of their own
