@@ -27,9 +27,9 @@ import { loadTicket } from './ticket-reads.repository';
 type TicketInsert = typeof tickets.$inferInsert;
 
 /**
- * The ticket read model as other modules read it (the job page, My Work, exports, invoices, poles):
- * the statements are in ticket-reads.repository.ts, and this service is the tickets module's one
- * door (docs/decisions/041-mods-module-order.md).
+ * The ticket read model as other modules read it (the job page, My Work, exports, and a pole added
+ * with its ticket): the statements are in ticket-reads.repository.ts, and other modules use the
+ * tickets module through its services only (docs/decisions/041-mods-module-order.md).
  */
 export { loadTicket, loadTicketsOfJob, loadTicketRows, loadTicketRowVersions, selectTicketRows, toTicketRow } from './ticket-reads.repository';
 
