@@ -70,6 +70,16 @@ const upExactly = (n) => `^(\\.\\./){${n}}`;
 /** Folder depths a zone covers below its root (src/server/modules/imports/worker/ is 1). */
 const DEPTHS = [0, 1, 2, 3];
 const filesAt = (root, depth, ext) => `${root}/${'*/'.repeat(depth)}*.${ext}`;
+/** Throws if `root` has folders nested deeper than the zones reach: their files would go unchecked. */
+function withinDepths(root, levels = DEPTHS.at(-1)) {
+  for (const f of foldersOf(`${root}/`)) {
+    if (levels === 0) throw new Error(`eslint.config.js: ${root}/${f} is deeper than the import zones reach; add a level to DEPTHS.`);
+    withinDepths(`${root}/${f}`, levels - 1);
+  }
+}
+SERVER_MODULES.forEach((m) => withinDepths(`./src/server/modules/${m}`));
+WEB_LAYERS.filter((l) => l !== 'features').forEach((l) => withinDepths(`./src/web/${l}`));
+WEB_FEATURES.forEach((f) => withinDepths(`./src/web/features/${f}`));
 const rule = (patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
 const noServer = { regex: `${anyUp}server(/|$)`, message: 'The web app never imports server code; share it through src/shared.' };
 
