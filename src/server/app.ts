@@ -1,5 +1,4 @@
 import { existsSync } from 'node:fs';
-import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import compress from '@fastify/compress';
@@ -9,22 +8,20 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import fastifyStatic from '@fastify/static';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import { sql } from 'drizzle-orm';
-import { z } from 'zod';
 import { API_PREFIX } from '../shared/constants';
 import { MSG } from '../shared/messages';
 import type { App, AppContext } from './context';
 import { fastifyTrustProxy } from './config';
-import { clientErrorReply, registerErrorHandler, storageFailure } from './plugins/errors';
-import { AppError } from './errors';
-import { rowsOf } from './db/client';
+import { clientErrorReply, registerErrorHandler } from './plugins/errors';
 import { registerAuth } from './plugins/auth';
 import { registerIdempotency } from './plugins/idempotency';
 import { registerInputTextCheck } from './plugins/input-text';
 import { registerJsonDepthLimit } from './plugins/json-depth';
 import { collectRoutes } from './plugins/route-list';
+import { ReplyCache } from './plugins/reply-cache';
 import { registerRouteDefaults } from './plugins/routes';
 import { registerSecurityHeaders } from './plugins/security-headers';
+import { healthRoutes } from './modules/health/health.routes';
 import { authRoutes } from './modules/auth/auth.routes';
 import { crewRoutes } from './modules/crew/crew.routes';
 import { importColumnRoutes, spreadsheetUploadRoutes } from './modules/imports/imports.routes';
@@ -34,7 +31,7 @@ import { unitRoutes } from './modules/reference/units.routes';
 import { poleRoutes } from './modules/poles/poles.routes';
 import { referenceRoutes } from './modules/reference/reference.routes';
 import { ticketRoutes } from './modules/tickets/tickets.routes';
-import { JobReplyCache } from './modules/jobs/job-replies';
+import { insertTicketForPole, loadTicket } from './modules/tickets/tickets.service';
 import type { TicketSlices } from './modules/jobs/job-page-reply';
 import { jobsRoutes } from './modules/jobs/jobs.routes';
 import { workRoutes } from './modules/work/work.routes';
@@ -88,47 +85,19 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
       // Request bodies are not inflated: the body limit stays a limit on what we read.
       await api.register(compress, { globalDecompression: false, encodings: ['br', 'gzip', 'deflate'] });
       registerAuth(api, ctx);
-      api.get(
-        '/health',
-        { config: { public: true }, schema: { tags: ['system'], response: { 200: z.object({ ok: z.boolean() }) } } },
-        async (request) => {
-          // Proves the database takes writes, not only answers: txid_current() gives this statement
-          // a transaction id (a replica in recovery refuses), and the session must not be read-only.
-          // Then a few bytes to the data folder, where PGlite, uploads and mail live (a full or
-          // read-only disk). One statement and one small file: cheap enough to poll.
-          let readOnly: boolean;
-          try {
-            const rows = rowsOf<{ ro: string }>(await ctx.db.execute(sql`select txid_current(), current_setting('transaction_read_only') as ro`));
-            readOnly = rows[0]?.ro !== 'off';
-          } catch (err) {
-            request.log.error({ err }, 'health: the database cannot write');
-            throw storageFailure(err) ?? new AppError(503, MSG.databaseCannotWrite);
-          }
-          if (readOnly) throw new AppError(503, MSG.databaseCannotWrite);
-          try {
-            // Synchronous on purpose: a few bytes to a local file take microseconds, while the
-            // promise version is three trips through libuv's thread pool (open, write, close), and
-            // during a PGlite import each trip waited for one of its statements (GET /health 91–104
-            // ms on a first import, budget 100; now one trip for the query only).
-            writeFileSync(path.join(ctx.config.dataDir, '.health'), String(Date.now()));
-          } catch (err) {
-            request.log.error({ err }, 'health: the data folder cannot be written');
-            throw storageFailure(err) ?? new AppError(503, MSG.dataFolderReadOnly);
-          }
-          return { ok: true };
-        },
-      );
+      await healthRoutes(api, ctx);
       await authRoutes(api, ctx);
       await crewRoutes(api, ctx);
       await importColumnRoutes(api, ctx);
       await uploadRoutes(api, ctx);
       await unitRoutes(api, ctx);
-      await poleRoutes(api, ctx);
+      // Adding a pole to a job writes its ticket: the tickets module is above poles, so it is handed in.
+      await poleRoutes(api, ctx, { insertTicketForPole, loadTicket });
       await referenceRoutes(api, ctx);
       await ticketRoutes(api, ctx);
       await spreadsheetUploadRoutes(api, ctx);
       // One budget (JOB_CACHE_MB) for every reply kept as bytes: job pages, jobs lists, production.
-      const replies = new JobReplyCache<TicketSlices>(ctx.config.jobCacheBytes);
+      const replies = new ReplyCache<TicketSlices>(ctx.config.jobCacheBytes);
       await jobsRoutes(api, ctx, replies);
       await workRoutes(api, ctx);
       await mapRoutes(api, ctx);

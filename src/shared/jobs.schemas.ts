@@ -12,7 +12,7 @@ import { ticketRowSchema } from './tickets.schemas';
  * §5 "create or update a job").
  * Used by: the jobs server module (src/server/modules/jobs/*: GET /jobs, GET /jobs/{id},
  * PUT /jobs/, GET /jobs/job_exists/{n}, GET /utilities), the import service
- * (src/server/modules/imports/job-import.ts), the web jobs list, Create Job and Edit Job
+ * (src/server/modules/imports/job-import.service.ts), the web jobs list, Create Job and Edit Job
  * modals and the job-detail header (src/web/features/jobs/*), and the CSV export
  * (src/shared/export.ts). Types are z.infer of these schemas: never re-declare them.
  */

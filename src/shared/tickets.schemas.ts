@@ -7,7 +7,7 @@ import { MAX_TASK_QTY } from './tasks';
 
 /**
  * The ticket contract (SPEC §3 Ticket, Pole, Task, Note, Permit, Image; DESIGN §5).
- * Used by: the server's batched ticket loaders (src/server/modules/tickets/tickets.read.ts), the
+ * Used by: the server's batched ticket loaders (src/server/modules/tickets/ticket-reads.repository.ts), the
  * jobs routes (GET /jobs/{id}, GET /jobs/tickets/{id}), the tickets routes (GET /tickets/{id},
  * PUT /tickets/ …), the web job-detail page, ticket window and the CSV export
  * (src/shared/export.ts). Types are z.infer of these schemas: never re-declare them.

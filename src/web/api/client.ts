@@ -1,6 +1,6 @@
 import { API_PREFIX } from '../../shared/constants';
 import { ERROR_CODE, type ErrorCode } from '../../shared/error-codes';
-import { network } from '../offline/network';
+import { network } from './network';
 import { clearSession, csrfHeaders } from './session';
 
 /** A failed call, with the server's message (body.error, or body.status for crew routes). */

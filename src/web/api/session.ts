@@ -1,7 +1,7 @@
 import { useSyncExternalStore } from 'react';
 import { API_PREFIX, CSRF_HEADER } from '../../shared/constants';
 import type { Profile, SessionUser } from '../../shared/auth.schemas';
-import { network } from '../offline/network';
+import { network } from './network';
 
 /**
  * Who is signed in. The session token lives in an HttpOnly cookie that the server sets at

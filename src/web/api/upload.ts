@@ -1,7 +1,7 @@
 import { API_PREFIX } from '../../shared/constants';
 import { MSG } from '../../shared/messages';
 import { checkUpload, type SignedUploadReply, type UploadKind } from '../../shared/uploads';
-import { network } from '../offline/network';
+import { network } from './network';
 import { csrfHeaders, isSignedIn } from './session';
 
 /** A failed upload; `message` is the SPEC §8 text to show (with a Retry after TIMING.uploadRetryAfterMs). */

@@ -12,7 +12,7 @@ import {
 import { onlineManager, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { ApiError } from '../api/client';
 import { ConfirmHost } from '../components/confirm';
-import { network } from '../offline/network';
+import { network } from '../api/network';
 import { NotificationsHost } from './NotificationsHost';
 
 /**
@@ -64,7 +64,7 @@ const cssVariablesResolver: CSSVariablesResolver = () => ({
 // TanStack Query assumes it is online until an `offline` event: a page opened without network
 // would then send its reads, fail, and show errors instead of waiting with its offline copy.
 // TanStack pauses queries and mutations while offline: it follows the app's one network state
-// (offline/network.ts: failed calls and a probe, not only navigator.onLine).
+// (api/network.ts: failed calls and a probe, not only navigator.onLine).
 onlineManager.setEventListener((setOnline) => network.subscribe(setOnline));
 onlineManager.setOnline(network.isOnline());
 

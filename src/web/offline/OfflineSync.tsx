@@ -2,7 +2,7 @@ import { useEffect, useSyncExternalStore } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { signOutHooks, useSession } from '../api/session';
 import { dropCopies, restoreAndKeepCopies } from './copies';
-import { network } from './network';
+import { network } from '../api/network';
 import { outbox, type OutboxState } from './outbox';
 
 /** The outbox's state, for the status line and the queue. */
@@ -11,7 +11,7 @@ export function useOutbox(): OutboxState {
 }
 
 /**
- * Connects the page to the device: the network's comings and goings (offline/network.ts), the signed-in user's offline copies and outbox, and persistent storage, which the
+ * Connects the page to the device: the network's comings and goings (api/network.ts), the signed-in user's offline copies and outbox, and persistent storage, which the
  * browser may otherwise evict from a site it deems unused — with a crew's unsent work in it.
  * Renders nothing; mounted once in the app shell.
  */

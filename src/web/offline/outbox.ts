@@ -1,4 +1,4 @@
-import { network } from './network';
+import { network } from '../api/network';
 import type { QueryClient } from '@tanstack/react-query';
 import { IDEMPOTENCY_KEY_HEADER } from '../../shared/constants';
 import { ERROR_CODE, type ErrorCode } from '../../shared/error-codes';

@@ -90,7 +90,7 @@ export const passwordResetTokens = pgTable(
 );
 
 /**
- * Attempt counters of the sign-in, sign-up and mail throttles (modules/auth/throttle.ts), one
+ * Attempt counters of the sign-in, sign-up and mail throttles (modules/auth/throttle.repository.ts), one
  * row per key and fixed window, in the database so that every app process counts together.
  */
 export const authThrottle = pgTable('auth_throttle', {

@@ -10,6 +10,10 @@ export const findUserById = async (db: DbOrTx, id: number) => (await db.select()
 export const findCompanyName = async (db: DbOrTx, companyId: number) =>
   (await db.select({ name: companies.name }).from(companies).where(eq(companies.id, companyId)))[0]?.name;
 
+/** The company's IANA time zone (dates in exports, photo times without a zone); UTC if unset. */
+export const companyTimeZone = async (db: DbOrTx, companyId: number) =>
+  (await db.select({ tz: companies.timeZone }).from(companies).where(eq(companies.id, companyId)))[0]?.tz ?? 'UTC';
+
 export const insertResetToken = (db: DbOrTx, userId: number, tokenHash: string, expiresAt: Date) =>
   db.insert(passwordResetTokens).values({ userId, tokenHash, expiresAt });
 

@@ -9,12 +9,13 @@ import { AppError, badRequest, forbidden, notFound, tooMany } from '../../errors
 import { isUniqueViolation } from '../../db/errors';
 import type { AppContext } from '../../context';
 import type { CurrentUser } from '../../plugins/auth';
+import type { DbOrTx } from '../../db/client';
 import type { users } from '../../db/schema/index';
 import * as repo from './auth.repository';
 import { assertEmailAvailable, emailTaken } from './email-check';
 import { endAllSessions } from './sessions.repository';
 import { hashPassword, hashResetToken, newResetToken, verifyNobody, verifyPassword } from './passwords';
-import * as throttle from './throttle';
+import * as throttle from './throttle.repository';
 import { startSession, type Device } from './sessions.service';
 
 type UserRow = typeof users.$inferSelect;
@@ -291,3 +292,20 @@ export async function configurableRoles(ctx: AppContext, me: CurrentUser) {
   const roles = await repo.listRoles(ctx.db, me.companyId);
   return me.roleId === ROLE.ADMIN ? roles : roles.filter((r) => r.id !== ROLE.ADMIN);
 }
+
+/** The company's time zone, for the modules that show or read dates in it (exports, photos, the job page). */
+export const companyTimeZone = repo.companyTimeZone;
+
+// ---------------------------------------------------------------------------------------------
+// What the crew module uses of the accounts (it adds and invites members): the e-mail check and
+// the mail budgets, counted in auth_throttle like the sign-in guesses.
+
+export { assertEmailAvailable, emailTaken } from './email-check';
+
+/** Counts one new member (mailed an invitation) added by `senderId`: false once that office account's budget is spent. */
+export const takeInvitationBudget = (db: DbOrTx, senderId: number) =>
+  throttle.take(db, throttle.keys.inviteBy(senderId), throttle.THROTTLE_LIMITS.invitesBy);
+
+/** Counts one invitation or reset mail to crew member `memberId`, whoever asks: false once the member's budget is spent. */
+export const takeMemberMailBudget = (db: DbOrTx, memberId: number) =>
+  throttle.take(db, throttle.keys.invite(memberId), throttle.THROTTLE_LIMITS.inviteMember);

@@ -3,7 +3,7 @@ import { ERROR_CODE } from '../../../shared/error-codes';
 import { AppError, tooMany } from '../../errors';
 import type { DbOrTx } from '../../db/client';
 import { findUserByEmail } from './auth.repository';
-import * as throttle from './throttle';
+import * as throttle from './throttle.repository';
 
 /**
  * DESIGN §7.7 "e-mail discovery": the one answer to an address that another account uses,

@@ -7,7 +7,7 @@ import { buildApp } from '../../app';
 import { users } from '../../db/schema/index';
 import { createMailer } from '../../mail/mailer';
 import { createTestApp } from '../../test/harness';
-import { THROTTLE_LIMITS } from './throttle';
+import { THROTTLE_LIMITS } from './throttle.repository';
 
 /**
  * DESIGN §7.7 "e-mail change" and "e-mail discovery" (issue 28 items 1 and 2), with mail through a

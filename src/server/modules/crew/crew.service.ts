@@ -6,11 +6,9 @@ import { AppError, badRequest, conflict, forbidden, notFound, tooMany } from '..
 import type { AppContext } from '../../context';
 import type { DbOrTx } from '../../db/client';
 import type { CurrentUser } from '../../plugins/auth';
-import { assertEmailAvailable, emailTaken } from '../auth/email-check';
-import { sendPasswordLink } from '../auth/auth.service';
-import * as throttle from '../auth/throttle';
+import { assertEmailAvailable, emailTaken, sendPasswordLink, takeInvitationBudget, takeMemberMailBudget } from '../auth/auth.service';
 import { isUniqueViolation } from '../../db/errors';
-import { findJob } from '../jobs/jobs.repository';
+import { findJob } from '../job-record/job-record.service';
 import * as repo from './crew.repository';
 
 /** Roles whose members are the crew of a foreman (SPEC §5: they must name one). */
@@ -49,6 +47,12 @@ export async function listCrew(ctx: AppContext, me: CurrentUser): Promise<CrewMe
   return (await repo.listCrew(ctx.db, me.companyId)).map(toMember);
 }
 
+/** Whether `userId` is an active Foreman (role 3) of the company: who may run a job (SPEC §5 Job save). */
+export async function isActiveForeman(db: DbOrTx, companyId: number, userId: number): Promise<boolean> {
+  const u = await repo.findUser(db, companyId, userId);
+  return !!u && u.roleId === ROLE.FOREMAN && u.crewStatus === CREW_STATUS.ACTIVE;
+}
+
 export const foremen = (ctx: AppContext, me: CurrentUser) => repo.listActiveByRole(ctx.db, me.companyId, [ROLE.FOREMAN]);
 
 export const workingForemen = (ctx: AppContext, me: CurrentUser) => repo.listActiveByRole(ctx.db, me.companyId, [ROLE.WORKING_FOREMAN]);
@@ -70,7 +74,7 @@ export async function createMember(ctx: AppContext, me: CurrentUser, body: CrewC
   if (!canGrantRole(me.roleId, body.role_id)) throw forbidden(MSG.adminOnlyGrant);
   await assertEmailAvailable(ctx.db, me.id, body.email);
   // Each new member is mailed an invitation: one office account must not become a mail cannon.
-  if (!(await throttle.take(ctx.db, throttle.keys.inviteBy(me.id), throttle.THROTTLE_LIMITS.invitesBy))) throw tooMany(MSG.tooManyRequests);
+  if (!(await takeInvitationBudget(ctx.db, me.id))) throw tooMany(MSG.tooManyRequests);
 
   let id: number;
   try {
@@ -144,7 +148,7 @@ async function mailableMember(ctx: AppContext, me: CurrentUser, id: number) {
 }
 
 async function mailLink(ctx: AppContext, me: CurrentUser, user: repo.UserRecord, log: (err: unknown) => void) {
-  if (!(await throttle.take(ctx.db, throttle.keys.invite(user.id), throttle.THROTTLE_LIMITS.inviteMember))) throw tooMany(MSG.tooManyMails);
+  if (!(await takeMemberMailBudget(ctx.db, user.id))) throw tooMany(MSG.tooManyMails);
   try {
     // Never set a password: the link is an invitation, from whoever sent it this time.
     await sendPasswordLink(ctx, user, user.passwordHash ? 'reset' : 'invite', me);

@@ -2,8 +2,9 @@ import { buildExportTable, exportFileName, exportProblems, type ExportOption } f
 import type { AppContext } from '../../context';
 import { notFound, unprocessable } from '../../errors';
 import type { CurrentUser } from '../../plugins/auth';
-import { companyTimeZone, findJob } from '../jobs/jobs.repository';
-import { loadTicketsOfJob } from '../tickets/tickets.read';
+import { companyTimeZone } from '../auth/auth.service';
+import { findJob } from '../job-record/job-record.service';
+import { loadTicketsOfJob } from '../tickets/tickets.service';
 import { buildExportXlsx } from './export-xlsx-thread';
 
 /**

@@ -1,6 +1,6 @@
 import type { Db, DbOrTx } from '../../db/client';
 import { AppError } from '../../errors';
-import { jobFingerprint, lockJob } from '../jobs/jobs.repository';
+import { jobFingerprint, lockJob } from '../job-record/job-record.service';
 import * as stagedRepo from './staged-import.repository';
 import { groupDrafts, poleKey } from './drafts';
 import { findJobTickets, findPoles, planDrafts } from './plan';

@@ -1,7 +1,7 @@
 import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
 import { rowsOf, type DbOrTx } from '../../db/client';
 import { poles, tickets, ticketTasks, units, workOrders } from '../../db/schema/index';
-import { notFromPendingImport } from './staged-import.repository';
+import { notFromPendingImport } from '../../db/sql';
 
 /**
  * The SQL of the ticket import (the only place with it). Lists travel as ONE JSON parameter:

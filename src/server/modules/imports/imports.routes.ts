@@ -9,7 +9,7 @@ import * as service from './uploaded-workbook';
 
 /**
  * The import's routes (decision 034). The job save (PUT /jobs/) is the jobs module's route and
- * calls importJobWorkbook (job-import.ts).
+ * calls importJobWorkbook (job-import.service.ts).
  */
 
 /** Excel column mapping (SPEC §7 Jobs, DESIGN §5 workbook columns). */

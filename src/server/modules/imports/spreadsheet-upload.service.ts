@@ -10,7 +10,7 @@ import { reimportTickets } from './reimport';
 import { StalePreviewError, type ImportPlan } from './types';
 import { importOptions } from './uploaded-workbook';
 import { sheetColumnsOffThread, sheetUploadOffThread } from './worker/off-thread';
-import { findJob } from '../jobs/jobs.repository';
+import { findJob } from '../job-record/job-record.service';
 
 /**
  * POST /tickets/xls-upload: a workbook's tickets added to an existing job with the

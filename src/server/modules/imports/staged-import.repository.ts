@@ -1,6 +1,5 @@
-import { sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { rowsOf, type DbOrTx } from '../../db/client';
-import { jobs } from '../../db/schema/index';
 
 /**
  * The SQL of staged imports (decision 027). A new job's ticket import is written in many short
@@ -8,15 +7,9 @@ import { jobs } from '../../db/schema/index';
  * marked `import_pending`; publishing clears the mark in one short transaction. Until then the
  * job and everything under it is not there for readers, and the poles and units the import
  * created (`import_job_id`) are hidden too. A failed import is discarded: the job (and by
- * cascade its tickets, tasks and work orders), then the poles and units it created.
+ * cascade its tickets, tasks and work orders), then the poles and units it created. What readers
+ * hide meanwhile is in db/sql.ts (jobIsPublished, notFromPendingImport).
  */
-
-/** Readers' condition on `jobs`: a job whose import is still being written is not there yet. */
-export const jobIsPublished: SQL = sql`not ${jobs.importPending}`;
-
-/** Readers' condition on poles and units: not created by an import that is still pending. */
-export const notFromPendingImport = (importJobId: AnyColumn): SQL =>
-  sql`(${importJobId} is null or not exists (select 1 from jobs pj where pj.id = ${importJobId} and pj.import_pending))`;
 
 /** Makes the staged job and everything under it visible at once. */
 export async function publishStagedJob(tx: DbOrTx, companyId: number, jobId: number): Promise<boolean> {

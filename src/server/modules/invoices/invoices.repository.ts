@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, sql, type SQL } from 'drizzle-orm';
 import { rowsOf, type DbOrTx } from '../../db/client';
-import { billedTickets, companies, invoiceLines, invoices, jobs, tickets, users } from '../../db/schema/index';
+import { billedTickets, companies, invoiceLines, invoices, jobs, users } from '../../db/schema/index';
 
 /** The only SQL of invoices (DESIGN §7.3). Every statement is scoped by the caller's company. */
 
@@ -206,10 +206,3 @@ export const billedTicketIds = async (db: DbOrTx, companyId: number, invoiceId: 
 
 export const jobHasInvoices = async (db: DbOrTx, companyId: number, jobId: number) =>
   (await db.select({ id: invoices.id }).from(invoices).where(and(eq(invoices.companyId, companyId), eq(invoices.jobId, jobId))).limit(1)).length > 0;
-
-/** Stores who unlocked a billed ticket, when and why; bumps its version (an open window must reload). */
-export const unlockTicket = (db: DbOrTx, companyId: number, id: number, userId: number, reason: string) =>
-  db
-    .update(tickets)
-    .set({ unlockedAt: new Date(), unlockedBy: userId, unlockReason: reason, version: sql`${tickets.version} + 1` })
-    .where(and(eq(tickets.companyId, companyId), eq(tickets.id, id)));

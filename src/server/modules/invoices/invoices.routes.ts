@@ -6,9 +6,7 @@ import {
   invoiceListReply,
   invoicePreviewReply,
   invoiceReply,
-  unlockBody,
 } from '../../../shared/invoices.schemas';
-import { ticketReply } from '../../../shared/tickets.schemas';
 import type { App, AppContext } from '../../context';
 import { attachment, idParams } from '../../plugins/routes';
 import { buildInvoiceFile } from './invoice-files-thread';
@@ -17,8 +15,9 @@ import * as service from './invoices.service';
 const tags = ['invoices'];
 
 /**
- * Invoices (DESIGN §7.3): roles 1–2 invoice and unlock (billing.write), role 3 reads
- * (billing.read), roles 4–6 get 403 on all of it. Another company's job or invoice answers 404.
+ * Invoices (DESIGN §7.3): roles 1–2 invoice (billing.write), role 3 reads (billing.read), roles
+ * 4–6 get 403 on all of it. Another company's job or invoice answers 404. Unlocking a billed
+ * ticket is the tickets module's (POST /tickets/{id}/unlock).
  */
 export async function invoiceRoutes(app: App, ctx: AppContext) {
   app.post(
@@ -80,13 +79,4 @@ export async function invoiceRoutes(app: App, ctx: AppContext) {
       },
     );
   }
-
-  app.post(
-    '/tickets/:id/unlock',
-    {
-      config: { allow: 'billing.write' },
-      schema: { tags: ['tickets', ...tags], summary: "Unlock a billed ticket's tasks and status, with a reason", params: idParams, body: unlockBody, response: { 200: ticketReply } },
-    },
-    (request) => service.unlockTicket(ctx, request.user, request.params.id, request.body.reason),
-  );
 }

@@ -10,21 +10,22 @@ import {
 } from '../../../shared/invoices.schemas';
 import { MSG } from '../../../shared/messages';
 import { amountOf, sumMoney } from '../../../shared/money';
-import type { Ticket } from '../../../shared/tickets.schemas';
 import type { AppContext } from '../../context';
 import type { DbOrTx } from '../../db/client';
 import { isUniqueViolation } from '../../db/errors';
+import { isoInstant } from '../../db/sql';
 import { badRequest, conflict, notFound } from '../../errors';
 import type { CurrentUser } from '../../plugins/auth';
-import { findJob, lockJob } from '../jobs/jobs.repository';
-import { isoInstant, loadTicket } from '../tickets/tickets.read';
-import { lockTicket } from '../tickets/tickets.repository';
+import { findJob, lockJob } from '../job-record/job-record.service';
 import * as repo from './invoices.repository';
 
 /**
  * Invoices (DESIGN §7.3; docs/decisions/025-invoices.md): a job's Complete tickets billed once,
  * their tasks frozen into lines, numbered INV-000001… per company, all in one transaction.
  */
+
+/** Whether the job has an invoice: such a job is kept (DESIGN §7.3), the jobs module refuses to delete it. */
+export const jobHasInvoices = repo.jobHasInvoices;
 
 const where = (t: { pole_name: string | null; line_name: string | null; id: number }) =>
   t.pole_name ? `${t.pole_name}${t.line_name ? ` / ${t.line_name}` : ''}` : `ticket ${t.id}`;
@@ -169,21 +170,4 @@ export async function getInvoice(ctx: AppContext, me: CurrentUser, id: number): 
 export async function invoiceForFile(ctx: AppContext, me: CurrentUser, id: number) {
   const [invoice, company] = await Promise.all([loadInvoice(ctx.db, me.companyId, id), repo.companyBilling(ctx.db, me.companyId)]);
   return { invoice, company: { name: company.name, timeZone: company.timeZone } };
-}
-
-/**
- * POST /tickets/{id}/unlock {reason}: a billed ticket's tasks and status may change again. The
- * ticket stays billed (its invoice's lines are frozen) and can never go on a second invoice.
- */
-export async function unlockTicket(ctx: AppContext, me: CurrentUser, id: number, reasonIn: string): Promise<{ ticket: Ticket }> {
-  const reason = reasonIn.trim();
-  if (!reason) throw badRequest(MSG.unlockReasonRequired, { reason: MSG.unlockReasonRequired });
-  return ctx.db.transaction(async (tx) => {
-    const t = await lockTicket(tx, me.companyId, id);
-    if (!t) throw notFound('ticket');
-    if (!t.billedAt) throw conflict(MSG.unlockNotBilled);
-    await repo.unlockTicket(tx, me.companyId, id, me.id, reason);
-    const ticket = await loadTicket(tx, me.companyId, id);
-    return { ticket: ticket! };
-  });
 }

@@ -10,7 +10,7 @@ import { createTestApp } from '../../test/harness';
 
 /**
  * GET /jobs and GET /jobs/{id}/production are kept as bytes and served again while their
- * fingerprint is unchanged (job-replies.ts). Each test reads a reply FIRST, so that it is kept,
+ * fingerprint is unchanged (plugins/reply-cache.ts). Each test reads a reply FIRST, so that it is kept,
  * then changes one thing the reply shows (through the API, or straight in the database as
  * another process would) and checks the next read shows it; unchanged, the ETag holds and
  * If-None-Match answers 304.

@@ -1,6 +1,6 @@
 import type { JobListItem } from '../../../shared/jobs.schemas';
 import type { TicketRow } from '../../../shared/tickets.schemas';
-import type { BuiltReply } from './job-replies';
+import type { BuiltReply } from '../../plugins/reply-cache';
 import type { TicketVersion } from './jobs.repository';
 
 /**

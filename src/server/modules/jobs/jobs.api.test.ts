@@ -11,7 +11,7 @@ import { companies, images, jobs, notes, permits, poles, tickets, ticketTasks, u
 import { makeStorageKey } from '../../storage/keys';
 import { fixture } from '../../test/files';
 import { createTestApp } from '../../test/harness';
-import { loadTicket, loadTicketsOfJob } from '../tickets/tickets.read';
+import { loadTicket, loadTicketsOfJob } from '../tickets/tickets.service';
 
 const t = await createTestApp();
 const API = '/api/v1';

@@ -1,13 +1,12 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { jobDeleteReply, jobExistsReply, jobListItemSchema, jobListRowSchema, jobSaveBody, jobSaveReply, jobSchema, utilitySchema } from '../../../shared/jobs.schemas';
+import { jobDeleteReply, jobExistsReply, jobListItemSchema, jobListRowSchema, jobSaveBody, jobSaveReply, jobSchema } from '../../../shared/jobs.schemas';
 import { ticketSchema } from '../../../shared/tickets.schemas';
 import type { App, AppContext } from '../../context';
 import { MAP_EXPORT_TYPE, mapExportFileName, ticketsToGeoJson, ticketsToKml } from '../../../shared/map-export';
 import { mapFeatureCollection } from '../../../shared/map.schemas';
 import { attachment, idParams } from '../../plugins/routes';
-import { sendCachedReply } from '../../plugins/cached-reply';
-import type { JobReplyCache } from './job-replies';
+import { sendCachedReply, type ReplyCache } from '../../plugins/reply-cache';
 import type { TicketSlices } from './job-page-reply';
 import * as service from './jobs.service';
 
@@ -17,9 +16,9 @@ const tags = ['jobs'];
 const SAVE_BODY_LIMIT = 32 * 1024 * 1024;
 
 /** Jobs (SPEC §7 Jobs; DESIGN §4 roles: everyone reads, roles 1–3 write). */
-export async function jobsRoutes(app: App, ctx: AppContext, replies: JobReplyCache<TicketSlices>) {
+export async function jobsRoutes(app: App, ctx: AppContext, replies: ReplyCache<TicketSlices>) {
   // The list and the job page are served as bytes built once per change of what they show
-  // (job-replies.ts); their schemas document them and the API tests check every reply against
+  // (plugins/reply-cache.ts); their schemas document them and the API tests check every reply against
   // them. The list is one reply per company: every role of it sees the same list.
   app.get('/jobs', { config: { allow: 'read' }, schema: { tags, response: { 200: z.array(jobListRowSchema) } } }, async (request, reply) =>
     sendCachedReply(request, reply as FastifyReply, await service.getJobListReply(ctx, request.user, replies)),
@@ -99,8 +98,4 @@ export async function jobsRoutes(app: App, ctx: AppContext, replies: JobReplyCac
   // SPEC's path deletes with a GET: marked, so the cookie alone (a cross-site link or <img>) cannot.
   app.get('/jobs/delete/:id', { ...deleteSchema, config: { ...deleteSchema.config, changesState: true } }, (request) => remove(request, request.params.id));
   app.delete('/jobs/:id', deleteSchema, (request) => remove(request, request.params.id));
-
-  app.get('/utilities', { config: { allow: 'read' }, schema: { tags: ['reference'], response: { 200: z.array(utilitySchema) } } }, (request) =>
-    service.utilities(ctx, request.user),
-  );
 }

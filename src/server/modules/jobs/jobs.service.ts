@@ -1,5 +1,5 @@
-import { CREW_STATUS, ROLE, TICKET_STATUS } from '../../../shared/constants';
-import type { Job, JobListItem, JobListRow, JobSave, JobSaveReply, Utility } from '../../../shared/jobs.schemas';
+import { TICKET_STATUS } from '../../../shared/constants';
+import type { Job, JobListItem, JobListRow, JobSave, JobSaveReply } from '../../../shared/jobs.schemas';
 import type { MapTicket } from '../../../shared/map-export';
 import { MSG } from '../../../shared/messages';
 import { normalizeCode } from '../../../shared/names';
@@ -8,19 +8,22 @@ import type { AppContext } from '../../context';
 import type { DbOrTx } from '../../db/client';
 import { ERROR_CODE } from '../../../shared/error-codes';
 import { isUniqueViolation } from '../../db/errors';
+import { isoInstant } from '../../db/sql';
 import { badRequest, conflict, notFound } from '../../errors';
 import type { CurrentUser } from '../../plugins/auth';
 import { requireUploadedFile } from '../../storage/keys';
-import { importJobWorkbook } from '../imports/job-import';
-import { isoInstant, loadTicketRows, loadTicketRowVersions, loadTicketsOfJob } from '../tickets/tickets.read';
-import { deleteUnreferencedFiles } from '../uploads/stored-files';
-import { findUser } from '../crew/crew.repository';
-import { findUtility } from '../reference/reference.repository';
-import type { BuiltReply, JobReply, JobReplyCache } from './job-replies';
+import { importJobWorkbook } from '../imports/job-import.service';
+import { loadTicketRows, loadTicketRowVersions, loadTicketsOfJob } from '../tickets/tickets.service';
+import { deleteUnreferencedFiles } from '../../storage/stored-files';
+import { isActiveForeman } from '../crew/crew.service';
+import { findUtility } from '../reference/reference.service';
+import type { BuiltReply, CachedReply, ReplyCache } from '../../plugins/reply-cache';
 import { assembleJobPage, freshTicket, mergeTickets, staleTickets, type TicketSlices } from './job-page-reply';
-import { jobHasInvoices } from '../invoices/invoices.repository';
+import { jobHasInvoices } from '../invoices/invoices.service';
 import * as repo from './jobs.repository';
-import { selectJobPercents } from '../production/production.repository';
+import { companyTimeZone } from '../auth/auth.service';
+import { findJob, jobFingerprint } from '../job-record/job-record.service';
+import { jobPercents } from '../production/production.service';
 
 /** Jobs: list, read, save (create/update with import), delete (SPEC §5 Job save, DESIGN §4–5). */
 
@@ -36,7 +39,7 @@ function toListItem(row: repo.JobRow): JobListItem {
 /** The jobs and their "% Complete", two statements whatever the number of jobs. */
 async function listJobs(ctx: AppContext, companyId: number): Promise<JobListRow[]> {
   const rows = await repo.selectJobs(ctx.db, companyId);
-  const percents = await selectJobPercents(ctx.db, companyId);
+  const percents = await jobPercents(ctx.db, companyId);
   return rows.map((row) => ({ ...toListItem(row), percent_complete: percents.get(row.id) ?? 0 }));
 }
 
@@ -45,7 +48,7 @@ async function listJobs(ctx: AppContext, companyId: number): Promise<JobListRow[
  * 5,000 jobs take two grouped statements over every ticket and task of the company and ~1 MB
  * of JSON to build, their fingerprint one cheap statement. Fingerprint FIRST, as getJobReply.
  */
-export async function getJobListReply(ctx: AppContext, me: CurrentUser, cache: JobReplyCache): Promise<JobReply> {
+export async function getJobListReply(ctx: AppContext, me: CurrentUser, cache: ReplyCache): Promise<CachedReply> {
   const fingerprint = await repo.jobListFingerprint(ctx.db, me.companyId);
   return cache.get(`jobs:${me.companyId}`, fingerprint, () => listJobs(ctx, me.companyId));
 }
@@ -62,7 +65,7 @@ export const jobHeaderOf = (ctx: AppContext, me: CurrentUser, id: number): Promi
 /** GET /jobs/{id}: header + ticket-table rows + the company's time zone (for the CSV export). */
 export async function getJob(ctx: AppContext, me: CurrentUser, id: number): Promise<Job> {
   const job = await jobHeader(ctx, me.companyId, id);
-  const [tickets, tz] = await Promise.all([loadTicketRows(ctx.db, me.companyId, id), repo.companyTimeZone(ctx.db, me.companyId)]);
+  const [tickets, tz] = await Promise.all([loadTicketRows(ctx.db, me.companyId, id), companyTimeZone(ctx.db, me.companyId)]);
   return { ...job, tickets, company_time_zone: tz };
 }
 
@@ -71,9 +74,9 @@ export async function getJob(ctx: AppContext, me: CurrentUser, id: number): Prom
  * so a write landing in between can only make the stored reply newer than its fingerprint,
  * which the next request sees as a change; a reply older than the database is never served.
  */
-export async function getJobReply(ctx: AppContext, me: CurrentUser, id: number, cache: JobReplyCache<TicketSlices>): Promise<JobReply> {
+export async function getJobReply(ctx: AppContext, me: CurrentUser, id: number, cache: ReplyCache<TicketSlices>): Promise<CachedReply> {
   const key = `${me.companyId}:${id}`;
-  const fingerprint = await repo.jobFingerprint(ctx.db, me.companyId, id);
+  const fingerprint = await jobFingerprint(ctx.db, me.companyId, id);
   if (fingerprint === null) {
     cache.delete(key);
     throw notFound('job');
@@ -100,7 +103,7 @@ async function buildJobPage(ctx: AppContext, companyId: number, id: number, kept
 }
 
 export async function ticketsOfJob(ctx: AppContext, me: CurrentUser, id: number): Promise<Ticket[]> {
-  if (!(await repo.findJob(ctx.db, me.companyId, id))) throw notFound('job');
+  if (!(await findJob(ctx.db, me.companyId, id))) throw notFound('job');
   return loadTicketsOfJob(ctx.db, me.companyId, id);
 }
 
@@ -115,13 +118,11 @@ export function jobsWithNumber(ctx: AppContext, me: CurrentUser, jobNumber: stri
  * two statements whatever the number of tickets (the builders of src/shared/map-export.ts do the rest).
  */
 export async function jobMapTickets(ctx: AppContext, me: CurrentUser, id: number): Promise<{ job_number: string; tickets: MapTicket[] }> {
-  const [job, rows] = await Promise.all([repo.findJob(ctx.db, me.companyId, id), repo.selectLocatedTickets(ctx.db, me.companyId, id)]);
+  const [job, rows] = await Promise.all([findJob(ctx.db, me.companyId, id), repo.selectLocatedTickets(ctx.db, me.companyId, id)]);
   if (!job) throw notFound('job');
   const tickets = rows.map(({ complete, ...r }): MapTicket => ({ ...r, status: complete ? TICKET_STATUS.COMPLETE : TICKET_STATUS.PENDING }));
   return { job_number: job.jobNumber, tickets };
 }
-
-export const utilities = (ctx: AppContext, me: CurrentUser): Promise<Utility[]> => repo.listUtilities(ctx.db, me.companyId);
 
 /**
  * PUT /jobs/ {job}: no id creates, with id updates (needs the current version). Drafts of
@@ -130,7 +131,7 @@ export const utilities = (ctx: AppContext, me: CurrentUser): Promise<Utility[]> 
  */
 export async function saveJob(ctx: AppContext, me: CurrentUser, input: JobSave, log?: (err: unknown) => void): Promise<JobSaveReply> {
   const { companyId } = me;
-  const existing = input.id !== undefined ? await repo.findJob(ctx.db, companyId, input.id) : undefined;
+  const existing = input.id !== undefined ? await findJob(ctx.db, companyId, input.id) : undefined;
   if (input.id !== undefined && !existing) throw notFound('job');
   if (existing && input.version === undefined) throw badRequest(MSG.jobVersionRequired);
 
@@ -141,10 +142,7 @@ export async function saveJob(ctx: AppContext, me: CurrentUser, input: JobSave, 
   }
   const foremanId = input.foreman_id ?? null;
   if (foremanId !== null && foremanId !== existing?.foremanId) {
-    const u = await findUser(ctx.db, companyId, foremanId);
-    if (!u || u.roleId !== ROLE.FOREMAN || u.crewStatus !== CREW_STATUS.ACTIVE) {
-      throw badRequest(MSG.jobForemanInvalid, { foreman_id: MSG.jobForemanInvalid });
-    }
+    if (!(await isActiveForeman(ctx.db, companyId, foremanId))) throw badRequest(MSG.jobForemanInvalid, { foreman_id: MSG.jobForemanInvalid });
   }
   // A new or changed packet must be this company's upload of a work packet, really stored.
   let packet = { size: input.work_packet_size ?? null, type: input.work_packet_type ?? null, name: input.work_packet_name ?? null };
@@ -200,7 +198,7 @@ export async function saveJob(ctx: AppContext, me: CurrentUser, input: JobSave, 
  */
 export async function deleteJob(ctx: AppContext, me: CurrentUser, id: number, log?: (err: unknown) => void) {
   const urls = await ctx.db.transaction(async (tx) => {
-    if (!(await repo.findJob(tx, me.companyId, id))) throw notFound('job');
+    if (!(await findJob(tx, me.companyId, id))) throw notFound('job');
     // Deleting the job would delete its invoices (DESIGN §7.3: an invoice is kept).
     if (await jobHasInvoices(tx, me.companyId, id)) throw conflict(MSG.jobHasInvoices, ERROR_CODE.jobHasInvoices);
     const urls = await repo.fileUrlsOfJob(tx, me.companyId, id);

@@ -2,8 +2,8 @@ import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
 import type { PoleFields } from '../../../shared/poles.schemas';
 import type { Pole } from '../../../shared/tickets.schemas';
 import type { DbOrTx } from '../../db/client';
-import { accessTypes, poles, utilities } from '../../db/schema/index';
-import { notFromPendingImport } from '../imports/staged-import.repository';
+import { accessTypes, poles, tickets, utilities } from '../../db/schema/index';
+import { notFromPendingImport, prefixPattern } from '../../db/sql';
 
 /** SPEC §3 Pole as the routes answer it; utility and access type are joined, company-scoped. */
 const poleColumns = {
@@ -33,11 +33,6 @@ function selectPoles(db: DbOrTx) {
     .from(poles)
     .leftJoin(utilities, and(eq(utilities.id, poles.utilityId), eq(utilities.companyId, poles.companyId)))
     .leftJoin(accessTypes, and(eq(accessTypes.id, poles.accessibilityId), eq(accessTypes.companyId, poles.companyId)));
-}
-
-/** `abc` → `abc%` with LIKE's wildcards escaped, lower-cased for the lower(name) indexes. */
-export function prefixPattern(text: string): string {
-  return `${text.trim().toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
 export interface PoleSearch {
@@ -71,6 +66,28 @@ export async function searchPoles(db: DbOrTx, s: PoleSearch): Promise<Pole[]> {
 
 export const findPole = async (db: DbOrTx, companyId: number, id: number): Promise<Pole | undefined> =>
   (await selectPoles(db).where(and(eq(poles.companyId, companyId), eq(poles.id, id))))[0];
+
+/** A ticket of the job whose pole has this pole name and line name (trimmed, case-insensitive). */
+export async function ticketWithPoleLine(db: DbOrTx, companyId: number, jobId: number, poleName: string, lineName: string) {
+  const [row] = await db
+    .select({ id: tickets.id })
+    .from(tickets)
+    .innerJoin(poles, and(eq(poles.id, tickets.poleId), eq(poles.companyId, tickets.companyId)))
+    .where(
+      and(
+        eq(tickets.companyId, companyId),
+        eq(tickets.jobId, jobId),
+        sql`lower(trim(${poles.poleName})) = ${poleName.trim().toLowerCase()}`,
+        sql`lower(trim(${poles.lineName})) = ${lineName.trim().toLowerCase()}`,
+      ),
+    )
+    .limit(1);
+  return row?.id;
+}
+
+/** The company's access types of poles (SPEC §3 Access type), for the Pole tab's list. */
+export const listAccessTypes = (db: DbOrTx, companyId: number) =>
+  db.select({ id: accessTypes.id, title: accessTypes.title }).from(accessTypes).where(eq(accessTypes.companyId, companyId)).orderBy(asc(accessTypes.id));
 
 export async function accessTypeExists(db: DbOrTx, companyId: number, id: number): Promise<boolean> {
   const rows = await db.select({ id: accessTypes.id }).from(accessTypes).where(and(eq(accessTypes.companyId, companyId), eq(accessTypes.id, id)));

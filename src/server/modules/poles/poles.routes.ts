@@ -1,13 +1,16 @@
 import { z } from 'zod';
-import { addPoleBody, byPoleOrLineQuery, byUtilityQuery, poleUpdateBody, specificPoleQuery } from '../../../shared/poles.schemas';
+import { accessTypeSchema, addPoleBody, byPoleOrLineQuery, byUtilityQuery, poleUpdateBody, specificPoleQuery } from '../../../shared/poles.schemas';
 import { addPoleReply, poleReply, poleSchema, polesReply } from '../../../shared/tickets.schemas';
 import type { App, AppContext } from '../../context';
 import * as service from './poles.service';
 
 const tags = ['poles'];
 
-/** Poles (SPEC §7 Poles): searches for anyone signed in; adding and editing poles needs tickets.write. */
-export async function poleRoutes(app: App, ctx: AppContext) {
+/**
+ * Poles (SPEC §7 Poles): searches for anyone signed in; adding and editing poles needs
+ * tickets.write. `tickets`: how a pole added to a job gets its ticket (poles.service TicketsOfPoles).
+ */
+export async function poleRoutes(app: App, ctx: AppContext, tickets: service.TicketsOfPoles) {
   app.get(
     '/poles/byUtility',
     { config: { allow: 'read' }, schema: { tags, summary: 'Search poles by utility (id or code; empty = all), pole and line prefixes', querystring: byUtilityQuery, response: { 200: polesReply } } },
@@ -43,6 +46,12 @@ export async function poleRoutes(app: App, ctx: AppContext) {
         response: { 200: addPoleReply },
       },
     },
-    (request) => service.addPole(ctx, request.user, request.body),
+    (request) => service.addPole(ctx, request.user, request.body, tickets),
+  );
+
+  app.get(
+    '/poles/accessTypes',
+    { config: { allow: 'read' }, schema: { tags, summary: 'Access types of poles', response: { 200: z.array(accessTypeSchema) } } },
+    (request) => service.accessTypes(ctx, request.user),
   );
 }

@@ -1,19 +1,32 @@
 import { MSG } from '../../../shared/messages';
-import { POLE_SEARCH_LIMIT, type AddPoleBody, type PoleFields } from '../../../shared/poles.schemas';
+import { addPoleMissing, POLE_SEARCH_LIMIT, type AddPoleBody, type PoleFields } from '../../../shared/poles.schemas';
 import type { Pole, Ticket } from '../../../shared/tickets.schemas';
 import type { AppContext } from '../../context';
-import { badRequest, notFound } from '../../errors';
+import type { DbOrTx } from '../../db/client';
+import { badRequest, conflict, notFound } from '../../errors';
 import type { CurrentUser } from '../../plugins/auth';
-import { loadTicket } from '../tickets/tickets.read';
-import { findJob } from '../jobs/jobs.repository';
-import { findUtility } from '../reference/reference.repository';
-import { insertNewPole, insertTicketForPole } from '../tickets/tickets.service';
+import { findJob, type JobRecord } from '../job-record/job-record.service';
+import { findUtility } from '../reference/reference.service';
 import * as repo from './poles.repository';
 
 /**
  * Poles of the ticket window (SPEC §4 Pole tab, §5 Add pole, §7 Poles). Searches are prefix
  * matches, case-insensitive, of at most POLE_SEARCH_LIMIT rows, always within the caller's company.
  */
+
+/** A pole of the company, as the API shows it (the tickets module copies its place onto a new ticket). */
+export const findPole = repo.findPole;
+
+/**
+ * What adding a pole to a job needs of the tickets module: its ticket, written in the pole's
+ * transaction, then read as the reply shows it. The tickets module sits above poles (a ticket
+ * shows and creates poles), so poles does not import it: app.ts hands tickets.service's own
+ * functions to poleRoutes (docs/decisions/041-mods-module-order.md).
+ */
+export interface TicketsOfPoles {
+  insertTicketForPole(db: DbOrTx, companyId: number, job: JobRecord, poleId: number, dueDate: string | null | undefined): Promise<number>;
+  loadTicket(db: DbOrTx, companyId: number, ticketId: number): Promise<Ticket | null>;
+}
 
 /** A utility given as id or code; '' / undefined = all (null); unknown = no pole can match. */
 async function utilityFilter(ctx: AppContext, companyId: number, utility: string | undefined): Promise<number | null | 'none'> {
@@ -22,6 +35,9 @@ async function utilityFilter(ctx: AppContext, companyId: number, utility: string
   const found = await findUtility(ctx.db, companyId, /^\d{1,10}$/.test(u) ? Number(u) : u);
   return found ? found.id : 'none';
 }
+
+/** GET /poles/accessTypes: the company's access types, by id. */
+export const accessTypes = (ctx: AppContext, user: CurrentUser) => repo.listAccessTypes(ctx.db, user.companyId);
 
 /** GET /poles/byUtility → {poles}. */
 export async function byUtility(ctx: AppContext, user: CurrentUser, q: { utility?: string; pole?: string; line?: string }) {
@@ -75,22 +91,47 @@ export async function updatePole(ctx: AppContext, user: CurrentUser, input: Pole
 }
 
 /**
+ * A new pole for a ticket (SPEC §5 Add pole): pole name, line name and one of the company's
+ * utilities are required, and no ticket of the job may already be on that pole and line.
+ */
+export async function insertNewPole(
+  db: DbOrTx,
+  companyId: number,
+  p: Omit<PoleFields, 'pole_name' | 'line_name'> & { pole_name?: string | null; line_name?: string | null; utility?: number | string | null },
+  jobId: number | null,
+): Promise<number> {
+  const utilityId = Number(p.utility ?? p.utility_id_owning_pole);
+  if (addPoleMissing({ pole_name: p.pole_name, line_name: p.line_name, utility: utilityId })) throw badRequest(MSG.addPoleMissing);
+  if (!(await findUtility(db, companyId, utilityId))) throw badRequest(MSG.addPoleMissing);
+  if (p.accessibility_id != null && !(await repo.accessTypeExists(db, companyId, p.accessibility_id))) {
+    throw badRequest(MSG.poleAccessTypeInvalid);
+  }
+  const poleName = p.pole_name!.trim();
+  const lineName = p.line_name!.trim();
+  if (jobId != null && (await repo.ticketWithPoleLine(db, companyId, jobId, poleName, lineName)) !== undefined) {
+    throw conflict(MSG.addPoleDuplicate);
+  }
+  const { utility: _u, ...fields } = p;
+  return repo.insertPole(db, companyId, { ...fields, pole_name: poleName, line_name: lineName, utility_id_owning_pole: utilityId });
+}
+
+/**
  * POST /poles/ (SPEC §5 Add pole): a new pole; with job_id also its ticket in that job, in the
  * same transaction (SPEC §4: "it is saved immediately"). Missing pole name, line name or
  * utility → 400 MSG.addPoleMissing; a ticket of the job on that pole and line → 409.
  */
-export async function addPole(ctx: AppContext, user: CurrentUser, body: AddPoleBody): Promise<{ ok: true; pole: Pole; ticket?: Ticket }> {
+export async function addPole(ctx: AppContext, user: CurrentUser, body: AddPoleBody, tickets: TicketsOfPoles): Promise<{ ok: true; pole: Pole; ticket?: Ticket }> {
   const { job_id: jobId, due_date: dueDate, utility, ...fields } = body;
   const { poleId, ticketId } = await ctx.db.transaction(async (tx) => {
     const job = jobId != null ? await findJob(tx, user.companyId, jobId) : undefined;
     if (jobId != null && !job) throw notFound('job');
     const poleFields = { ...fields, pole_name: fields.pole_name ?? undefined, line_name: fields.line_name ?? undefined };
     const newPoleId = await insertNewPole(tx, user.companyId, { ...poleFields, utility }, job?.id ?? null);
-    const newTicketId = job ? await insertTicketForPole(tx, user.companyId, job, newPoleId, dueDate) : undefined;
+    const newTicketId = job ? await tickets.insertTicketForPole(tx, user.companyId, job, newPoleId, dueDate) : undefined;
     return { poleId: newPoleId, ticketId: newTicketId };
   });
   const pole = (await repo.findPole(ctx.db, user.companyId, poleId))!;
   if (ticketId === undefined) return { ok: true, pole };
-  const ticket = await loadTicket(ctx.db, user.companyId, ticketId);
+  const ticket = await tickets.loadTicket(ctx.db, user.companyId, ticketId);
   return { ok: true, pole, ticket: ticket! };
 }

@@ -104,7 +104,7 @@ export async function selectJobPercents(db: DbOrTx, companyId: number): Promise<
 
 /**
  * A fingerprint of every row GET /jobs/{id}/production reads, in ONE statement (the method of
- * jobs.repository `jobFingerprint`: per table the count and Σ xmin, so any committed write by
+ * job-record.repository `jobFingerprint`: per table the count and Σ xmin, so any committed write by
  * any process changes it): the job (its foreman's renames touch it, migration 0009), its tickets
  * (status, billed_at, working foreman, whose renames touch them, 0002; and their tasks: adding,
  * removing or changing one touches its ticket, 0004 and 0009), the company's units (code,

@@ -1,16 +1,15 @@
 import type { FastifyReply } from 'fastify';
 import { productionReply } from '../../../shared/production.schemas';
 import type { App, AppContext } from '../../context';
-import { sendCachedReply } from '../../plugins/cached-reply';
+import { sendCachedReply, type ReplyCache } from '../../plugins/reply-cache';
 import { idParams } from '../../plugins/routes';
-import type { JobReplyCache } from '../jobs/job-replies';
 import { getProductionReply } from './production.service';
 
 /**
  * GET /jobs/{id}/production (DESIGN §7.3): roles 1–3 (billing.read); another company's job is 404.
- * Served as bytes built once per change of what it reads (job-replies.ts, production.service).
+ * Served as bytes built once per change of what it reads (plugins/reply-cache.ts, production.service).
  */
-export async function productionRoutes(app: App, ctx: AppContext, replies: JobReplyCache) {
+export async function productionRoutes(app: App, ctx: AppContext, replies: ReplyCache) {
   app.get(
     '/jobs/:id/production',
     {

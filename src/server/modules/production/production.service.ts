@@ -4,20 +4,23 @@ import type { ProductionForeman, ProductionReply } from '../../../shared/product
 import type { AppContext } from '../../context';
 import { notFound } from '../../errors';
 import type { CurrentUser } from '../../plugins/auth';
-import type { JobReply, JobReplyCache } from '../jobs/job-replies';
-import { findJob } from '../jobs/jobs.repository';
+import type { CachedReply, ReplyCache } from '../../plugins/reply-cache';
+import { findJob } from '../job-record/job-record.service';
 import * as repo from './production.repository';
 
 /** Production of a job (DESIGN §7.3): every figure comes from computeProduction. */
 
 export const UNASSIGNED_FOREMAN = 'Unassigned';
 
+/** Each job's "% Complete" for the jobs list, by job id (production.repository selectJobPercents: one statement). */
+export const jobPercents = repo.selectJobPercents;
+
 /**
  * GET /jobs/{id}/production as serialised bytes: reading and summing every task of a 5,000-ticket
  * job costs far more than its fingerprint, and the office reopens the same job all day.
  * Fingerprint FIRST, as jobs.service getJobReply, so a stored reply is never older than its key.
  */
-export async function getProductionReply(ctx: AppContext, me: CurrentUser, jobId: number, cache: JobReplyCache): Promise<JobReply> {
+export async function getProductionReply(ctx: AppContext, me: CurrentUser, jobId: number, cache: ReplyCache): Promise<CachedReply> {
   const key = `production:${me.companyId}:${jobId}`;
   const fingerprint = await repo.productionFingerprint(ctx.db, me.companyId, jobId);
   if (fingerprint === null) {

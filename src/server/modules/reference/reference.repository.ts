@@ -1,11 +1,11 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { accessTypes, permitTypes, specs, utilities } from '../../db/schema/index';
-import { prefixPattern } from '../poles/poles.repository';
+import { permitTypes, specs, utilities } from '../../db/schema/index';
+import { prefixPattern } from '../../db/sql';
 
-/** Reference lists of the ticket window (SPEC §3 Spec, Access type; §7 specs, permits), per company. */
-export const listAccessTypes = (db: DbOrTx, companyId: number) =>
-  db.select({ id: accessTypes.id, title: accessTypes.title }).from(accessTypes).where(eq(accessTypes.companyId, companyId)).orderBy(asc(accessTypes.id));
+/** Reference lists of the company (SPEC §3 Spec, Utility; §7 specs, permits, utilities). */
+export const listUtilities = (db: DbOrTx, companyId: number) =>
+  db.select({ id: utilities.id, code: utilities.code }).from(utilities).where(eq(utilities.companyId, companyId)).orderBy(asc(utilities.code));
 
 export const listPermitTypes = (db: DbOrTx, companyId: number) =>
   db.select({ id: permitTypes.id, title: permitTypes.title }).from(permitTypes).where(eq(permitTypes.companyId, companyId)).orderBy(asc(permitTypes.id));

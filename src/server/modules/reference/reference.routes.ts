@@ -1,16 +1,11 @@
 import { z } from 'zod';
-import { SPEC_SEARCH_LIMIT, accessTypeSchema, permitTypeSchema, specSchema, specsQuery } from '../../../shared/poles.schemas';
+import { utilitySchema } from '../../../shared/jobs.schemas';
+import { SPEC_SEARCH_LIMIT, permitTypeSchema, specSchema, specsQuery } from '../../../shared/poles.schemas';
 import type { App, AppContext } from '../../context';
 import * as repo from './reference.repository';
 
-/** GET /poles/accessTypes, /specs/partial, /permits/types (SPEC §7): read by anyone signed in. */
+/** GET /specs/partial, /permits/types, /utilities (SPEC §7): read by anyone signed in. */
 export async function referenceRoutes(app: App, { db }: AppContext) {
-  app.get(
-    '/poles/accessTypes',
-    { config: { allow: 'read' }, schema: { tags: ['poles'], summary: 'Access types of poles', response: { 200: z.array(accessTypeSchema) } } },
-    (request) => repo.listAccessTypes(db, request.user.companyId),
-  );
-
   app.get(
     '/specs/partial',
     {
@@ -29,5 +24,9 @@ export async function referenceRoutes(app: App, { db }: AppContext) {
     '/permits/types',
     { config: { allow: 'read' }, schema: { tags: ['tickets'], summary: 'Permit types', response: { 200: z.array(permitTypeSchema) } } },
     (request) => repo.listPermitTypes(db, request.user.companyId),
+  );
+
+  app.get('/utilities', { config: { allow: 'read' }, schema: { tags: ['reference'], response: { 200: z.array(utilitySchema) } } }, (request) =>
+    repo.listUtilities(db, request.user.companyId),
   );
 }

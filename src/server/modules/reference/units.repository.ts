@@ -2,7 +2,7 @@ import { and, asc, eq, or, sql } from 'drizzle-orm';
 import { money } from '../../../shared/money';
 import type { DbOrTx } from '../../db/client';
 import { units } from '../../db/schema/index';
-import { notFromPendingImport } from '../imports/staged-import.repository';
+import { notFromPendingImport } from '../../db/sql';
 
 export const UNIT_SEARCH_LIMIT = 50;
 /** Most units one GET /units answers (the Unit Library page reads a utility's whole library). */

@@ -5,13 +5,13 @@ import { MSG } from '../../../shared/messages';
 import type { ImageComplete, TicketImage } from '../../../shared/tickets.schemas';
 import type { AppContext } from '../../context';
 import type { images } from '../../db/schema/index';
+import { isoInstant } from '../../db/sql';
 import { badRequest, notFound } from '../../errors';
 import type { CurrentUser } from '../../plugins/auth';
 import { parseStorageKey, siblingStorageKey, storageKeyOwnedBy, wrongFileKind } from '../../storage/keys';
-import { deleteUnreferencedFiles, holdFileUrls } from '../uploads/stored-files';
-import { companyTimeZone } from '../jobs/jobs.repository';
+import { deleteUnreferencedFiles, holdFileUrls } from '../../storage/stored-files';
+import { companyTimeZone } from '../auth/auth.service';
 import { readPhotoCapture, type PhotoCapture } from './photo-exif';
-import { isoInstant } from './tickets.read';
 import * as repo from './tickets.repository';
 
 /** Longest side of a stored thumbnail (DESIGN §2 Images). */

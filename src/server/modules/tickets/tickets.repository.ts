@@ -4,7 +4,7 @@ import { CREW_STATUS, ROLE } from '../../../shared/constants';
 import type { DbOrTx } from '../../db/client';
 import { images, notes, permits, poles, tickets, ticketTasks, units, users, workOrders } from '../../db/schema/index';
 
-/** The only SQL of the tickets area (writes and checks; the read model is in tickets.read.ts). */
+/** The only SQL of the tickets area (writes and checks; the read model is in ticket-reads.repository.ts). */
 
 export type TicketRow = typeof tickets.$inferSelect;
 
@@ -61,24 +61,6 @@ export async function ticketsOnPole(db: DbOrTx, companyId: number, jobId: number
     )
     .orderBy(tickets.id);
   return rows.map((r) => r.id);
-}
-
-/** A ticket of the job whose pole has this pole name and line name (trimmed, case-insensitive). */
-export async function ticketWithPoleLine(db: DbOrTx, companyId: number, jobId: number, poleName: string, lineName: string) {
-  const [row] = await db
-    .select({ id: tickets.id })
-    .from(tickets)
-    .innerJoin(poles, and(eq(poles.id, tickets.poleId), eq(poles.companyId, tickets.companyId)))
-    .where(
-      and(
-        eq(tickets.companyId, companyId),
-        eq(tickets.jobId, jobId),
-        sql`lower(trim(${poles.poleName})) = ${poleName.trim().toLowerCase()}`,
-        sql`lower(trim(${poles.lineName})) = ${lineName.trim().toLowerCase()}`,
-      ),
-    )
-    .limit(1);
-  return row?.id;
 }
 
 export async function isActiveWorkingForeman(db: DbOrTx, companyId: number, userId: number): Promise<boolean> {
@@ -208,3 +190,10 @@ export async function poleLineOfTicket(db: DbOrTx, ticketId: number) {
     .where(eq(tickets.id, ticketId));
   return row ?? { pole_name: null, line_name: null };
 }
+
+/** Stores who unlocked a billed ticket, when and why; bumps its version (an open window must reload). */
+export const unlockTicket = (db: DbOrTx, companyId: number, id: number, userId: number, reason: string) =>
+  db
+    .update(tickets)
+    .set({ unlockedAt: new Date(), unlockedBy: userId, unlockReason: reason, version: sql`${tickets.version} + 1` })
+    .where(and(eq(tickets.companyId, companyId), eq(tickets.id, id)));

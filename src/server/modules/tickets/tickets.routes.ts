@@ -1,8 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import {
-  imageCompleteBody,
-  imageCompleteReply,
   imageDeleteReply,
   mergeBody,
   needsMergeQuery,
@@ -13,8 +11,8 @@ import {
   ticketSaveBody,
   ticketSaveReply,
 } from '../../../shared/tickets.schemas';
+import { unlockBody } from '../../../shared/invoices.schemas';
 import type { App, AppContext } from '../../context';
-import { registerMultipart } from '../../plugins/multipart';
 import { idParams, rowId } from '../../plugins/routes';
 import * as images from './images.service';
 import * as service from './tickets.service';
@@ -23,7 +21,7 @@ const jobParams = z.object({ jobId: rowId });
 const tags = ['tickets'];
 
 /**
- * Tickets (SPEC §7 Tickets, the image-complete call of §7 Uploads; DESIGN §4 role matrix:
+ * Tickets (SPEC §7 Tickets; DESIGN §4 role matrix:
  * create / delete / merge need tickets.write, field edits tickets.edit, notes and images
  * tickets.annotate — the save service checks what a PUT actually changes).
  */
@@ -77,22 +75,13 @@ export async function ticketRoutes(app: App, ctx: AppContext) {
     (request) => service.deleteTicket(ctx, request.user, request.params.id, logFor(request)),
   );
 
-  // Multipart bodies only in this scope: the image-complete form (the spreadsheet upload has its own, imports.routes.ts).
-  await app.register(async (scope: App) => {
-    await registerMultipart(scope);
-
-    scope.post(
-      '/media_upload/s3-upload-complete',
-      {
-        config: { allow: 'tickets.annotate' },
-        schema: {
-          tags: ['uploads'],
-          summary: 'Record an uploaded photo on a ticket (form body: ticketId, url, thumbUrl, isVideo; optional takenAt, lat, lon, else read from EXIF)',
-          body: imageCompleteBody,
-          response: { 200: imageCompleteReply },
-        },
-      },
-      (request) => images.completeImageUpload(ctx, request.user, request.body, logFor(request)),
-    );
-  });
+  app.post(
+    '/tickets/:id/unlock',
+    {
+      // Billing's permission: who may invoice may unlock (DESIGN §7.3, decision 025).
+      config: { allow: 'billing.write' },
+      schema: { tags: ['tickets', 'invoices'], summary: "Unlock a billed ticket's tasks and status, with a reason", params: idParams, body: unlockBody, response: { 200: ticketReply } },
+    },
+    (request) => service.unlockTicket(ctx, request.user, request.params.id, request.body.reason),
+  );
 }

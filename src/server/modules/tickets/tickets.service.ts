@@ -2,7 +2,6 @@ import { TICKET_STATUS } from '../../../shared/constants';
 import { toIsoDate } from '../../../shared/dates';
 import { MSG } from '../../../shared/messages';
 import { can } from '../../../shared/permissions';
-import { addPoleMissing, type PoleFields } from '../../../shared/poles.schemas';
 import { clampAdditionalQty } from '../../../shared/tasks';
 import type { PermitSave, Ticket, TicketSave } from '../../../shared/tickets.schemas';
 import type { AppContext } from '../../context';
@@ -12,12 +11,12 @@ import { ERROR_CODE } from '../../../shared/error-codes';
 import { badRequest, conflict, forbidden, notFound } from '../../errors';
 import type { CurrentUser } from '../../plugins/auth';
 import { requireUploadedFile, type StorageKind } from '../../storage/keys';
-import { deleteUnreferencedFiles, holdFileUrls } from '../uploads/stored-files';
-import { findJob, type JobRecord } from '../jobs/jobs.repository';
-import * as poleRepo from '../poles/poles.repository';
-import { findUtility, permitTypeExists } from '../reference/reference.repository';
+import { deleteUnreferencedFiles, holdFileUrls } from '../../storage/stored-files';
+import { findJob, type JobRecord } from '../job-record/job-record.service';
+import { findPole, insertNewPole } from '../poles/poles.service';
+import { permitTypeExists } from '../reference/reference.service';
 import * as repo from './tickets.repository';
-import { loadTicket } from './tickets.read';
+import { loadTicket } from './ticket-reads.repository';
 
 /**
  * Ticket rules (SPEC §4 Ticket window, §5 Add pole / Tasks; DESIGN §4 roles, statuses,
@@ -26,6 +25,13 @@ import { loadTicket } from './tickets.read';
  */
 
 type TicketInsert = typeof tickets.$inferInsert;
+
+/**
+ * The ticket read model as other modules read it (the job page, My Work, exports, and a pole added
+ * with its ticket): the statements are in ticket-reads.repository.ts, and other modules use the
+ * tickets module through its services only (docs/decisions/041-mods-module-order.md).
+ */
+export { loadTicket, loadTicketsOfJob, loadTicketRows, loadTicketRowVersions, selectTicketRows, toTicketRow } from './ticket-reads.repository';
 
 /** Document kinds a dig-safe, NRA or permit url may point at (all are "a PDF or a photo"). */
 const DOC_KINDS: readonly StorageKind[] = ['dig_file', 'nra_file', 'permit'];
@@ -50,31 +56,6 @@ async function mergeFlags(db: DbOrTx, companyId: number, t: { id: number; job_id
 }
 
 /**
- * A new pole for a ticket (SPEC §5 Add pole): pole name, line name and one of the company's
- * utilities are required, and no ticket of the job may already be on that pole and line.
- */
-export async function insertNewPole(
-  db: DbOrTx,
-  companyId: number,
-  p: Omit<PoleFields, 'pole_name' | 'line_name'> & { pole_name?: string | null; line_name?: string | null; utility?: number | string | null },
-  jobId: number | null,
-): Promise<number> {
-  const utilityId = Number(p.utility ?? p.utility_id_owning_pole);
-  if (addPoleMissing({ pole_name: p.pole_name, line_name: p.line_name, utility: utilityId })) throw badRequest(MSG.addPoleMissing);
-  if (!(await findUtility(db, companyId, utilityId))) throw badRequest(MSG.addPoleMissing);
-  if (p.accessibility_id != null && !(await poleRepo.accessTypeExists(db, companyId, p.accessibility_id))) {
-    throw badRequest(MSG.poleAccessTypeInvalid);
-  }
-  const poleName = p.pole_name!.trim();
-  const lineName = p.line_name!.trim();
-  if (jobId != null && (await repo.ticketWithPoleLine(db, companyId, jobId, poleName, lineName)) !== undefined) {
-    throw conflict(MSG.addPoleDuplicate);
-  }
-  const { utility: _u, ...fields } = p;
-  return poleRepo.insertPole(db, companyId, { ...fields, pole_name: poleName, line_name: lineName, utility_id_owning_pole: utilityId });
-}
-
-/**
  * Inserts the ticket of a job for a pole (SPEC §4: adding a pole saves its ticket at once).
  * Address and coordinates start as the pole's; EHASP starts as the job's override.
  */
@@ -85,7 +66,7 @@ export async function insertTicketForPole(
   poleId: number,
   dueDate: string | null | undefined,
 ): Promise<number> {
-  const pole = await poleRepo.findPole(db, companyId, poleId);
+  const pole = await findPole(db, companyId, poleId);
   if (!pole) throw notFound('pole');
   let due: string | null = null;
   if (dueDate != null && dueDate !== '') {
@@ -113,6 +94,23 @@ export const isBilledLocked = (t: Pick<repo.TicketRow, 'billedAt' | 'unlockedAt'
 /** 409 naming the invoice, for a change to the tasks or status of a locked ticket. */
 export function assertNotBilledLocked(t: Pick<repo.TicketRow, 'billedAt' | 'unlockedAt' | 'invoiceNumber'>) {
   if (isBilledLocked(t)) throw conflict(MSG.ticketBilledLocked(t.invoiceNumber ?? 'an invoice'), ERROR_CODE.ticketBilled);
+}
+
+/**
+ * POST /tickets/{id}/unlock {reason}: a billed ticket's tasks and status may change again. The
+ * ticket stays billed (its invoice's lines are frozen) and can never go on a second invoice.
+ */
+export async function unlockTicket(ctx: AppContext, me: CurrentUser, id: number, reasonIn: string): Promise<{ ticket: Ticket }> {
+  const reason = reasonIn.trim();
+  if (!reason) throw badRequest(MSG.unlockReasonRequired, { reason: MSG.unlockReasonRequired });
+  return ctx.db.transaction(async (tx) => {
+    const t = await repo.lockTicket(tx, me.companyId, id);
+    if (!t) throw notFound('ticket');
+    if (!t.billedAt) throw conflict(MSG.unlockNotBilled);
+    await repo.unlockTicket(tx, me.companyId, id, me.id, reason);
+    const ticket = await loadTicket(tx, me.companyId, id);
+    return { ticket: ticket! };
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -181,7 +179,7 @@ async function diffFields({ db, user, cur, c, edit }: Diff, input: TicketSave) {
   // Pole: choosing another existing pole, or a new one.
   const poleId = input.pole_id ?? input.pole?.id ?? undefined;
   if (poleId !== undefined && poleId !== null && poleId !== cur.poleId) {
-    if (!(await poleRepo.findPole(db, user.companyId, poleId))) throw notFound('pole');
+    if (!(await findPole(db, user.companyId, poleId))) throw notFound('pole');
     c.set.poleId = poleId;
     c.structural.push('pole');
   } else if (input.pole && input.pole.id == null && (input.pole.pole_name || input.pole.line_name)) {
@@ -404,7 +402,7 @@ export async function saveTicket(ctx: AppContext, user: CurrentUser, input: Tick
       const existingPole = input.pole_id ?? input.pole?.id ?? null;
       let poleId: number;
       if (existingPole != null) {
-        if (!(await poleRepo.findPole(tx, user.companyId, existingPole))) throw notFound('pole');
+        if (!(await findPole(tx, user.companyId, existingPole))) throw notFound('pole');
         poleId = existingPole;
       } else if (input.pole) {
         poleId = await insertNewPole(tx, user.companyId, input.pole, job.id);

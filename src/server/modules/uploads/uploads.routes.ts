@@ -1,8 +1,11 @@
 import { z } from 'zod';
+import { imageCompleteBody, imageCompleteReply } from '../../../shared/tickets.schemas';
 import { UPLOAD_ACTION } from '../../../shared/uploads';
 import type { App, AppContext } from '../../context';
 import { badRequest } from '../../errors';
+import { registerMultipart } from '../../plugins/multipart';
 import { CHECKED_IN_HANDLER } from '../../plugins/routes';
+import { completeImageUpload } from '../tickets/images.service';
 import * as service from './uploads.service';
 
 const fileQuery = {
@@ -20,8 +23,8 @@ const responses = { 200: signedReply };
 
 /**
  * Signed uploads (SPEC §7 Uploads, DESIGN §5): the browser asks for a URL, PUTs the file there
- * with `headers`, and keeps `url` for the record it saves next. The image-complete call
- * (POST /media_upload/s3-upload-complete) belongs to the tickets module.
+ * with `headers`, and keeps `url` for the record it saves next; a photo is then recorded on its
+ * ticket with POST /media_upload/s3-upload-complete (the work is the tickets module's images.service).
  */
 export async function uploadRoutes(app: App, ctx: AppContext) {
   app.get(
@@ -59,4 +62,24 @@ export async function uploadRoutes(app: App, ctx: AppContext) {
       return service.signUpload(ctx, request.user, 'media', request.query);
     },
   );
+
+  // Multipart bodies only in this scope: the image-complete form (the spreadsheet upload has its own, imports.routes.ts).
+  await app.register(async (scope: App) => {
+    await registerMultipart(scope);
+
+    scope.post(
+      '/media_upload/s3-upload-complete',
+      {
+        config: { allow: 'tickets.annotate' },
+        schema: {
+          tags: ['uploads'],
+          summary: 'Record an uploaded photo on a ticket (form body: ticketId, url, thumbUrl, isVideo; optional takenAt, lat, lon, else read from EXIF)',
+          body: imageCompleteBody,
+          response: { 200: imageCompleteReply },
+        },
+      },
+      (request) =>
+        completeImageUpload(ctx, request.user, request.body, (err: unknown) => request.log.error({ err }, 'removing stored files failed')),
+    );
+  });
 }

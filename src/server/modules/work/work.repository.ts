@@ -2,8 +2,8 @@ import { and, eq, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { WorkTicket } from '../../../shared/work.schemas';
 import type { DbOrTx } from '../../db/client';
 import { jobs, tickets, users } from '../../db/schema/index';
-import { jobIsPublished } from '../imports/staged-import.repository';
-import { selectTicketRows, toTicketRow } from '../tickets/tickets.read';
+import { jobIsPublished } from '../../db/sql';
+import { selectTicketRows, toTicketRow } from '../tickets/tickets.service';
 
 /** My Work's SQL (DESIGN §7.1). Every statement is scoped by the caller's company. */
 

@@ -1,4 +1,4 @@
-import { network } from '../../offline/network';
+import { network } from '../../api/network';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useBlocker } from '../../components/useBlocker';
 import { useForm } from '@mantine/form';

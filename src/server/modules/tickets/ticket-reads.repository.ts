@@ -4,6 +4,7 @@ import { TICKET_STATUS } from '../../../shared/constants';
 import { fullName } from '../../../shared/names';
 import type { Note, Permit, Pole, Ticket, TicketImage, TicketRow, TicketRowFields, TicketTask } from '../../../shared/tickets.schemas';
 import type { DbOrTx } from '../../db/client';
+import { isoInstant } from '../../db/sql';
 import { accessTypes, images, notes, permits, permitTypes, poles, tickets, ticketTasks, units, users, utilities, workOrders } from '../../db/schema/index';
 
 /**
@@ -15,12 +16,6 @@ import { accessTypes, images, notes, permits, permitTypes, poles, tickets, ticke
  * Work (GET /work, through `selectTicketRows`).
  */
 
-/** An instant from either driver (Date or text) as an ISO string. */
-export function isoInstant(v: Date | string | null | undefined): string | null {
-  if (v == null) return null;
-  const d = v instanceof Date ? v : new Date(v);
-  return Number.isNaN(d.getTime()) ? String(v) : d.toISOString();
-}
 const isoRequired = (v: Date | string | null | undefined) => isoInstant(v) ?? '';
 
 const assignee = alias(users, 'ticket_assignee');

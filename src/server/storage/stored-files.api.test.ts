@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Ticket } from '../../../shared/tickets.schemas';
-import { images, tickets } from '../../db/schema/index';
-import { createTestApp, type TestApp } from '../../test/harness';
+import type { Ticket } from '../../shared/tickets.schemas';
+import { images, tickets } from '../db/schema/index';
+import { createTestApp, type TestApp } from '../test/harness';
 import { deleteUnreferencedFiles } from './stored-files';
 
 /**

@@ -1,15 +1,23 @@
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { brotliCompress as brotliCallback, constants, gzip as gzipCallback } from 'node:zlib';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+
+/**
+ * The reply cache, in one place: replies kept as bytes per process (ReplyCache), and how a route
+ * sends one (sendCachedReply: ETag, 304, compression). Its users: the jobs module (GET /jobs and
+ * GET /jobs/{id}, whose page is rebuilt ticket by ticket in jobs/job-page-reply.ts) and the
+ * production module (GET /jobs/{id}/production), under the one budget app.ts gives it.
+ */
 
 const gzip = promisify(gzipCallback);
 const brotli = promisify(brotliCallback);
 
-/** The encodings the job page is sent in, best first. */
+/** The encodings a kept reply is sent in, best first. */
 export type Encoding = 'br' | 'gzip';
 
-/** One serialised GET /jobs/{id} reply, valid while the job's fingerprint is unchanged. */
-export interface JobReply<S = unknown> {
+/** One serialised reply (e.g. GET /jobs/{id}), valid while its fingerprint is unchanged. */
+export interface CachedReply<S = unknown> {
   fingerprint: string;
   /** Weak: the same reply is sent plain or compressed. */
   etag: string;
@@ -29,22 +37,22 @@ export interface BuiltReply<S> {
 /**
  * Serialised replies of GET /jobs/{id}, per process, bounded in bytes (least recently used go
  * first). Reading and serialising a job of thousands of tickets costs far more CPU than its
- * fingerprint (jobs.repository `jobFingerprint`), and a crew reloads the same job all day: the
+ * fingerprint (job-record.repository `jobFingerprint`), and a crew reloads the same job all day: the
  * reply is built once per change and then served as bytes. Every request still checks the
  * fingerprint against the database, so a write made through another process is seen at once.
  * The jobs list and a job's production are kept here too, under keys of their own
  * (jobs.service getJobListReply, production.service getProductionReply): one budget for all.
  */
-export class JobReplyCache<S = unknown> {
-  private readonly entries = new Map<string, JobReply<S>>();
+export class ReplyCache<S = unknown> {
+  private readonly entries = new Map<string, CachedReply<S>>();
   /** Builds in flight, so ten clients opening a changed job build it once. */
-  private readonly building = new Map<string, Promise<JobReply<S>>>();
+  private readonly building = new Map<string, Promise<CachedReply<S>>>();
   private bytes = 0;
 
   constructor(private readonly maxBytes: number) {}
 
   /** The reply for this fingerprint, from the cache or from `build` (then cached). */
-  get(key: string, fingerprint: string, build: () => Promise<unknown>): Promise<JobReply<S>> {
+  get(key: string, fingerprint: string, build: () => Promise<unknown>): Promise<CachedReply<S>> {
     return this.getRebuilt(key, fingerprint, async () => ({ json: Buffer.from(JSON.stringify(await build())), state: undefined as S }));
   }
 
@@ -53,7 +61,7 @@ export class JobReplyCache<S = unknown> {
    * fingerprint): `build` gets that reply's bytes and state, or undefined when none is kept, so
    * it can redo only what changed (the job page: only the tickets saved since, job-page-reply.ts).
    */
-  async getRebuilt(key: string, fingerprint: string, build: (previous: BuiltReply<S> | undefined) => Promise<BuiltReply<S>>): Promise<JobReply<S>> {
+  async getRebuilt(key: string, fingerprint: string, build: (previous: BuiltReply<S> | undefined) => Promise<BuiltReply<S>>): Promise<CachedReply<S>> {
     const hit = this.entries.get(key);
     if (hit && hit.fingerprint === fingerprint) {
       // Re-insert: Map order is the recency order.
@@ -85,14 +93,14 @@ export class JobReplyCache<S = unknown> {
     return this.bytes;
   }
 
-  private store(key: string, fingerprint: string, { json, state }: BuiltReply<S>): JobReply<S> {
+  private store(key: string, fingerprint: string, { json, state }: BuiltReply<S>): CachedReply<S> {
     const compressed: Partial<Record<Encoding, Promise<Buffer>>> = {};
     const compress = (encoding: Encoding) =>
       encoding === 'br'
         ? // Quality 6: a 2 MB job page in ~50 ms to ~40 % of its gzip size (11 would take seconds).
           brotli(json, { params: { [constants.BROTLI_PARAM_QUALITY]: 6, [constants.BROTLI_PARAM_SIZE_HINT]: json.length } })
         : gzip(json);
-    const reply: JobReply<S> = {
+    const reply: CachedReply<S> = {
       fingerprint,
       etag: `W/"${createHash('sha256').update(`${key}:${fingerprint}`).digest('base64url').slice(0, 27)}"`,
       json,
@@ -138,4 +146,19 @@ export function preferredEncoding(acceptEncoding: string | undefined): Encoding 
   if (accepted.has('br')) return 'br';
   if (accepted.has('gzip')) return 'gzip';
   return null;
+}
+
+/**
+ * Sends a kept reply: its ETag, 304 when the client already holds it, else the JSON compressed as
+ * the client accepts. The route's response schema documents the reply; the API tests check every
+ * reply against it, as Fastify does not serialise bytes.
+ */
+export async function sendCachedReply(request: FastifyRequest, reply: FastifyReply, cached: CachedReply): Promise<FastifyReply> {
+  // no-cache: a browser may keep it but must ask again (304 when unchanged).
+  reply.header('etag', cached.etag).header('cache-control', 'private, no-cache').header('vary', 'Accept-Encoding');
+  if (matchesEtag(request.headers['if-none-match'], cached.etag)) return reply.code(304).send();
+  reply.type('application/json; charset=utf-8');
+  const encoding = preferredEncoding(request.headers['accept-encoding']);
+  if (!encoding) return reply.send(cached.json);
+  return reply.header('content-encoding', encoding).send(await cached.encoded(encoding));
 }

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { rowsOf, type DbOrTx } from '../../db/client';
+import { rowsOf, type DbOrTx } from '../db/client';
 
 /**
  * Of these urls, the ones a record of the company still points at: the only SQL that knows

@@ -1,8 +1,14 @@
-import type { AppContext } from '../../context';
-import type { DbOrTx } from '../../db/client';
-import { storageKeyOwnedBy } from '../../storage/keys';
-import type { Storage } from '../../storage/storage';
-import { lockFileUrls, urlsStillReferenced } from './uploads.repository';
+import type { AppContext } from '../context';
+import type { DbOrTx } from '../db/client';
+import { lockFileUrls, urlsStillReferenced } from './file-references.repository';
+import { storageKeyOwnedBy } from './keys';
+import type { Storage } from './storage';
+
+/**
+ * When a stored file may go. Here, below every module, because the jobs and tickets modules drop
+ * references to files, and a file's references span jobs, tickets, permits and images
+ * (file-references.repository.ts); the upload routes, which only create files, are a module above.
+ */
 
 /**
  * The one way stored files are removed: "delete these objects unless something still points at

@@ -1,12 +1,12 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { JobReplyCache, matchesEtag, preferredEncoding } from './job-replies';
+import { ReplyCache, matchesEtag, preferredEncoding } from './reply-cache';
 
 const body = (n: number) => ({ pad: 'x'.repeat(n) });
 
-describe('JobReplyCache', () => {
+describe('ReplyCache', () => {
   it('builds once per fingerprint, also when several ask at the same time', async () => {
-    const cache = new JobReplyCache(1024 * 1024);
+    const cache = new ReplyCache(1024 * 1024);
     let builds = 0;
     const build = async () => {
       builds++;
@@ -29,7 +29,7 @@ describe('JobReplyCache', () => {
 
   it('keeps at most its byte budget, dropping the least recently used', async () => {
     const one = Buffer.byteLength(JSON.stringify(body(400)));
-    const cache = new JobReplyCache(one * 2);
+    const cache = new ReplyCache(one * 2);
     let builds = 0;
     const get = (key: string) =>
       cache.get(key, 'fp', async () => {
@@ -49,20 +49,20 @@ describe('JobReplyCache', () => {
   });
 
   it('does not keep a reply bigger than the budget (JOB_CACHE_MB=0 keeps none), but still answers it', async () => {
-    const cache = new JobReplyCache(0);
+    const cache = new ReplyCache(0);
     const reply = await cache.get('k', 'fp', async () => body(10));
     expect(JSON.parse(reply.json.toString())).toEqual(body(10));
     expect(cache.size).toBe(0);
   });
 
   it('a failed build is not kept and the next request tries again', async () => {
-    const cache = new JobReplyCache(1024);
+    const cache = new ReplyCache(1024);
     await expect(cache.get('k', 'fp', async () => Promise.reject(new Error('db down')))).rejects.toThrow('db down');
     expect(JSON.parse((await cache.get('k', 'fp', async () => ({ ok: true }))).json.toString())).toEqual({ ok: true });
   });
 
   it('getRebuilt hands the builder the kept reply (bytes and state), whatever its fingerprint', async () => {
-    const cache = new JobReplyCache<{ n: number }>(1024 * 1024);
+    const cache = new ReplyCache<{ n: number }>(1024 * 1024);
     const seen: ({ json: string; n: number } | undefined)[] = [];
     const build = (n: number) => async (kept?: { json: Buffer; state: { n: number } }) => {
       seen.push(kept && { json: kept.json.toString(), n: kept.state.n });
@@ -83,7 +83,7 @@ describe('JobReplyCache', () => {
   });
 
   it('compresses once per encoding, to the same JSON', async () => {
-    const reply = await new JobReplyCache(1024 * 1024).get('k', 'fp', async () => body(5000));
+    const reply = await new ReplyCache(1024 * 1024).get('k', 'fp', async () => body(5000));
     const z = await reply.encoded('gzip');
     expect(await reply.encoded('gzip')).toBe(z);
     expect(z.length).toBeLessThan(reply.json.length / 10);
