@@ -1,26 +1,12 @@
-import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
 import { API, createJob, expect, login, test, unique, USERS } from './fixtures';
+import { scan } from './axe';
 
 /**
  * WCAG 2.x A/AA on every screen and modal a person reaches, on a desktop and on a phone
  * (390 × 844): axe-core in Debian's Chromium finds nothing. Crews read this in sunlight, so
- * contrast counts as much as names and roles.
+ * contrast counts as much as names and roles. Lists over several pages, headings, focus and the
+ * keyboard: e2e/a11y-keyboard.spec.ts.
  */
-const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
-
-async function scan(page: Page, screen: string, found: string[]) {
-  // Let transitions (modals fading in) finish, so colours are the final ones.
-  await page.waitForTimeout(300);
-  const { violations } = await new AxeBuilder({ page }).withTags(WCAG).analyze();
-  for (const v of violations) {
-    const where = v.nodes
-      .slice(0, 3)
-      .map((n) => `${n.target.join(' ')}${n.failureSummary ? ` (${n.failureSummary.split('\n').slice(1).join(' ').trim()})` : ''}`)
-      .join('; ');
-    found.push(`${screen}: ${v.id} — ${v.help} — ${where}`);
-  }
-}
 
 for (const size of [
   { name: 'desktop', width: 1440, height: 900 },

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Anchor, Box, Burger, Container, Group, Paper, Text } from '@mantine/core';
 import { useClickOutside, useMediaQuery } from '@mantine/hooks';
 import { Link, NavLink, Outlet, useLocation } from 'react-router';
@@ -66,9 +66,22 @@ export function Layout() {
   const signedIn = status === 'in';
 
   useEffect(() => setMenuOpen(false), [pathname]);
+  const main = useRef<HTMLElement>(null);
 
   return (
     <Box className={classes.shell}>
+      {/* The first Tab stop (issue 28): past the header's links straight to the page. Focus is
+          moved by hand so the address keeps no #main (the router reads it). */}
+      <a
+        href="#main"
+        className={classes.skip}
+        onClick={(e) => {
+          e.preventDefault();
+          main.current?.focus();
+        }}
+      >
+        Skip to main content
+      </a>
       {showHeader && (
         <header className={classes.header}>
           <Container size="xl" className={classes.headerInner}>
@@ -98,7 +111,7 @@ export function Layout() {
       {status === 'in' && <OthersWaiting />}
       <OfflineSync />
       <UpdatePrompt />
-      <main className={classes.main}>
+      <main id="main" ref={main} tabIndex={-1} className={classes.main}>
         <div key={pathname} className="page-transition">
           <Outlet />
         </div>

@@ -7,7 +7,9 @@ export function NotFound() {
   usePageTitle('Page not found');
   return (
     <Stack align="center" py="xl" gap="sm">
-      <Title order={2}>404</Title>
+      <Title order={1} size="h2">
+        404
+      </Title>
       <Text>{MSG.notFound}</Text>
       <Anchor component={Link} to="/">
         Go to the start page

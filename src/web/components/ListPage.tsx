@@ -35,7 +35,9 @@ export function ListPage<S extends string>({
     <Container size="xl" py="md">
       <Stack gap="md">
         <Group justify="space-between" align="center">
-          <Title order={2}>{title}</Title>
+          <Title order={1} size="h2">
+            {title}
+          </Title>
           {action}
         </Group>
 

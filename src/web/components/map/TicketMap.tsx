@@ -35,10 +35,13 @@ import classes from './TicketMap.module.css';
  * as circle markers on one canvas (no DOM node per pole).
  *
  * Accessibility: the map is a labelled region with a visible count; its clusters are buttons
- * (Tab, Enter zooms in), but the single points live on a canvas and cannot take focus. The list
- * beside it (the job's table or cards, My Work's list: the same tickets, same filters, one click
- * away on the Table / List switch) is the accessible way to reach each ticket; nothing is only
- * on the map.
+ * (Tab, Enter zooms in). A single point is drawn on the canvas, and a transparent button of its
+ * size lies over it for the keyboard (issue 28): named "Pole P-1 · Line 3 · Pending", reached
+ * with Tab in the list's order, Enter or Space opens the ticket as a click does, and focus shows
+ * a ring and the point's tooltip. The mouse passes through it to the canvas (tooltip, click,
+ * drag). These buttons exist only for the points in view (clustering keeps them to a few dozen),
+ * not one per pole. The list beside the map (same tickets, same filters) stays the way through
+ * every ticket at once.
  */
 
 const DEFAULT_CENTER: L.LatLngTuple = [39.5, -98.35]; // the contiguous United States, when nothing is known
@@ -94,6 +97,9 @@ export interface TicketMapProps {
   /** The phone's position, once the person asked for it. */
   position?: Position | null;
 }
+
+/** "Pole P-1 · Line 3 · Pending": a point's tooltip and its name for a screen reader. */
+const pointLabel = (p: MapPoint) => `${p.title} · ${p.state}`;
 
 function legendDot(color: string, letter: string, r: number) {
   const size = 2 * r + 4;
@@ -208,6 +214,11 @@ function LeafletMap({
     const layer = L.layerGroup().addTo(map);
     // A drag ends with a click on the same spot: that click must not open the ticket.
     let draggedAt = 0;
+    // The point whose keyboard button has focus: a redraw (a move, a filter) focuses it again.
+    const focusedPoint = () => {
+      const el = document.activeElement;
+      return el instanceof HTMLElement && el.dataset.pointId && map.getContainer().contains(el) ? Number(el.dataset.pointId) : null;
+    };
 
     const startDrag = (marker: L.CircleMarker, p: MapPoint, e: L.LeafletMouseEvent) => {
       if (e.originalEvent.button !== 0) return;
@@ -241,14 +252,15 @@ function LeafletMap({
     };
 
     const draw = () => {
+      const refocus = focusedPoint();
       layer.clearLayers();
       const b = map.getBounds();
       const found = index.getClusters([b.getWest(), b.getSouth(), b.getEast(), b.getNorth()], Math.floor(map.getZoom()));
-      const singles: MapPoint[] = [];
+      const singleIndexes: number[] = [];
       for (const f of found) {
         const [lon, lat] = f.geometry.coordinates;
         if (!('cluster' in f.properties)) {
-          singles.push(points[f.properties.i]);
+          singleIndexes.push(f.properties.i);
           continue;
         }
         const { point_count: count, overdue } = f.properties;
@@ -270,8 +282,11 @@ function LeafletMap({
           expand();
         });
       }
+      // The keyboard's buttons in the list's order (Tab follows the table or My Work's list).
+      const keyOrder = singleIndexes.sort((a, b) => a - b).map((i) => points[i]);
       // Overdue last, so it is drawn on top of its neighbours.
-      singles.sort(byDrawOrder);
+      const singles = [...keyOrder].sort(byDrawOrder);
+      const drawn = new Map<number, L.CircleMarker>();
       for (const p of singles) {
         const style = POINT_STYLE[p.state];
         const marker = new LetterMarker(
@@ -279,13 +294,48 @@ function LeafletMap({
           { renderer: renderer.current ?? undefined, radius: style.radius, color: '#fff', weight: 2, fillColor: style.color, fillOpacity: 1, bubblingMouseEvents: false },
           style.letter,
         );
-        marker.bindTooltip(`${p.title} · ${p.state}`, { direction: 'top', offset: [0, -style.radius] });
+        marker.bindTooltip(pointLabel(p), { direction: 'top', offset: [0, -style.radius] });
         marker.on('click', () => {
           if (Date.now() - draggedAt > 400) handlers.current.onOpen(p.id);
         });
         if (draggable) marker.on('mousedown', (e) => startDrag(marker, p, e));
         marker.addTo(layer);
+        drawn.set(p.id, marker);
       }
+      for (const p of keyOrder) {
+        const el = keyButton(p, drawn.get(p.id)!).addTo(layer).getElement();
+        if (el && p.id === refocus) el.focus({ preventScroll: true });
+      }
+    };
+
+    /**
+     * A single point's button for the keyboard: transparent, the size of the drawn point, over
+     * it; not interactive for the mouse (Leaflet lets pointer events through to the canvas).
+     */
+    const keyButton = (p: MapPoint, drawn: L.CircleMarker) => {
+      const size = 2 * POINT_STYLE[p.state].radius + 4;
+      const marker = L.marker([p.lat, p.lon], {
+        icon: L.divIcon({ className: classes.pointKey, iconSize: [size, size] }),
+        interactive: false,
+        // Leaflet gives it tabindex 0 and role button; no panning on focus: the point is in view,
+        // and a pan redraws the layer under the focused button.
+        keyboard: true,
+        autoPanOnFocus: false,
+      });
+      marker.on('add', () => {
+        const el = marker.getElement();
+        if (!el) return;
+        el.setAttribute('aria-label', pointLabel(p));
+        el.dataset.pointId = String(p.id);
+        el.addEventListener('keydown', (ev) => {
+          if (ev.key !== 'Enter' && ev.key !== ' ') return;
+          ev.preventDefault();
+          handlers.current.onOpen(p.id);
+        });
+        el.addEventListener('focus', () => drawn.openTooltip());
+        el.addEventListener('blur', () => drawn.closeTooltip());
+      });
+      return marker;
     };
     draw();
     // The benchmark's mark (as tickets-table-visible for the table): the first points drawn.

@@ -62,7 +62,7 @@ export default function LoginPage() {
           }}
         >
           <Stack>
-            <Title order={2} ta="center">
+            <Title order={1} size="h2" ta="center">
               Linecrew
             </Title>
             <SignedOutNotice />

@@ -56,7 +56,9 @@ export default function ResetPasswordPage() {
     <Center mih="80vh" p="md">
       <Paper withBorder shadow="sm" p="lg" w="100%" maw={380}>
         <Stack>
-          <Title order={3}>Set your password</Title>
+          <Title order={1} size="h3">
+            Set your password
+          </Title>
           {!linkValid ? (
             <NewLinkForm />
           ) : (

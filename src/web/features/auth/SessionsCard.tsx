@@ -71,7 +71,9 @@ export function SessionsCard() {
   return (
     <Paper withBorder p="lg" mt="md">
       <Stack>
-        <Title order={3}>Where you're signed in</Title>
+        <Title order={2} size="h3">
+          Where you're signed in
+        </Title>
         {failure && (
           <Alert color="red" role="alert">
             {failure instanceof ApiError ? failure.message : 'Could not sign that device out. Try again.'}

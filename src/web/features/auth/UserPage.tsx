@@ -100,7 +100,9 @@ export default function UserPage() {
     <Container size="sm" py="md">
       <Paper withBorder p="lg">
         <Stack>
-          <Title order={2}>User Account</Title>
+          <Title order={1} size="h2">
+            User Account
+          </Title>
           {!online && <OfflineAccountNote updatedAt={myData.dataUpdatedAt} />}
           {banner && (
             <Alert color={banner.kind === 'success' ? 'green' : 'red'} role={banner.kind === 'success' ? 'status' : 'alert'}>

@@ -38,7 +38,7 @@ export default function InvoicesSection({ jobId }: { jobId: number }) {
     <Paper withBorder p="md" component="section" aria-labelledby="invoices-title">
       <Stack gap="sm">
         <Group justify="space-between" wrap="wrap" gap="xs">
-          <Title order={3} id="invoices-title" size="h4">
+          <Title order={2} id="invoices-title" size="h4">
             Invoices
           </Title>
           {canWrite && (

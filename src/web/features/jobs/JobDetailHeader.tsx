@@ -103,7 +103,9 @@ export default function JobDetailHeader({ jobId }: { jobId: number }) {
       <Stack gap="sm">
         <Group justify="space-between" align="flex-start" wrap="wrap" gap="sm">
           <Group gap="sm" align="center">
-            <Title order={2}>Job {j.job_number}</Title>
+            <Title order={1} size="h2">
+              Job {j.job_number}
+            </Title>
             <Badge variant="light" color={STATUS_COLOR[j.status] ?? 'gray'}>
               {j.status}
             </Badge>

@@ -46,6 +46,8 @@ const percentText = (p: number | undefined) => `${(p ?? 0).toLocaleString('en-US
 /** Rows per page: the list stays fast with thousands of jobs by rendering one page at a time. */
 export const JOBS_PAGE_SIZE = 50;
 
+const PAGE_CONTROL_LABEL = { first: 'First page', previous: 'Previous page', next: 'Next page', last: 'Last page' } as const;
+
 const STATUS_COLOR: Record<string, string> = { 'In Estimation': 'grape', 'In Progress': 'blue', Complete: 'green' };
 const jobHref = (id: number) => `/job?id=${id}`;
 
@@ -155,10 +157,19 @@ export default function JobsPage() {
                 ? ''
                 : `Showing ${(current - 1) * JOBS_PAGE_SIZE + 1}–${Math.min(current * JOBS_PAGE_SIZE, rows.length)} of ${rows.length.toLocaleString('en-US')} job${rows.length === 1 ? '' : 's'}`}
             </Text>
-            {/* The name goes on a <nav>: Mantine puts it on a bare <div>, which may not carry one. */}
+            {/* The name goes on a <nav>: Mantine puts it on a bare <div>, which may not carry one.
+                Its arrows are icons only, so each button is named (axe button-name, issue 28). */}
             {pages > 1 && (
               <nav aria-label="Pages">
-                <Pagination total={pages} value={current} onChange={setPage} size="sm" siblings={phone ? 0 : 1} />
+                <Pagination
+                  total={pages}
+                  value={current}
+                  onChange={setPage}
+                  size="sm"
+                  siblings={phone ? 0 : 1}
+                  getControlProps={(control) => ({ 'aria-label': PAGE_CONTROL_LABEL[control] })}
+                  getItemProps={(p) => ({ 'aria-label': `Page ${p}` })}
+                />
               </nav>
             )}
           </Group>

@@ -23,7 +23,7 @@ export default function ProductionSection({ jobId, utilityId }: { jobId: number;
     <Paper withBorder p="md" component="section" aria-labelledby="production-title">
       <Stack gap="sm">
         <Group justify="space-between" wrap="wrap" gap="xs">
-          <Title order={3} id="production-title" size="h4">
+          <Title order={2} id="production-title" size="h4">
             Production
           </Title>
           {production.data && production.data.units.length > 0 && (
@@ -157,7 +157,7 @@ function Details({ data: { units, by_foreman }, library }: { data: ProductionRep
         </Table>
       </Scroll>
       <div>
-        <Title order={4} size="h5" mb="xs" id="production-foremen">
+        <Title order={3} size="h5" mb="xs" id="production-foremen">
           By foreman
         </Title>
         <Scroll label="Production by foreman, scrolls sideways" minWidth={560}>

@@ -54,7 +54,9 @@ export default function UnitLibraryPage() {
   return (
     <Container size="xl" py="md">
       <Stack gap="md">
-        <Title order={2}>Unit Library</Title>
+        <Title order={1} size="h2">
+          Unit Library
+        </Title>
         <Group gap="sm" align="flex-end" wrap="wrap">
           <Select
             label="Utility"

@@ -364,7 +364,9 @@ export default function TicketsSection({ jobId }: { jobId: number }) {
     () => (
       <Group justify="space-between" wrap="wrap" gap="xs">
         <Group gap="xs">
-          <Title order={3}>Tickets</Title>
+          <Title order={2} size="h3">
+            Tickets
+          </Title>
           <Badge variant="light" color="gray">
             {/* A badge may not carry a name (axe: aria-prohibited-attr), so the words read aloud are hidden text. */}
             <span aria-hidden="true">

@@ -1,5 +1,5 @@
 import { memo, useEffect, useMemo, useRef } from 'react';
-import { Checkbox, Table, Text } from '@mantine/core';
+import { Checkbox, Table, Text, VisuallyHidden } from '@mantine/core';
 import { IconMapPin } from '@tabler/icons-react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { isoToUs } from '../../../shared/dates';
@@ -29,6 +29,8 @@ export const COLUMNS: { key: TicketSortColumn; label: string; width: number }[] 
 export const workOrdersText = (t: Pick<TicketRow, 'work_orders'>) => (t.work_orders ?? []).join(', ');
 
 const ROW_HEIGHT = 41;
+/** The keys of a row, said once for the table (not on every row). */
+const HINT_ID = 'tickets-table-keys';
 const initialHeight = () => (typeof window === 'undefined' ? 600 : Math.max(320, window.innerHeight - 300));
 const SHORT = new Intl.DateTimeFormat('en-US', { month: '2-digit', day: '2-digit', year: 'numeric' });
 function shortInstant(v: string | null): string {
@@ -60,16 +62,24 @@ const Row = memo(function Row({
       data-index={index}
       data-ticket-id={t.id}
       onClick={() => onOpen(t.id)}
+      // One Tab stop per row (issue 28): Enter opens the ticket, Space ticks it as its checkbox
+      // does (the checkbox stays for the mouse and for a screen reader's table reading).
       onKeyDown={(e) => {
-        if (e.key === 'Enter' && e.target === e.currentTarget) onOpen(t.id);
+        if (e.target !== e.currentTarget) return;
+        if (e.key === 'Enter') onOpen(t.id);
+        else if (e.key === ' ' && selectable) {
+          e.preventDefault();
+          onToggle(t.id);
+        }
       }}
       tabIndex={0}
-      aria-label={`Ticket pole ${t.pole_name ?? ''} line ${t.line_name ?? ''}`}
+      aria-label={`Ticket pole ${t.pole_name ?? ''} line ${t.line_name ?? ''}${selected ? ', ticked' : ''}`}
     >
       {selectable && (
         <td onClick={(e) => e.stopPropagation()} className={classes.checkCell}>
           <input
             type="checkbox"
+            tabIndex={-1}
             className={classes.check}
             aria-label={`Select pole ${t.pole_name ?? ''}`}
             checked={selected}
@@ -189,12 +199,14 @@ export function TicketsTable({
       data-testid="tickets-scroll"
       style={{ maxHeight: 'max(320px, calc(100dvh - 300px))', overflow: 'auto', border: '1px solid var(--mantine-color-gray-3)', borderRadius: 4 }}
     >
+      <VisuallyHidden id={HINT_ID}>{selectable ? 'Enter opens a ticket, Space ticks it.' : 'Enter opens a ticket.'}</VisuallyHidden>
       <Table
         highlightOnHover
         stickyHeader
         style={{ minWidth: width, tableLayout: 'fixed' }}
         aria-rowcount={rows.length + 1}
         aria-label="Tickets"
+        aria-describedby={HINT_ID}
       >
         <colgroup>
           {selectable && <col style={{ width: 40 }} />}
