@@ -1,25 +1,25 @@
-import { network } from '../../api/network';
+import { network } from '../../../api/network';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { useBlocker } from '../../components/useBlocker';
+import { useBlocker } from '../../../components/useBlocker';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
-import { confirmDialog, confirmDiscard } from '../../components/confirm';
-import { closeUnlessKept } from '../../components/form';
-import type { Job } from '../../../shared/jobs.schemas';
-import { MSG } from '../../../shared/messages';
-import { can } from '../../../shared/permissions';
-import type { Pole, Ticket } from '../../../shared/tickets.schemas';
-import { ApiError } from '../../api/client';
-import { useSession } from '../../api/session';
-import { useDeleteTicket } from './api/deleteTicket';
-import { useMergeTickets } from './api/mergeTickets';
-import { getNeedsMerge } from './api/needsMerge';
-import { useAddPole } from './api/addPole';
-import { useSavePole } from './api/savePole';
-import { useSaveTicket } from './api/saveTicket';
-import { outbox } from '../../offline/outbox';
-import { ticketQuery, useTicket } from '../../api/ticket';
+import { confirmDialog, confirmDiscard } from '../../../components/confirm';
+import { closeUnlessKept } from '../../../components/form';
+import type { Job } from '../../../../shared/jobs.schemas';
+import { MSG } from '../../../../shared/messages';
+import { can } from '../../../../shared/permissions';
+import type { Pole, Ticket } from '../../../../shared/tickets.schemas';
+import { ApiError } from '../../../api/client';
+import { useSession } from '../../../api/session';
+import { useDeleteTicket } from '../api/deleteTicket';
+import { useMergeTickets } from '../api/mergeTickets';
+import { getNeedsMerge } from '../api/needsMerge';
+import { useAddPole } from '../api/addPole';
+import { useSavePole } from '../api/savePole';
+import { useSaveTicket } from '../api/saveTicket';
+import { outbox } from '../../../offline/outbox';
+import { ticketQuery, useTicket } from '../../../api/ticket';
 import {
   addPoleBody,
   addPoleProblem,
@@ -41,16 +41,10 @@ import {
   type DraftPole,
   type TicketDraft,
 } from './ticketDraft';
-import { ticketParam } from './ticketUrl';
+import { ticketParam, type WindowTarget } from '../ticketUrl';
 
-/** Which ticket the window shows: id null = Create Ticket; justCreated = just made by adding a pole. */
 /** What the close question adds when photos changed: they are not among what would be lost. */
 const PHOTOS_SAVED = 'The photos you added are already saved.';
-
-export interface WindowTarget {
-  id: number | null;
-  justCreated?: boolean;
-}
 
 /**
  * What the ticket window does (SPEC §4 Ticket window): keeps a working copy of the ticket, tells

@@ -1,9 +1,9 @@
 import { useState } from 'react';
 import { Alert, Button, Group, Modal, Stack, Text, Textarea } from '@mantine/core';
 import { IconLock, IconLockOpen } from '@tabler/icons-react';
-import { UNLOCK_REASON_MAX } from '../../../shared/invoices.schemas';
-import { MSG } from '../../../shared/messages';
-import { useUnlockTicket } from './api/unlockTicket';
+import { UNLOCK_REASON_MAX } from '../../../../shared/invoices.schemas';
+import { MSG } from '../../../../shared/messages';
+import { useUnlockTicket } from '../api/unlockTicket';
 
 const when = (iso: string) => new Date(iso).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' });
 
