@@ -4,7 +4,7 @@ import type { ApplyMode, ReimportPreview } from '../../../../shared/reimport';
 import type { XlsRejectedReply } from '../../../../shared/tickets.schemas';
 import { ApiError } from '../../../api/client';
 import type { LibraryMap, MappingRead, TicketMap } from '../../../components/ExcelMappingModal';
-import { previewSheet, readSheetColumns, useImportSheet, type SheetMapping } from '../api/xlsUpload';
+import { useImportSheet, usePreviewSheet, useReadSheetColumns, type SheetMapping } from '../api/xlsUpload';
 import type { UploadOutcome } from './UploadResult';
 
 /** Where the wizard is: the file, then its columns (mapping step), then the mapping and its preview. */
@@ -24,9 +24,10 @@ export interface SheetStep {
  */
 export function useSpreadsheetWizard(jobId: number) {
   const [sheet, setSheet] = useState<SheetStep | null>(null);
-  const [reading, setReading] = useState(false);
   const [choice, setChoice] = useState<ApplyMode | null>(null);
   const [result, setResult] = useState<UploadOutcome | null>(null);
+  const { mutate: readColumns, isPending: readingColumns } = useReadSheetColumns();
+  const previewer = usePreviewSheet();
   const importer = useImportSheet();
   const resetFile = useRef<() => void>(null);
 
@@ -45,13 +46,9 @@ export function useSpreadsheetWizard(jobId: number) {
       resetFile.current?.();
       if (!file) return;
       setResult(null);
-      setReading(true);
-      readSheetColumns(jobId, file)
-        .then((columns) => setSheet({ file, columns }))
-        .catch(failed)
-        .finally(() => setReading(false));
+      readColumns({ jobId, file }, { onSuccess: (columns) => setSheet({ file, columns }), onError: failed });
     },
-    [jobId, failed],
+    [jobId, failed, readColumns],
   );
 
   /** Step 2 → 3: the sheets picked on the mapping step travel with the mapping: preview and import read them. */
@@ -59,11 +56,7 @@ export function useSpreadsheetWizard(jobId: number) {
     if (!sheet) return;
     const mapping: SheetMapping = { ticketsMappings, libraryMappings: read.ticketsOnly ? undefined : libraryMappings, sheets: read.sheets };
     setSheet({ file: sheet.file, mapping });
-    setReading(true);
-    previewSheet(jobId, sheet.file, mapping)
-      .then((preview) => setSheet({ file: sheet.file, mapping, preview }))
-      .catch(failed)
-      .finally(() => setReading(false));
+    previewer.mutate({ jobId, file: sheet.file, mapping }, { onSuccess: (preview) => setSheet({ file: sheet.file, mapping, preview }), onError: failed });
   };
 
   /** Step 4: the person chose how to apply the preview. */
@@ -93,7 +86,8 @@ export function useSpreadsheetWizard(jobId: number) {
 
   return {
     sheet,
-    reading,
+    /** A step is reading the file (its columns, or its preview): the Upload Spreadsheet button spins. */
+    reading: readingColumns || previewer.isPending,
     choice,
     result,
     resetFile,

@@ -6,7 +6,7 @@ import type { Pole } from '../../../../shared/tickets.schemas';
 import { ApiError } from '../../../api/client';
 import { useAddPole } from '../api/addPole';
 import { useMergeTickets } from '../api/mergeTickets';
-import { getNeedsMerge } from '../api/needsMerge';
+import { useNeedsMerge } from '../api/needsMerge';
 import { useSavePole } from '../api/savePole';
 import type { WindowTarget } from '../ticketUrl';
 import { addPoleBody, addPoleProblem, choosePole, draftErrors, editPole, poleEdited, type DraftPole, type TicketDraft } from './ticketDraft';
@@ -40,6 +40,7 @@ export function usePoleFlows({
   const merge = useMergeTickets();
   const addPole = useAddPole();
   const savePole = useSavePole(job.id);
+  const askNeedsMerge = useNeedsMerge(job.id);
 
   const updatePole = (patch: Partial<DraftPole>) => {
     const edit = editPole(form.getValues(), patch, copy.emptyPoleOfJob());
@@ -52,7 +53,7 @@ export function usePoleFlows({
     update(choosePole(form.getValues(), p));
     setBasePole({ ...p });
     try {
-      const ids = (await getNeedsMerge(job.id, p.id)).filter((id) => id !== ticketId);
+      const ids = (await askNeedsMerge(p.id)).filter((id) => id !== ticketId);
       setNeedsMerge(ids.length ? ids : null);
     } catch {
       setNeedsMerge(null);
