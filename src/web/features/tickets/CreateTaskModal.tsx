@@ -106,7 +106,7 @@ export function CreateTaskModal({ job, ticketIds, onClose, onDone }: { job: Job;
         <Group grow align="flex-end">
           <NumberInput label="Bid qty" value={bid} min={0} max={MAX_TASK_QTY} decimalScale={3} onChange={(v) => {
             const b = Math.max(0, num(v));
-            form.setValues((f) => ({ init_qty: b, additional_qty: clampAdditionalQty(b, f.additional_qty) }));
+            form.setValues((f) => ({ init_qty: b, additional_qty: clampAdditionalQty(b, f.additional_qty ?? actual) }));
           }} />
           <NumberInput
             label="Change to bid (+/-)"
