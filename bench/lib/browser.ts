@@ -7,7 +7,7 @@ import { median } from './common';
 /**
  * Browser figures in headless Chromium (Debian's /usr/bin/chromium, never a downloaded one):
  * - time from navigation start to the ticket table of the big job being visible: the
- *   'tickets-table-visible' mark the tickets page sets (src/web/features/tickets/TicketsSection.tsx),
+ *   'tickets-table-visible' mark the tickets page sets (src/web/features/tickets/timingMarks.ts),
  *   else the first table row appearing (and the result says which);
  * - re-sort: the 'tickets-sort' measure (click on a column header → the re-sorted rows painted),
  *   else click → first row changed;

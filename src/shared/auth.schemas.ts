@@ -22,6 +22,9 @@ export const signUpBody = z.object({
 export const forgotBody = z.object({ email: email.min(LIMITS.emailMin, 'Enter your email address.') });
 export type ForgotBody = z.infer<typeof forgotBody>;
 
+/** The reset page's "Send me a new link": the request of forgotBody, worded for a link that did not work. */
+export const newLinkForm = z.object({ email: email.min(LIMITS.emailMin, 'Enter the email address the link was sent to.') });
+
 /** The reply of the routes that only report what they did: sign-up, forgot password, the crew's reset and invitation mails. */
 export const messageReply = z.object({ success: z.boolean(), message: z.string() });
 export type MessageReply = z.infer<typeof messageReply>;
@@ -52,6 +55,18 @@ export const resetBody = z.object({
   password: z.string(MSG.resetMismatch).max(200, 'A password can be at most 200 characters.'),
 });
 export type ResetBody = z.infer<typeof resetBody>;
+
+/**
+ * The reset page's form: the new password twice. The minimum is the service's (auth.service
+ * resetPassword) and so is the one message for both rules, MSG.resetMismatch.
+ */
+export const resetPasswordForm = z
+  .object({
+    password: z.string().min(LIMITS.passwordMin, MSG.resetMismatch).max(200, 'A password can be at most 200 characters.'),
+    confirm: z.string(),
+  })
+  .refine((v) => v.password === v.confirm, { message: MSG.resetMismatch, path: ['confirm'] });
+export type ResetPasswordForm = z.infer<typeof resetPasswordForm>;
 
 export const profile = z.object({
   /** id, company_id and role_id: the web app learns who is signed in from this (the cookie is HttpOnly). */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { toIsoDate } from './dates';
+import { MSG } from './messages';
 
 /**
  * The invoice contract (DESIGN §7.3 invoices): POST /jobs/{id}/invoices (and its /preview),
@@ -36,6 +37,27 @@ export const invoiceCreateBody = z
   })
   .strict();
 export type InvoiceCreateInput = z.input<typeof invoiceCreateBody>;
+
+/**
+ * The Create invoice dialog's choice (what to bill), before it is made into an invoiceCreateBody:
+ * a date for 'date', at least one ticket for 'tickets'.
+ */
+export const invoiceChoiceForm = z.discriminatedUnion('mode', [
+  z.object({ mode: z.literal('all') }),
+  z.object({ mode: z.literal('date'), through: z.string().min(1, 'Choose a date.') }),
+  z.object({ mode: z.literal('tickets'), chosen: z.array(rowId).min(1, 'Choose at least one ticket.') }),
+]);
+export interface InvoiceChoice {
+  mode: 'all' | 'date' | 'tickets';
+  /** 'YYYY-MM-DD' or '' (mode 'date'). */
+  through: string;
+  /** Ticket ids (mode 'tickets'). */
+  chosen: number[];
+}
+
+/** The body of the preview (and so of the invoice) for a valid choice. */
+export const invoiceBodyOf = (c: InvoiceChoice): InvoiceCreateInput =>
+  c.mode === 'date' ? { through_date: c.through } : c.mode === 'tickets' ? { ticket_ids: c.chosen } : {};
 export type InvoiceCreate = z.output<typeof invoiceCreateBody>;
 
 /** One task of one ticket, frozen when the invoice was made. */
@@ -98,6 +120,10 @@ export const invoiceListReply = z.object({ invoices: z.array(invoiceSummarySchem
 /** POST /tickets/{id}/unlock: why a billed ticket's tasks or status must change. */
 export const UNLOCK_REASON_MAX = 500;
 export const unlockBody = z.object({ reason: z.string().max(UNLOCK_REASON_MAX, `Keep the reason under ${UNLOCK_REASON_MAX} characters.`) });
+/** The Unlock dialog's form: unlockBody with the rule the service applies after it (a reason that is not blank). */
+export const unlockForm = z.object({
+  reason: z.string().trim().min(1, MSG.unlockReasonRequired).max(UNLOCK_REASON_MAX, `Keep the reason under ${UNLOCK_REASON_MAX} characters.`),
+});
 export type UnlockInput = z.infer<typeof unlockBody>;
 
 /** The name of an invoice's downloads: "J-1001 INV-000001.xlsx". */

@@ -1,6 +1,6 @@
 /**
  * The one rule of a ticket text search (issue 27 item 9), for My Work (src/web/features/work/
- * workList.ts) and the job page's ticket table (src/web/features/tickets/TicketsSection.tsx):
+ * workList.ts) and the job page's ticket table (src/web/features/tickets/useTicketRows.ts):
  * utilities and crews name work by its work order or its unit, so the search looks in the pole,
  * line, street, work orders and the tasks' unit codes (and the job number where the list has one).
  * Case-insensitive; every word of the search must be somewhere in the ticket ('wo-41871 main'),

@@ -17,7 +17,11 @@ export const queryKeys = {
   jobProduction: (id: number) => ['jobs', id, 'production'] as const,
   /** Under the job's key: invoicing a job refreshes its page (the Billed badges) with the list. */
   jobInvoices: (id: number) => ['jobs', id, 'invoices'] as const,
+  /** GET /jobs/job_exists/{number}: whether a new job's number is taken (asked on leaving the field, never kept fresh). */
+  jobNumberTaken: (jobNumber: string) => ['jobNumbers', jobNumber] as const,
   ticket: (id: number) => ['tickets', id] as const,
+  /** GET /tickets/needsMerge/{jobId}?pole_id=: asked afresh each time a pole is chosen. */
+  needsMerge: (jobId: number, poleId: number) => ['tickets', 'needsMerge', jobId, poleId] as const,
   /** GET /work: My Work's open tickets; everything under it is refreshed with it. */
   work: ['work'] as const,
   /** GET /work?foreman_id=: an office user's My Work narrowed to one foreman's jobs ('all': every one). */

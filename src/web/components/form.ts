@@ -69,3 +69,14 @@ export function recheckShown<Values>(form: UseFormReturnType<Values>, field: Loo
 export function touchAll<Values extends object>(form: UseFormReturnType<Values>): void {
   form.setTouched(Object.fromEntries(Object.keys(form.getValues()).map((k) => [k, true])));
 }
+
+/**
+ * An input's props (`form.getInputProps`) without its message, for the forms that say what is
+ * wrong once, above their fields (Log In, Set your password), as SPEC §2 words them.
+ */
+export function withoutError<P extends { error?: unknown }>({ error: _shownAbove, ...props }: P): Omit<P, 'error'> {
+  return props;
+}
+
+/** The first message of a refused form, for such a form's one message above its fields. */
+export const firstMessage = (errors: Record<string, unknown>) => String(Object.values(errors)[0]);

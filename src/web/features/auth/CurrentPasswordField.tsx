@@ -1,20 +1,19 @@
-import { PasswordInput } from '@mantine/core';
+import { PasswordInput, type PasswordInputProps } from '@mantine/core';
 
 /**
  * DESIGN §7.7 "e-mail change": the current password, asked for on the User page only when the
  * sign-in e-mail is being changed (isNewSignInEmail), so that a session left open on a shared
- * computer cannot move the account to someone else's mailbox. The server checks it.
+ * computer cannot move the account to someone else's mailbox. The server checks it. Given the
+ * form's input props (value, error, onChange, onBlur).
  */
-export function CurrentPasswordField({ value, error, onChange }: { value: string; error?: string; onChange: (value: string) => void }) {
+export function CurrentPasswordField(props: PasswordInputProps) {
   return (
     <PasswordInput
       label="Current password"
       description="Needed to change your e-mail address. We will send a notice to your current address."
       autoComplete="current-password"
       required
-      value={value}
-      error={error}
-      onChange={(e) => onChange(e.currentTarget.value)}
+      {...props}
     />
   );
 }

@@ -1,9 +1,12 @@
-import { useEffect, useState } from 'react';
 import { Button, Group, Modal, Text, TextInput } from '@mantine/core';
-import { LIMITS } from '../../../shared/constants';
+import { schemaResolver, useForm } from '@mantine/form';
+import { forgotBody, type ForgotBody } from '../../../shared/auth.schemas';
 import { MSG } from '../../../shared/messages';
 import { ApiError } from '../../api/client';
-import { requestNewLink } from './api/forgotPassword';
+import { useRequestNewLink } from './api/forgotPassword';
+
+/** The rules POST /crew/forgot-password applies (src/shared/auth.schemas), as the form's `validate`. */
+const forgotRules = schemaResolver(forgotBody, { sync: true });
 
 /** 'What's My Password?' (SPEC §2), on the login page and in one's account: asks for an email and mails a reset link. */
 export function ForgotPasswordModal({
@@ -17,64 +20,43 @@ export function ForgotPasswordModal({
   initialEmail?: string;
   onSent: (message: string) => void;
 }) {
-  const [email, setEmail] = useState(initialEmail);
-  const [error, setError] = useState<string | null>(null);
-  const [sending, setSending] = useState(false);
+  return (
+    <Modal opened={opened} onClose={onClose} title="What's My Password?" centered>
+      {/* The modal's content mounts on each opening: the form starts from the email given then. */}
+      <ForgotPasswordForm initialEmail={initialEmail} onClose={onClose} onSent={onSent} />
+    </Modal>
+  );
+}
 
-  useEffect(() => {
-    if (opened) {
-      setEmail(initialEmail);
-      setError(null);
-    }
-  }, [opened, initialEmail]);
+function ForgotPasswordForm({ initialEmail, onClose, onSent }: { initialEmail: string; onClose: () => void; onSent: (message: string) => void }) {
+  const form = useForm<ForgotBody>({ initialValues: { email: initialEmail }, validate: forgotRules });
+  const send = useRequestNewLink();
+  const sending = send.isPending;
 
-  async function send() {
-    if (email.trim().length < LIMITS.emailMin) {
-      setError('Enter your email address.');
-      return;
-    }
-    setSending(true);
+  async function submit({ email }: ForgotBody) {
     try {
-      await requestNewLink(email.trim());
+      await send.mutateAsync(email.trim());
       onSent(MSG.forgotSent);
       onClose();
     } catch (err) {
-      setError(err instanceof ApiError ? err.message : MSG.generic);
-    } finally {
-      setSending(false);
+      form.setFieldError('email', err instanceof ApiError ? err.message : MSG.generic);
     }
   }
 
   return (
-    <Modal opened={opened} onClose={onClose} title="What's My Password?" centered>
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          void send();
-        }}
-      >
-        <Text size="sm" mb="sm">
-          If you have forgotten your password you can reset it here.
-        </Text>
-        <TextInput
-          label="E-mail Address"
-          type="email"
-          autoComplete="email"
-          value={email}
-          onChange={(e) => setEmail(e.currentTarget.value)}
-          error={error}
-          disabled={sending}
-          data-autofocus
-        />
-        <Group justify="flex-end" mt="md">
-          <Button variant="default" onClick={onClose} disabled={sending}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={sending}>
-            Send My Password
-          </Button>
-        </Group>
-      </form>
-    </Modal>
+    <form onSubmit={form.onSubmit((values) => void submit(values))}>
+      <Text size="sm" mb="sm">
+        If you have forgotten your password you can reset it here.
+      </Text>
+      <TextInput label="E-mail Address" type="email" autoComplete="email" {...form.getInputProps('email')} disabled={sending} data-autofocus />
+      <Group justify="flex-end" mt="md">
+        <Button variant="default" onClick={onClose} disabled={sending}>
+          Cancel
+        </Button>
+        <Button type="submit" loading={sending}>
+          Send My Password
+        </Button>
+      </Group>
+    </form>
   );
 }

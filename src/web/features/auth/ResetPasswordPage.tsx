@@ -1,16 +1,22 @@
 import { useState } from 'react';
 import { Alert, Button, Center, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { schemaResolver, useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { useNavigate, useSearchParams } from 'react-router';
-import { isWellFormedResetLink } from '../../../shared/auth.schemas';
+import { isWellFormedResetLink, newLinkForm, resetPasswordForm, type ResetPasswordForm } from '../../../shared/auth.schemas';
 import { LIMITS } from '../../../shared/constants';
 import { ERROR_CODE } from '../../../shared/error-codes';
 import { MSG } from '../../../shared/messages';
 import { ApiError } from '../../api/client';
 import { clearSession } from '../../api/session';
+import { firstMessage, withoutError } from '../../components/form';
 import { usePageTitle } from '../../components/usePageTitle';
-import { requestNewLink } from './api/forgotPassword';
-import { resetPassword } from './api/resetPassword';
+import { useRequestNewLink } from './api/forgotPassword';
+import { useResetPassword } from './api/resetPassword';
+
+/** The shared rules of the two forms (src/shared/auth.schemas), as their `validate`. */
+const passwordRules = schemaResolver(resetPasswordForm, { sync: true });
+const newLinkRules = schemaResolver(newLinkForm, { sync: true });
 
 /**
  * /resetPassword?resetToken=…&userId=… : choose a new password, then back to /login. A link that
@@ -22,24 +28,18 @@ export default function ResetPasswordPage() {
   const navigate = useNavigate();
   const resetToken = params.get('resetToken') ?? '';
   const userId = params.get('userId') ?? '';
-  const [password, setPassword] = useState('');
-  const [confirm, setConfirm] = useState('');
+  const form = useForm<ResetPasswordForm>({ initialValues: { password: '', confirm: '' }, validate: passwordRules });
+  const reset = useResetPassword();
   const [error, setError] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
   // The server's verdict on a well-formed link it does not know (used, expired, superseded).
   const [refused, setRefused] = useState(false);
   const linkValid = isWellFormedResetLink({ resetToken, userId }) && !refused;
   usePageTitle('Set your password');
 
-  async function submit() {
-    if (password.length < LIMITS.passwordMin || password !== confirm) {
-      setError(MSG.resetMismatch);
-      return;
-    }
-    setSaving(true);
+  async function submit({ password }: ResetPasswordForm) {
     setError(null);
     try {
-      await resetPassword({ resetToken, userId: Number(userId), password });
+      await reset.mutateAsync({ resetToken, userId: Number(userId), password });
       // The new password is set and every earlier session ended; sign in on the login page (SPEC §2).
       clearSession();
       notifications.show({ color: 'green', message: 'Your password is set. Log in with it now.' });
@@ -47,8 +47,6 @@ export default function ResetPasswordPage() {
     } catch (err) {
       if (err instanceof ApiError && err.code === ERROR_CODE.resetInvalid) setRefused(true);
       else setError(err instanceof ApiError ? err.message : MSG.generic);
-    } finally {
-      setSaving(false);
     }
   }
 
@@ -62,12 +60,7 @@ export default function ResetPasswordPage() {
           {!linkValid ? (
             <NewLinkForm />
           ) : (
-            <form
-              onSubmit={(e) => {
-                e.preventDefault();
-                void submit();
-              }}
-            >
+            <form onSubmit={form.onSubmit((values) => void submit(values), (errors) => setError(firstMessage(errors)))}>
               <Stack>
                 <Text size="sm" c="dimmed">
                   Choose a password of at least {LIMITS.passwordMin} characters.
@@ -77,9 +70,9 @@ export default function ResetPasswordPage() {
                     {error}
                   </Alert>
                 )}
-                <PasswordInput label="New Password" autoComplete="new-password" value={password} onChange={(e) => setPassword(e.currentTarget.value)} />
-                <PasswordInput label="Confirm Password" autoComplete="new-password" value={confirm} onChange={(e) => setConfirm(e.currentTarget.value)} />
-                <Button type="submit" loading={saving}>
+                <PasswordInput label="New Password" autoComplete="new-password" {...withoutError(form.getInputProps('password'))} />
+                <PasswordInput label="Confirm Password" autoComplete="new-password" {...withoutError(form.getInputProps('confirm'))} />
+                <Button type="submit" loading={reset.isPending}>
                   Save Password
                 </Button>
               </Stack>
@@ -96,24 +89,16 @@ export default function ResetPasswordPage() {
 
 /** The link cannot be used: say so, and mail a new one to the address the person gives. */
 function NewLinkForm() {
-  const [email, setEmail] = useState('');
-  const [sending, setSending] = useState(false);
-  const [sent, setSent] = useState<string | null>(null);
+  const form = useForm<{ email: string }>({ initialValues: { email: '' }, validate: newLinkRules });
+  const send = useRequestNewLink();
   const [error, setError] = useState<string | null>(null);
 
-  async function send() {
-    if (email.trim().length < LIMITS.emailMin) {
-      setError('Enter the email address the link was sent to.');
-      return;
-    }
-    setSending(true);
+  async function submit({ email }: { email: string }) {
     setError(null);
     try {
-      setSent((await requestNewLink(email.trim())).message);
+      await send.mutateAsync(email.trim());
     } catch (err) {
       setError(err instanceof ApiError ? err.message : MSG.generic);
-    } finally {
-      setSending(false);
     }
   }
 
@@ -122,17 +107,12 @@ function NewLinkForm() {
       <Alert color="red" role="alert" title="This link cannot be used">
         {MSG.resetInvalid}
       </Alert>
-      {sent ? (
+      {send.data ? (
         <Alert color="green" role="status">
-          {sent}
+          {send.data.message}
         </Alert>
       ) : (
-        <form
-          onSubmit={(e) => {
-            e.preventDefault();
-            void send();
-          }}
-        >
+        <form onSubmit={form.onSubmit((values) => void submit(values), (errors) => setError(firstMessage(errors)))}>
           <Stack gap="sm">
             <Text size="sm">Links work once, for a limited time. Enter your email address and we will send you a new one.</Text>
             {error && (
@@ -140,8 +120,8 @@ function NewLinkForm() {
                 {error}
               </Text>
             )}
-            <TextInput label="Email" type="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.currentTarget.value)} />
-            <Button type="submit" loading={sending}>
+            <TextInput label="Email" type="email" autoComplete="email" {...withoutError(form.getInputProps('email'))} />
+            <Button type="submit" loading={send.isPending}>
               Send me a new link
             </Button>
           </Stack>

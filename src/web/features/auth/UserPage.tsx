@@ -1,10 +1,12 @@
 import { useEffect, useRef, useState } from 'react';
+import { schemaResolver, useForm } from '@mantine/form';
 import { Alert, Button, Container, Group, Paper, SimpleGrid, Stack, TextInput, Title } from '@mantine/core';
-import { isNewSignInEmail, profileUpdate, type ProfileUpdate } from '../../../shared/auth.schemas';
+import { isNewSignInEmail, profileUpdate } from '../../../shared/auth.schemas';
 import { TIMING } from '../../../shared/constants';
 import { formatLongDate } from '../../../shared/dates';
 import { MSG } from '../../../shared/messages';
 import { ApiError } from '../../api/client';
+import { errorsAfterLeaving, serverFieldErrors, touchAll } from '../../components/form';
 import { useSession } from '../../api/session';
 import { LoadState } from '../../components/LoadState';
 import { lazyDialog } from '../../components/lazyDialog';
@@ -20,6 +22,12 @@ const ForgotPasswordModal = lazyDialog(() => import('./ForgotPasswordModal').the
 
 type Banner = { kind: 'success' | 'error'; text: string } | null;
 
+/** What the page edits: the profile as typed, and the current password (asked only for a new sign-in e-mail). */
+type ProfileForm = { first_name: string; last_name: string; email: string; phone_number: string; current_password: string };
+
+/** The rules PUT /crew/myProfileData applies (src/shared/auth.schemas profileUpdate). */
+const profileRules = schemaResolver(profileUpdate, { sync: true });
+
 /** SPEC §2 User Account: own profile, read-only join date and company, reset, logout, save. */
 export default function UserPage() {
   const myData = useMyData();
@@ -29,16 +37,32 @@ export default function UserPage() {
   const data = myData.data ?? (online ? undefined : profileOnDevice(user));
   usePageTitle('My Account');
   const save = useSaveProfile();
-  const [form, setForm] = useState<ProfileUpdate>({ first_name: '', last_name: '', email: '', phone_number: '' });
-  const [errors, setErrors] = useState<Record<string, string>>({});
   const [banner, setBanner] = useState<Banner>(null);
   const [resetOpen, setResetOpen] = useState(false);
-  const [currentPassword, setCurrentPassword] = useState('');
   const bannerTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  // A new sign-in address needs the current password (DESIGN §7.7); the field shows only then.
+  const signInEmail = data?.email;
+  const form = useForm<ProfileForm>({
+    initialValues: { first_name: '', last_name: '', email: '', phone_number: '', current_password: '' },
+    validate: (values) => ({
+      ...profileRules(values),
+      ...(signInEmail !== undefined && isNewSignInEmail(values.email, signInEmail) && !values.current_password
+        ? { current_password: MSG.emailChangeNeedsPassword }
+        : {}),
+    }),
+    ...errorsAfterLeaving<ProfileForm>(),
+  });
 
+  // The form starts again from the profile each time it changes (loaded, saved, or the copy on
+  // this device): by its values, as the copy on the device is a new object on every render.
+  const profileKey = data ? JSON.stringify([data.first_name, data.last_name, data.email, data.phone_number]) : null;
   useEffect(() => {
-    if (data) setForm({ first_name: data.first_name, last_name: data.last_name, email: data.email, phone_number: data.phone_number ?? '' });
-  }, [data]);
+    if (!data) return;
+    const values = { first_name: data.first_name, last_name: data.last_name, email: data.email, phone_number: data.phone_number ?? '', current_password: '' };
+    form.setValues(values);
+    form.resetDirty(values);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- by the profile's values (profileKey), not by the object
+  }, [profileKey]);
   useEffect(() => () => clearTimeout(bannerTimer.current), []);
 
   // Banners disappear after 5 seconds (SPEC §4).
@@ -48,30 +72,18 @@ export default function UserPage() {
     bannerTimer.current = setTimeout(() => setBanner(null), TIMING.bannerMs);
   }
 
-  function validate(next = form) {
-    const parsed = profileUpdate.safeParse(next);
-    const errs: Record<string, string> = {};
-    if (!parsed.success) for (const issue of parsed.error.issues) errs[String(issue.path[0])] ??= issue.message;
-    return errs;
-  }
+  const newEmail = Boolean(data) && isNewSignInEmail(form.values.email, data!.email);
 
-  // A new sign-in address needs the current password (DESIGN §7.7); the field shows only then.
-  const newEmail = Boolean(data) && isNewSignInEmail(form.email, data!.email);
-
-  async function onSave() {
-    const errs = validate();
-    if (newEmail && !currentPassword) errs.current_password = MSG.emailChangeNeedsPassword;
-    setErrors(errs);
-    if (Object.keys(errs).length) return;
+  async function onSave({ current_password, ...profile }: ProfileForm) {
     try {
-      await save.mutateAsync({ ...form, phone_number: form.phone_number || null, current_password: newEmail ? currentPassword : undefined });
-      setCurrentPassword('');
+      await save.mutateAsync({ ...profile, phone_number: profile.phone_number || null, current_password: newEmail ? current_password : undefined });
+      form.setFieldValue('current_password', '');
       show({ kind: 'success', text: MSG.accountSaved });
     } catch (err) {
       // The server's words where they help: a wrong password, a taken address, a limit reached.
-      const fields = err instanceof ApiError ? err.fields : {};
-      setErrors(fields);
-      show({ kind: 'error', text: err instanceof ApiError && err.status !== 500 && Object.keys(fields).length === 0 ? err.message : MSG.accountSaveError });
+      const fields = serverFieldErrors(err, Object.keys(form.getValues()));
+      form.setErrors(fields);
+      show({ kind: 'error', text: err instanceof ApiError && err.status !== 500 && Object.keys(err.fields).length === 0 ? err.message : MSG.accountSaveError });
     }
   }
 
@@ -82,18 +94,8 @@ export default function UserPage() {
       </Container>
     );
 
-  const field = (name: keyof ProfileUpdate, label: string, extra: Record<string, unknown> = {}) => (
-    <TextInput
-      label={label}
-      value={form[name] ?? ''}
-      error={errors[name]}
-      onChange={(e) => {
-        const value = e.currentTarget.value;
-        setForm((f) => ({ ...f, [name]: value }));
-      }}
-      onBlur={() => setErrors(validate())}
-      {...extra}
-    />
+  const field = (name: Exclude<keyof ProfileForm, 'current_password'>, label: string, extra: Record<string, unknown> = {}) => (
+    <TextInput label={label} {...form.getInputProps(name)} {...extra} />
   );
 
   return (
@@ -113,7 +115,7 @@ export default function UserPage() {
             {field('first_name', 'First Name')}
             {field('last_name', 'Last Name')}
             {field('email', 'Email Address', { type: 'email' })}
-            {newEmail && <CurrentPasswordField value={currentPassword} error={errors.current_password} onChange={setCurrentPassword} />}
+            {newEmail && <CurrentPasswordField {...form.getInputProps('current_password')} />}
             {field('phone_number', 'Phone', { type: 'tel', inputMode: 'tel' })}
             <TextInput label="Join Date" value={formatLongDate(data.created_date)} readOnly variant="filled" />
             <TextInput label="Company Name" value={data.company_name} readOnly variant="filled" />
@@ -128,7 +130,14 @@ export default function UserPage() {
                 Logout
               </Button>
             </Group>
-            <Button onClick={onSave} loading={save.isPending} disabled={!online}>
+            <Button
+              onClick={() => {
+                touchAll(form);
+                form.onSubmit((values) => void onSave(values))();
+              }}
+              loading={save.isPending}
+              disabled={!online}
+            >
               Save
             </Button>
           </Group>

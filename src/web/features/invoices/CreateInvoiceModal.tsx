@@ -1,16 +1,19 @@
 import { useMemo, useState } from 'react';
 import { Alert, Button, Checkbox, Group, Modal, Radio, ScrollArea, Stack, Table, Text, TextInput } from '@mantine/core';
+import { schemaResolver, useForm } from '@mantine/form';
 import { useMediaQuery } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { ERROR_CODE } from '../../../shared/error-codes';
-import type { InvoiceCreateInput, InvoicePreview } from '../../../shared/invoices.schemas';
+import { invoiceBodyOf, invoiceChoiceForm, type InvoiceChoice, type InvoicePreview } from '../../../shared/invoices.schemas';
 import { MSG } from '../../../shared/messages';
 import { formatMoney } from '../../../shared/money';
 import { ApiError } from '../../api/client';
 import { useJob } from '../../api/job';
+import { firstMessage } from '../../components/form';
 import { useCreateInvoice, usePreviewInvoice } from './api/createInvoice';
 
-type Mode = 'all' | 'date' | 'tickets';
+/** What to bill must be complete (src/shared/invoices.schemas): a date, or at least one ticket. */
+const choiceRules = schemaResolver(invoiceChoiceForm, { sync: true });
 
 /**
  * Create invoice (DESIGN §7.3): what to bill (every completed unbilled ticket, those completed
@@ -21,11 +24,18 @@ type Mode = 'all' | 'date' | 'tickets';
 export function CreateInvoiceModal({ jobId, onClose }: { jobId: number; onClose: () => void }) {
   const phone = useMediaQuery('(max-width: 48em)');
   const job = useJob(jobId);
-  const [mode, setMode] = useState<Mode>('all');
-  const [through, setThrough] = useState('');
-  const [chosen, setChosen] = useState<number[]>([]);
   const [preview, setPreview] = useState<InvoicePreview | null>(null);
   const [problem, setProblem] = useState<{ text: string; race: boolean } | null>(null);
+  // A changed choice drops the preview (and what was said about the old one).
+  const form = useForm<InvoiceChoice>({
+    initialValues: { mode: 'all', through: '', chosen: [] },
+    validate: choiceRules,
+    onValuesChange: () => {
+      setPreview(null);
+      setProblem(null);
+    },
+  });
+  const { mode, through, chosen } = form.values;
   const previewing = usePreviewInvoice(jobId);
   const creating = useCreateInvoice(jobId);
 
@@ -38,27 +48,19 @@ export function CreateInvoiceModal({ jobId, onClose }: { jobId: number; onClose:
     [job.data],
   );
 
-  const body = (): InvoiceCreateInput | null => {
-    if (mode === 'date') return through ? { through_date: through } : null;
-    if (mode === 'tickets') return chosen.length ? { ticket_ids: chosen } : null;
-    return {};
-  };
-  const reset = () => {
-    setPreview(null);
-    setProblem(null);
-  };
   const fail = (err: unknown) => {
     const race = err instanceof ApiError && (err.code === ERROR_CODE.alreadyBilled || err.code === ERROR_CODE.nothingToInvoice);
     setProblem({ text: err instanceof Error ? err.message : MSG.generic, race });
     setPreview(null);
   };
 
-  const onPreview = () => {
-    const b = body();
-    if (!b) return setProblem({ text: mode === 'date' ? 'Choose a date.' : 'Choose at least one ticket.', race: false });
-    setProblem(null);
-    previewing.mutate(b, { onSuccess: setPreview, onError: fail });
-  };
+  const onPreview = form.onSubmit(
+    (choice) => {
+      setProblem(null);
+      previewing.mutate(invoiceBodyOf(choice), { onSuccess: setPreview, onError: fail });
+    },
+    (errors) => setProblem({ text: firstMessage(errors), race: false }),
+  );
   const onConfirm = () => {
     if (!preview) return;
     creating.mutate(
@@ -79,10 +81,7 @@ export function CreateInvoiceModal({ jobId, onClose }: { jobId: number; onClose:
         <Radio.Group
           label="What to bill"
           value={mode}
-          onChange={(v) => {
-            setMode(v as Mode);
-            reset();
-          }}
+          onChange={(v) => form.setFieldValue('mode', v as InvoiceChoice['mode'])}
         >
           <Stack gap={6} mt={6}>
             <Radio value="all" label={`Every completed ticket not billed yet (${billable.length})`} />
@@ -97,10 +96,7 @@ export function CreateInvoiceModal({ jobId, onClose }: { jobId: number; onClose:
             label="Completed on or before"
             description="In the company's time zone."
             value={through}
-            onChange={(e) => {
-              setThrough(e.currentTarget.value);
-              reset();
-            }}
+            onChange={(e) => form.setFieldValue('through', e.currentTarget.value)}
             maw={240}
           />
         )}
@@ -113,10 +109,7 @@ export function CreateInvoiceModal({ jobId, onClose }: { jobId: number; onClose:
             <Checkbox.Group
               label="Completed tickets not billed yet"
               value={chosen.map(String)}
-              onChange={(v) => {
-                setChosen(v.map(Number));
-                reset();
-              }}
+              onChange={(v) => form.setFieldValue('chosen', v.map(Number))}
             >
               <ScrollArea.Autosize mah={220} mt={6}>
                 <Stack gap={4}>
@@ -187,7 +180,7 @@ export function CreateInvoiceModal({ jobId, onClose }: { jobId: number; onClose:
           <Button variant="default" onClick={onClose}>
             Cancel
           </Button>
-          <Button variant={preview ? 'default' : 'filled'} onClick={onPreview} loading={previewing.isPending}>
+          <Button variant={preview ? 'default' : 'filled'} onClick={() => onPreview()} loading={previewing.isPending}>
             Preview
           </Button>
           {preview && (

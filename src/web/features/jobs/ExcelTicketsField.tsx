@@ -7,7 +7,7 @@ import { ApiError } from '../../api/client';
 import { sheetParams } from '../../components/workbookRead';
 import { UploadField } from '../../components/upload/UploadField';
 import type { UploadedFile } from '../../components/upload/signedUpload';
-import { getExcelColumns } from './api/excelColumns';
+import { getExcelColumns, useReadExcelColumns } from './api/excelColumns';
 import { ExcelMappingModal, type LibraryMap, type MappingRead, type TicketMap } from '../../components/ExcelMappingModal';
 
 /** Why the mapping is not attached yet, for the Create Job modal's Save hint. */
@@ -34,10 +34,11 @@ export function ExcelTicketsField({
   const [file, setFile] = useState<UploadedFile | null>(null);
   const [uploading, setUploading] = useState(false);
   const [columns, setColumns] = useState<WorkbookColumns | null>(null);
-  const [reading, setReading] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [mappingOpen, setMappingOpen] = useState(false);
   const reader = useRef<AbortController | null>(null);
+  // The columns of the latest upload are being read (an older read is aborted, and its answer not shown).
+  const { mutateAsync: readColumns, isPending: reading } = useReadExcelColumns();
 
   useEffect(() => () => reader.current?.abort(), []);
 
@@ -53,9 +54,8 @@ export function ExcelTicketsField({
     if (!f) return;
     const ac = new AbortController();
     reader.current = ac;
-    setReading(true);
     try {
-      const cols = await getExcelColumns(f.url, { signal: ac.signal });
+      const cols = await readColumns({ url: f.url, signal: ac.signal });
       if (!Array.isArray(cols?.jobColumns) || !Array.isArray(cols?.libraryColumns)) throw new Error(MSG.excelUnparsable);
       setColumns(cols);
       setMappingOpen(true);
@@ -64,8 +64,6 @@ export function ExcelTicketsField({
       // The server answers 422 with the SPEC §5 message (too few columns, unparsable, .xls).
       setError(err instanceof ApiError && err.status >= 400 && err.status < 500 && err.status !== 401 ? err.message : MSG.excelUnparsable);
       setFile(null);
-    } finally {
-      if (reader.current === ac) setReading(false);
     }
   }
 

@@ -1,10 +1,12 @@
 import { useState } from 'react';
 import { Alert, Badge, Button, Group, Modal, NumberInput, Paper, Progress, Stack, Text } from '@mantine/core';
+import { schemaResolver, useForm } from '@mantine/form';
 import { useQueryClient } from '@tanstack/react-query';
 import { notifications } from '@mantine/notifications';
 import type { Job } from '../../../shared/jobs.schemas';
 import type { UnitOption } from '../../../shared/poles.schemas';
 import { clampAdditionalQty, MAX_TASK_QTY, NEW_TASK_ADDITIONAL_QTY } from '../../../shared/tasks';
+import { taskSaveSchema } from '../../../shared/tickets.schemas';
 import { queryKeys } from '../../api/queryKeys';
 import { saveTicket } from './api/saveTicket';
 import { getTicket } from '../../api/ticket';
@@ -13,6 +15,20 @@ import { UnitPicker } from './UnitPicker';
 
 const num = (v: string | number) => (typeof v === 'number' ? v : Number(v) || 0);
 
+/** The task to add: a unit of the library, its bid quantity and the change to it. */
+interface NewTask {
+  unit: UnitOption | null;
+  init_qty: number;
+  additional_qty: number;
+}
+
+/** The rules of a task in a ticket save (src/shared/tickets.schemas taskSaveSchema); the unit is its task_id. */
+const taskRules = schemaResolver(taskSaveSchema, { sync: true });
+const newTaskRules = ({ unit, init_qty, additional_qty }: NewTask) => {
+  const { task_id, ...errors } = taskRules({ task_id: unit?.id, init_qty, additional_qty });
+  return task_id ? { ...errors, unit: task_id } : errors;
+};
+
 /**
  * 'Create Task' on the job page (SPEC §2): one unit of the library added to every ticked ticket.
  * Each ticket is read fresh and saved with its own version, so nobody's edits are overwritten;
@@ -20,15 +36,15 @@ const num = (v: string | number) => (typeof v === 'number' ? v : Number(v) || 0)
  */
 export function CreateTaskModal({ job, ticketIds, onClose, onDone }: { job: Job; ticketIds: number[]; onClose: () => void; onDone: () => void }) {
   const qc = useQueryClient();
-  const [unit, setUnit] = useState<UnitOption | null>(null);
-  const [bid, setBid] = useState(1);
-  const [actual, setActual] = useState(NEW_TASK_ADDITIONAL_QTY);
+  const form = useForm<NewTask>({ initialValues: { unit: null, init_qty: 1, additional_qty: NEW_TASK_ADDITIONAL_QTY }, validate: newTaskRules });
+  const { unit, init_qty: bid, additional_qty: actual } = form.values;
+  const setUnit = (u: UnitOption | null) => form.setFieldValue('unit', u);
   const [progress, setProgress] = useState<number | null>(null);
   const [failures, setFailures] = useState<string[]>([]);
 
   const names = new Map(job.tickets.map((t) => [t.id, `${t.pole_name ?? '?'} / ${t.line_name ?? '?'}`]));
 
-  const run = async () => {
+  const run = async ({ unit, init_qty: bid, additional_qty: actual }: NewTask) => {
     if (!unit) return;
     setFailures([]);
     const failed: string[] = [];
@@ -90,8 +106,7 @@ export function CreateTaskModal({ job, ticketIds, onClose, onDone }: { job: Job;
         <Group grow align="flex-end">
           <NumberInput label="Bid qty" value={bid} min={0} max={MAX_TASK_QTY} decimalScale={3} onChange={(v) => {
             const b = Math.max(0, num(v));
-            setBid(b);
-            setActual((a) => clampAdditionalQty(b, a));
+            form.setValues((f) => ({ init_qty: b, additional_qty: clampAdditionalQty(b, f.additional_qty ?? actual) }));
           }} />
           <NumberInput
             label="Change to bid (+/-)"
@@ -99,7 +114,7 @@ export function CreateTaskModal({ job, ticketIds, onClose, onDone }: { job: Job;
             min={-bid}
             max={MAX_TASK_QTY}
             decimalScale={3}
-            onChange={(v) => setActual(clampAdditionalQty(bid, num(v)))}
+            onChange={(v) => form.setFieldValue('additional_qty', clampAdditionalQty(bid, num(v)))}
           />
           <TaskTotal init={bid} change={actual} uom={unit?.uom} />
         </Group>
@@ -117,7 +132,7 @@ export function CreateTaskModal({ job, ticketIds, onClose, onDone }: { job: Job;
           <Button variant="default" onClick={onClose} disabled={busy}>
             Close
           </Button>
-          <Button onClick={() => void run()} disabled={!unit || ticketIds.length === 0} loading={busy}>
+          <Button onClick={() => form.onSubmit((task) => void run(task))()} disabled={!form.isValid() || ticketIds.length === 0} loading={busy}>
             Add to {ticketIds.length} ticket{ticketIds.length === 1 ? '' : 's'}
           </Button>
         </Group>

@@ -4,6 +4,12 @@
  */
 export type TicketParam = number | 'new' | null;
 
+/** Which ticket the window shows: id null = Create Ticket; justCreated = just made by adding a pole. */
+export interface WindowTarget {
+  id: number | null;
+  justCreated?: boolean;
+}
+
 /** What the history entry of an open ticket remembers: whether the list pushed it, and a just-made ticket. */
 export interface TicketLocationState {
   fromList?: boolean;

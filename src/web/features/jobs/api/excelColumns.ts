@@ -1,3 +1,4 @@
+import { useMutation } from '@tanstack/react-query';
 import type { SheetChoice, WorkbookColumns } from '../../../../shared/excel';
 import { apiFetch } from '../../../api/client';
 import { sheetParams } from '../../../components/workbookRead';
@@ -9,3 +10,11 @@ import { sheetParams } from '../../../components/workbookRead';
  */
 export const getExcelColumns = (url: string, opts: { signal?: AbortSignal; sheets?: SheetChoice } = {}) =>
   apiFetch<WorkbookColumns>(`/jobs/excel/getColumns?${new URLSearchParams({ url, ...sheetParams(opts.sheets) })}`, { signal: opts.signal });
+
+/**
+ * Reads the columns of a workbook just uploaded (the Create Job modal). A mutation, not a query:
+ * each upload is read once, and a newer upload aborts the older read (`signal`). Sent at once
+ * (networkMode 'always'), so that without a connection the field says why.
+ */
+export const useReadExcelColumns = () =>
+  useMutation({ mutationFn: ({ url, signal }: { url: string; signal?: AbortSignal }) => getExcelColumns(url, { signal }), networkMode: 'always' });

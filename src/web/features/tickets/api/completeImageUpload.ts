@@ -1,3 +1,4 @@
+import { useMutation } from '@tanstack/react-query';
 import type { ImageCompleteBody, ImageCompleteReply } from '../../../../shared/tickets.schemas';
 import { MSG } from '../../../../shared/messages';
 import { ApiError, apiFetch } from '../../../api/client';
@@ -24,3 +25,7 @@ export async function completeImageUpload(ticketId: number, url: string): Promis
   if (!reply?.image) throw new Error(MSG.invalidServerResponse);
   return reply;
 }
+
+/** Records one uploaded photo; sent at once (networkMode 'always'), so a lost connection fails it with MSG.imageSaveFailed. */
+export const useCompleteImageUpload = () =>
+  useMutation({ mutationFn: ({ ticketId, url }: { ticketId: number; url: string }) => completeImageUpload(ticketId, url), networkMode: 'always' });

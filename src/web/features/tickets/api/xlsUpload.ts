@@ -42,6 +42,14 @@ export const readSheetColumns = (jobId: number, file: File, sheets?: SheetChoice
 export const previewSheet = (jobId: number, file: File, mapping: SheetMapping) =>
   post<ReimportPreview>(jobId, file, { mode: 'preview', ...mappingFields(mapping) });
 
+/** Step 1 of Upload Spreadsheet: the picked file's columns. Sent at once (networkMode 'always'), so that without a connection the step fails with the reason. */
+export const useReadSheetColumns = () =>
+  useMutation({ mutationFn: ({ jobId, file }: { jobId: number; file: File }) => readSheetColumns(jobId, file), networkMode: 'always' });
+
+/** Step 3 of Upload Spreadsheet: the preview of the mapped file; sent at once, as step 1. */
+export const usePreviewSheet = () =>
+  useMutation({ mutationFn: ({ jobId, file, mapping }: { jobId: number; file: File; mapping: SheetMapping }) => previewSheet(jobId, file, mapping), networkMode: 'always' });
+
 export interface SheetImport {
   jobId: number;
   file: File;

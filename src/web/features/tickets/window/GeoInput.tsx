@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { Button, Group, Text, TextInput } from '@mantine/core';
 import { IconCurrentLocation } from '@tabler/icons-react';
-import { formatGeo, truncateGeo } from '../../../shared/geo';
-import { currentPosition } from '../../components/geolocation';
+import { formatGeo, truncateGeo } from '../../../../shared/geo';
+import { currentPosition } from '../../../components/geolocation';
 import { cutGeoText } from './ticketDraft';
 
 /**

@@ -2,18 +2,18 @@ import { useRef, useState } from 'react';
 import { ActionIcon, Alert, Button, FileButton, Group, Image, Paper, Progress, SimpleGrid, Stack, Text, Title, UnstyledButton } from '@mantine/core';
 import { Dropzone, type FileWithPath } from '@mantine/dropzone';
 import '@mantine/dropzone/styles.css';
-import { confirmDialog } from '../../components/confirm';
+import { confirmDialog } from '../../../components/confirm';
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { IconPhotoPlus, IconPhotoUp, IconTrash } from '@tabler/icons-react';
-import { LIMITS } from '../../../shared/constants';
-import { MSG } from '../../../shared/messages';
-import type { TicketImage } from '../../../shared/tickets.schemas';
-import { IMAGE_TYPES } from '../../../shared/uploads';
-import { queryKeys } from '../../api/queryKeys';
-import { UploadError, uploadWithProgress } from '../../components/upload/signedUpload';
-import { completeImageUpload } from './api/completeImageUpload';
-import { useDeleteImage } from './api/deleteImage';
+import { LIMITS } from '../../../../shared/constants';
+import { MSG } from '../../../../shared/messages';
+import type { TicketImage } from '../../../../shared/tickets.schemas';
+import { IMAGE_TYPES } from '../../../../shared/uploads';
+import { queryKeys } from '../../../api/queryKeys';
+import { UploadError, uploadWithProgress } from '../../../components/upload/signedUpload';
+import { useCompleteImageUpload } from '../api/completeImageUpload';
+import { useDeleteImage } from '../api/deleteImage';
 import { PhotoViewer } from './PhotoViewer';
 import { tooManyImages } from './ticketDraft';
 
@@ -43,6 +43,7 @@ export function ImagesPanel({
 }) {
   const qc = useQueryClient();
   const del = useDeleteImage(jobId);
+  const complete = useCompleteImageUpload();
   const [viewing, setViewingState] = useState<number | null>(null);
   const setViewing = (i: number | null) => {
     setViewingState(i);
@@ -78,7 +79,7 @@ export function ImagesPanel({
         continue;
       }
       try {
-        await completeImageUpload(ticketId, url);
+        await complete.mutateAsync({ ticketId, url });
       } catch (err) {
         errors.push(`${file.name}: ${(err as Error).message || MSG.imageSaveFailed}`);
       }

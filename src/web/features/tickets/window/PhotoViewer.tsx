@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type PointerEvent as ReactPointerEvent, type WheelEvent as ReactWheelEvent } from 'react';
 import { ActionIcon, Button, Group, Modal, Text, Tooltip } from '@mantine/core';
 import { IconChevronLeft, IconChevronRight, IconTrash, IconZoomIn, IconZoomOut, IconZoomReset } from '@tabler/icons-react';
-import type { TicketImage } from '../../../shared/tickets.schemas';
+import type { TicketImage } from '../../../../shared/tickets.schemas';
 
 const MAX_ZOOM = 4;
 /** A sideways drag longer than this (px) at normal size goes to the next or previous photo. */

@@ -2,19 +2,18 @@ import { useEffect, useRef, useState } from 'react';
 import { Alert, Anchor, Badge, Button, Center, Group, Modal, Stack, Tabs, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconEye, IconInfoCircle, IconListCheck, IconMapPin, IconTrash } from '@tabler/icons-react';
-import { Spinner } from '../../components/Spinner';
-import type { Job } from '../../../shared/jobs.schemas';
-import { MSG } from '../../../shared/messages';
-import { can } from '../../../shared/permissions';
-import { useSession } from '../../api/session';
+import { Spinner } from '../../../components/Spinner';
+import type { Job } from '../../../../shared/jobs.schemas';
+import { MSG } from '../../../../shared/messages';
+import { can } from '../../../../shared/permissions';
+import { useSession } from '../../../api/session';
 import { BilledNotice } from './BilledNotice';
 import { ImagesPanel } from './ImagesPanel';
-import { InfoTab } from './InfoTab';
-import { PoleTab } from './PoleTab';
+import { InfoTab } from './info/InfoTab';
+import { PoleTab } from './pole/PoleTab';
 import { TasksTab } from './TasksTab';
-import { useTicketEditor, type WindowTarget } from './useTicketEditor';
-
-export type { WindowTarget } from './useTicketEditor';
+import type { WindowTarget } from '../ticketUrl';
+import { useTicketEditor } from './useTicketEditor';
 
 /** 'Job: J-1' in the window's header. */
 function Fact({ label, children }: { label: string; children: React.ReactNode }) {

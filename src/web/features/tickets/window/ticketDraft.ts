@@ -1,10 +1,10 @@
 import { schemaResolver, type FormErrors } from '@mantine/form';
-import { LIMITS, TICKET_STATUS } from '../../../shared/constants';
-import type { Job } from '../../../shared/jobs.schemas';
-import { MSG } from '../../../shared/messages';
-import { addPoleMissing, type AddPoleBody } from '../../../shared/poles.schemas';
-import { ticketSaveSchema, type Note, type Permit, type Pole, type Ticket, type TicketSave, type TicketTask } from '../../../shared/tickets.schemas';
-import { QUEUED_FIELDS, type FieldValues } from '../../offline/outboxLogic';
+import { LIMITS, TICKET_STATUS } from '../../../../shared/constants';
+import type { Job } from '../../../../shared/jobs.schemas';
+import { MSG } from '../../../../shared/messages';
+import { addPoleMissing, type AddPoleBody } from '../../../../shared/poles.schemas';
+import { ticketSaveSchema, type Note, type Permit, type Pole, type Ticket, type TicketSave, type TicketTask } from '../../../../shared/tickets.schemas';
+import { QUEUED_FIELDS, type FieldValues } from '../../../offline/outboxLogic';
 
 /**
  * The ticket window's working copy (SPEC §4 Ticket window). Rows not saved yet have a null id;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MSG } from '../../../shared/messages';
-import type { Ticket } from '../../../shared/tickets.schemas';
+import { MSG } from '../../../../shared/messages';
+import type { Ticket } from '../../../../shared/tickets.schemas';
 import {
   addPoleBody,
   addPoleProblem,

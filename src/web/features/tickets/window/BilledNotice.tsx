@@ -1,9 +1,12 @@
 import { useState } from 'react';
 import { Alert, Button, Group, Modal, Stack, Text, Textarea } from '@mantine/core';
 import { IconLock, IconLockOpen } from '@tabler/icons-react';
-import { UNLOCK_REASON_MAX } from '../../../shared/invoices.schemas';
-import { MSG } from '../../../shared/messages';
-import { useUnlockTicket } from './api/unlockTicket';
+import { schemaResolver, useForm } from '@mantine/form';
+import { UNLOCK_REASON_MAX, unlockForm } from '../../../../shared/invoices.schemas';
+import { useUnlockTicket } from '../api/unlockTicket';
+
+/** The rule of POST /tickets/{id}/unlock (src/shared/invoices.schemas): a reason, not blank. */
+const unlockRules = schemaResolver(unlockForm, { sync: true });
 
 const when = (iso: string) => new Date(iso).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' });
 
@@ -22,8 +25,8 @@ export function BilledNotice({
   onUnlocked: () => void;
 }) {
   const [asking, setAsking] = useState(false);
-  const [reason, setReason] = useState('');
-  const [problem, setProblem] = useState<string | null>(null);
+  // Kept while the dialog is closed and opened again, until an unlock succeeds.
+  const form = useForm({ initialValues: { reason: '' }, validate: unlockRules });
   const unlock = useUnlockTicket();
   if (!ticket.billed_at || ticket.id == null) return null;
   const id = ticket.id;
@@ -39,20 +42,19 @@ export function BilledNotice({
     );
   }
 
-  const submit = () => {
-    if (!reason.trim()) return setProblem(MSG.unlockReasonRequired);
+  const submit = form.onSubmit(({ reason }) =>
     unlock.mutate(
       { id, reason: reason.trim() },
       {
         onSuccess: () => {
           setAsking(false);
-          setReason('');
+          form.reset();
           onUnlocked();
         },
-        onError: (err) => setProblem(err.message),
+        onError: (err) => form.setFieldError('reason', err.message),
       },
-    );
-  };
+    ),
+  );
 
   return (
     <Alert color="yellow" icon={<IconLock size={18} />} title={`Billed on ${ticket.invoice_number} — tasks and status are locked`} data-testid="billed-notice">
@@ -77,19 +79,14 @@ export function BilledNotice({
             autosize
             minRows={2}
             maxLength={UNLOCK_REASON_MAX}
-            value={reason}
-            error={problem}
-            onChange={(e) => {
-              setReason(e.currentTarget.value);
-              setProblem(null);
-            }}
+            {...form.getInputProps('reason')}
             data-autofocus
           />
           <Group justify="flex-end" gap="xs">
             <Button variant="default" onClick={() => setAsking(false)}>
               Cancel
             </Button>
-            <Button onClick={submit} loading={unlock.isPending}>
+            <Button onClick={() => submit()} loading={unlock.isPending}>
               Unlock ticket
             </Button>
           </Group>

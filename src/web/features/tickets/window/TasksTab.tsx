@@ -1,9 +1,9 @@
 import { ActionIcon, Badge, Button, Group, NumberInput, Paper, Stack, Text, Tooltip } from '@mantine/core';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
-import { clampAdditionalQty, MAX_TASK_QTY } from '../../../shared/tasks';
+import { clampAdditionalQty, MAX_TASK_QTY } from '../../../../shared/tasks';
 import { ReadField } from './ReadField';
-import { formatQty, signedQty, TaskTotal } from './TaskTotal';
-import { UnitPicker } from './UnitPicker';
+import { formatQty, signedQty, TaskTotal } from '../TaskTotal';
+import { UnitPicker } from '../UnitPicker';
 import type { FormErrors } from '@mantine/form';
 import { blankTask, fieldError, hasBlankTask, type DraftTask } from './ticketDraft';
 

@@ -1,6 +1,6 @@
 import { Alert, Button, Group, Modal, ScrollArea, SimpleGrid, Stack, Table, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import type { ApplyMode, ReimportPreview } from '../../../shared/reimport';
+import type { ApplyMode, ReimportPreview } from '../../../../shared/reimport';
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
 

@@ -1,0 +1,118 @@
+import { memo, useMemo, useState } from 'react';
+import { Button, Drawer, Group, Select, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
+import { IconAdjustmentsHorizontal, IconSearch } from '@tabler/icons-react';
+import type { SortState } from '../../../shared/sorting';
+import type { TicketSortColumn } from '../../../shared/sorting';
+import { PhoneSortPicker } from '../../components/PhoneSortPicker';
+import { COLUMNS } from './TicketsTable';
+import { ALL, type TicketFilterState } from './useTicketRows';
+
+const SORT_OPTIONS = COLUMNS.map((c) => ({ value: c.key, label: c.label }));
+
+/**
+ * A Pole or Line filter. Memoised with its option list: a job of 5,000 poles gives a Select of
+ * 5,000 options, which must not re-render on every sort; the list shows 100 matches at a time.
+ */
+const FilterSelect = memo(function FilterSelect({
+  label,
+  options,
+  value,
+  onChange,
+}: {
+  label: string;
+  options: string[];
+  value: string;
+  onChange: (v: string) => void;
+}) {
+  const data = useMemo(() => [ALL, ...options], [options]);
+  return (
+    <Select
+      label={label}
+      data={data}
+      value={value}
+      onChange={(v) => onChange(v ?? ALL)}
+      allowDeselect={false}
+      searchable
+      limit={100}
+      w={{ base: '100%', xs: 140 }}
+      comboboxProps={{ withinPortal: true }}
+    />
+  );
+});
+
+/** Pole, Line (when the job has more than one) and Status. Memoised: a re-sort does not re-render them. */
+export const FilterControls = memo(function FilterControls({ poles, lines, pole, line, status, onPole, onLine, onStatus }: TicketFilterState) {
+  return (
+    <>
+      {poles.length > 1 && <FilterSelect label="Pole" options={poles} value={pole} onChange={onPole} />}
+      {lines.length > 1 && <FilterSelect label="Line" options={lines} value={line} onChange={onLine} />}
+      <Stack gap={4}>
+        <Text size="sm" fw={500} id="ticket-status-filter">
+          Status
+        </Text>
+        <SegmentedControl aria-labelledby="ticket-status-filter" data={['All', 'Pending', 'Complete']} value={status} onChange={onStatus} />
+      </Stack>
+    </>
+  );
+});
+
+/** The search box; on a phone its label is read, not shown: the first ticket card must stay on the first screen. */
+export function TicketSearch({ value, onChange, phone }: { value: string; onChange: (v: string) => void; phone: boolean }) {
+  return (
+    <TextInput
+      type="search"
+      label={phone ? undefined : 'Search tickets'}
+      aria-label="Search tickets"
+      placeholder="Pole, line, street, work order or unit"
+      leftSection={<IconSearch size={16} aria-hidden />}
+      value={value}
+      onChange={(e) => onChange(e.currentTarget.value)}
+      w={{ base: '100%', xs: 280 }}
+    />
+  );
+}
+
+/** "N tickets" or "N of M tickets", announced as it changes. */
+export function TicketCount({ shown, total }: { shown: number; total: number }) {
+  return (
+    <Text size="sm" c="dimmed" ml="auto" aria-live="polite">
+      {shown === total ? `${total} tickets` : `${shown} of ${total} tickets`}
+    </Text>
+  );
+}
+
+/** On a phone the filters and the sort sit in a drawer from the bottom, opened by Filters (N). */
+export function PhoneFilters({
+  filters,
+  active,
+  sort,
+  onSort,
+  shown,
+  total,
+}: {
+  filters: TicketFilterState;
+  active: number;
+  sort: SortState<TicketSortColumn>;
+  onSort: (c: TicketSortColumn) => void;
+  shown: number;
+  total: number;
+}) {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <Group gap="xs" wrap="nowrap">
+        <Button variant="default" leftSection={<IconAdjustmentsHorizontal size={18} />} onClick={() => setOpen(true)}>
+          Filters{active ? ` (${active})` : ''}
+        </Button>
+        <TicketCount shown={shown} total={total} />
+      </Group>
+      <Drawer opened={open} onClose={() => setOpen(false)} position="bottom" title="Filter and sort tickets" size="auto" closeButtonProps={{ 'aria-label': 'Close filters' }}>
+        <Stack gap="md" pb="md">
+          <FilterControls {...filters} />
+          <PhoneSortPicker options={SORT_OPTIONS} sort={sort} onSort={onSort} />
+          <Button onClick={() => setOpen(false)}>Show {shown} ticket{shown === 1 ? '' : 's'}</Button>
+        </Stack>
+      </Drawer>
+    </>
+  );
+}

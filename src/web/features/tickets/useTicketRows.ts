@@ -1,0 +1,123 @@
+import { useCallback, useDeferredValue, useEffect, useMemo, useState } from 'react';
+import { nextSort, type SortState } from '../../../shared/sorting';
+import { sortTextValues, sortTickets, TICKET_SORT_COLUMNS, warmTicketSortKeys, type TicketSortColumn } from '../../../shared/sorting';
+import { searchWords, ticketMatches } from '../../../shared/ticket-search';
+import type { TicketRow } from '../../../shared/tickets.schemas';
+import { useRowsMeasure } from './timingMarks';
+import type { TicketView } from './ticketView';
+
+export const ALL = 'All';
+export type StatusFilter = 'All' | 'Pending' | 'Complete';
+
+/** Distinct non-empty values, in the table's text order, for the Pole and Line filters. */
+function distinct(rows: TicketRow[], pick: (t: TicketRow) => string | null): string[] {
+  const set = new Set<string>();
+  for (const r of rows) {
+    const v = pick(r);
+    if (v) set.add(v);
+  }
+  return sortTextValues(set);
+}
+
+/**
+ * The rows the job page shows: its tickets sorted, then filtered by Pole, Line, Status and the
+ * search words. Sorting and filtering are memoised, so a job of 5,000 tickets stays responsive;
+ * each change is measured (timingMarks.ts).
+ */
+export function useTicketRows(tickets: TicketRow[], view: TicketView) {
+  const [poleFilter, setPoleFilter] = useState<string>(ALL);
+  const [lineFilter, setLineFilter] = useState<string>(ALL);
+  const [statusFilter, setStatusFilter] = useState<StatusFilter>('All');
+  // Text search (issue 27): pole, line, street, work order, unit code — My Work's rule. Deferred,
+  // so typing stays smooth while 5,000 rows are filtered.
+  const [searchInput, setSearchInput] = useState('');
+  const search = useDeferredValue(searchInput);
+  const [sort, setSort] = useState<SortState<TicketSortColumn>>({ column: 'pole_name', direction: 'asc' });
+
+  const poles = useMemo(() => distinct(tickets, (t) => t.pole_name), [tickets]);
+  const lines = useMemo(() => distinct(tickets, (t) => t.line_name), [tickets]);
+
+  // A filter whose value disappeared (ticket deleted or merged) falls back to All.
+  const pole = poleFilter !== ALL && poles.includes(poleFilter) ? poleFilter : ALL;
+  const line = lineFilter !== ALL && lines.includes(lineFilter) ? lineFilter : ALL;
+
+  // Sort everything once per sort order, then filter the sorted list (filtering keeps the order):
+  // changing a filter never re-sorts, and re-sorting reuses cached keys (src/shared/sorting.ts).
+  // The map draws the same rows in any order: it skips the sort (keys for 5,000 rows) until the
+  // table or the cards are shown.
+  const deferredSort = useDeferredValue(sort);
+  const sorted = useMemo(
+    () => (view === 'map' ? tickets : sortTickets(tickets, deferredSort.column, deferredSort.direction)),
+    [tickets, deferredSort, view],
+  );
+  const rows = useMemo(() => {
+    const words = searchWords(search);
+    return pole === ALL && line === ALL && statusFilter === 'All' && words.length === 0
+      ? sorted
+      : sorted.filter(
+          (t) =>
+            (pole === ALL || t.pole_name === pole) &&
+            (line === ALL || t.line_name === line) &&
+            (statusFilter === 'All' || t.status === statusFilter) &&
+            ticketMatches(t, words),
+        );
+  }, [sorted, pole, line, statusFilter, search]);
+
+  // While the browser is idle, prepare the sort keys of the other columns: the first click on
+  // any header then costs what a repeat click does.
+  useEffect(() => {
+    if (view === 'map' || tickets.length < 500 || typeof requestIdleCallback === 'undefined') return;
+    const handles: number[] = [];
+    for (const column of TICKET_SORT_COLUMNS) handles.push(requestIdleCallback(() => warmTicketSortKeys(tickets, [column]), { timeout: 5000 }));
+    return () => handles.forEach((h) => cancelIdleCallback(h));
+  }, [tickets, view]);
+
+  const startMeasure = useRowsMeasure(rows);
+  const onSort = useCallback(
+    (c: TicketSortColumn) => {
+      startMeasure('tickets-sort');
+      setSort((s) => nextSort(s, c));
+    },
+    [startMeasure],
+  );
+  const onPole = useCallback(
+    (v: string) => {
+      startMeasure('tickets-filter');
+      setPoleFilter(v);
+    },
+    [startMeasure],
+  );
+  const onLine = useCallback(
+    (v: string) => {
+      startMeasure('tickets-filter');
+      setLineFilter(v);
+    },
+    [startMeasure],
+  );
+  const onStatus = useCallback(
+    (v: string) => {
+      startMeasure('tickets-filter');
+      setStatusFilter(v as StatusFilter);
+    },
+    [startMeasure],
+  );
+  const onSearch = (v: string) => {
+    startMeasure('tickets-filter');
+    setSearchInput(v);
+  };
+
+  return {
+    rows,
+    sort,
+    onSort,
+    filters: { poles, lines, pole, line, status: statusFilter, onPole, onLine, onStatus },
+    /** How many of Pole, Line and Status narrow the list (the phone's Filters button shows it). */
+    active: (pole !== ALL ? 1 : 0) + (line !== ALL ? 1 : 0) + (statusFilter !== 'All' ? 1 : 0),
+    searchInput,
+    /** The search as filtered (deferred): what the empty list's words depend on. */
+    search,
+    onSearch,
+  };
+}
+
+export type TicketFilterState = ReturnType<typeof useTicketRows>['filters'];

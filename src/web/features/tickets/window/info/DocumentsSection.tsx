@@ -1,0 +1,81 @@
+import { Anchor, Divider, SimpleGrid, Text } from '@mantine/core';
+import { UploadField } from '../../../../components/upload/UploadField';
+import { ReadField } from '../ReadField';
+import { PermitsEditor } from './PermitsEditor';
+import { Section, type SectionProps } from './Section';
+
+/** A document a read-only person can open (or the state of it when there is none). */
+function ReadDoc({ label, url, name, required }: { label: string; url: string | null; name: string | null; required?: number }) {
+  return (
+    <ReadField label={label}>
+      {url ? (
+        <Anchor href={url} target="_blank" rel="noreferrer">
+          {name || label}
+        </Anchor>
+      ) : required === undefined ? null : required ? (
+        'Required, no document yet'
+      ) : (
+        'Not required'
+      )}
+    </ReadField>
+  );
+}
+
+/**
+ * Documents: the dig-safe and NRA documents (uploading one sets its flag to 1, removing it sets
+ * 0) and the permits. `onBusy`: an upload is running (Save waits for it).
+ */
+export function DocumentsSection({ draft, update, errors, readOnly, onBusy }: SectionProps & { onBusy: (busy: boolean) => void }) {
+  if (readOnly) {
+    return (
+      <Section title="Documents">
+        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
+          <ReadDoc label="Dig Safe" url={draft.dig_safe_url} name={draft.dig_safe_name} required={draft.dig_safe_required} />
+          <ReadDoc label="NRA/DNR" url={draft.nra_url} name={draft.nra_name} required={draft.nra_required} />
+        </SimpleGrid>
+        <Divider label="Permits" labelPosition="left" />
+        {draft.permits.length === 0 ? (
+          <Text size="sm">No permits.</Text>
+        ) : (
+          draft.permits.map((p, i) => (
+            <SimpleGrid key={p.key} cols={{ base: 1, sm: 2 }} spacing="sm">
+              <ReadField label={`Permit ${i + 1} type`}>{p.permit_type_title}</ReadField>
+              <ReadDoc label="Permit document" url={p.permit_url} name={p.permit_name ?? p.filename} />
+            </SimpleGrid>
+          ))
+        )}
+      </Section>
+    );
+  }
+
+  return (
+    <Section title="Documents">
+      <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
+        <UploadField
+          kind="dig_file"
+          label="Dig Safe"
+          description={draft.dig_safe_required ? 'Required' : 'Not required'}
+          value={draft.dig_safe_url ? { url: draft.dig_safe_url, name: draft.dig_safe_name ?? 'Dig Safe document' } : null}
+          onChange={(f) =>
+            update(f ? { dig_safe_url: f.url, dig_safe_name: f.name, dig_safe_required: 1 } : { dig_safe_url: null, dig_safe_name: null, dig_safe_required: 0 })
+          }
+          onBusyChange={onBusy}
+          removable
+          dropText="Drop the Dig Safe ticket here or click"
+        />
+        <UploadField
+          kind="nra_file"
+          label="NRA/DNR"
+          description={draft.nra_required ? 'Required' : 'Not required'}
+          value={draft.nra_url ? { url: draft.nra_url, name: draft.nra_name ?? 'NRA document' } : null}
+          onChange={(f) => update(f ? { nra_url: f.url, nra_name: f.name, nra_required: 1 } : { nra_url: null, nra_name: null, nra_required: 0 })}
+          onBusyChange={onBusy}
+          removable
+          dropText="Drop the NRA/DNR document here or click"
+        />
+      </SimpleGrid>
+      <Divider label="Permits" labelPosition="left" />
+      <PermitsEditor permits={draft.permits} update={update} errors={errors} onBusy={onBusy} />
+    </Section>
+  );
+}

@@ -1,0 +1,48 @@
+import { Badge, Button, Group, Paper, Text } from '@mantine/core';
+import { IconCircleCheck, IconRotate } from '@tabler/icons-react';
+import { TICKET_STATUS } from '../../../../../shared/constants';
+import type { TicketDraft } from '../ticketDraft';
+import { WHEN } from './Section';
+
+/** The ticket's status, when it was completed, and Mark Complete / Reopen Ticket for those who may. */
+export function StatusBar({
+  draft,
+  canMark,
+  onMarkStatus,
+  saving,
+}: {
+  draft: TicketDraft;
+  /** May edit, the ticket exists and is not billed-and-locked. */
+  canMark: boolean;
+  onMarkStatus: (status: 'Pending' | 'Complete') => void;
+  saving: boolean;
+}) {
+  const complete = draft.status === TICKET_STATUS.COMPLETE;
+  return (
+    <Paper withBorder p="sm" bg={complete ? 'var(--mantine-color-green-light)' : undefined}>
+      <Group justify="space-between" wrap="wrap" gap="xs">
+        <Group gap="xs">
+          <Text fw={600}>Status</Text>
+          <Badge color={complete ? 'green' : 'gray'} size="lg" variant={complete ? 'filled' : 'light'}>
+            {draft.status}
+          </Badge>
+          {complete && draft.actual_completion_date && (
+            <Text size="sm" c="dimmed">
+              completed {WHEN.format(new Date(draft.actual_completion_date))}
+            </Text>
+          )}
+        </Group>
+        {canMark &&
+          (complete ? (
+            <Button variant="default" leftSection={<IconRotate size={16} />} onClick={() => onMarkStatus('Pending')} loading={saving}>
+              Reopen Ticket
+            </Button>
+          ) : (
+            <Button color="green" leftSection={<IconCircleCheck size={16} />} onClick={() => onMarkStatus('Complete')} loading={saving}>
+              Mark Complete
+            </Button>
+          ))}
+      </Group>
+    </Paper>
+  );
+}
