@@ -12,16 +12,8 @@ const short = z.string().trim().max(LIMITS.shortTextMax);
 const optionalShort = short.nullable().optional();
 const id = z.number().int().positive().max(2_147_483_647);
 
-/**
- * The fields of a pole a person edits in the Pole tab (PUT /poles/). Every field is optional:
- * absent keeps the stored value, null clears it. Coordinates are cut to 6 decimals.
- */
-export const poleFieldsSchema = z.object({
-  pole_id: optionalShort,
-  pole_name: codeText().max(LIMITS.shortTextMax).min(1, 'Enter a pole name').optional(),
-  line_id: optionalShort,
-  line_name: codeText().max(LIMITS.shortTextMax).min(1, 'Enter a line name').optional(),
-  utility_id_owning_pole: id.nullable().optional(),
+/** A pole's place and details: the same fields when a pole is edited and when one is added. */
+const poleDetails = {
   street_address: optionalShort,
   geo_lat: latitudeSchema.optional(),
   geo_lon: longitudeSchema.optional(),
@@ -32,6 +24,19 @@ export const poleFieldsSchema = z.object({
   arc_rating: optionalShort,
   sub_curcuit: optionalShort,
   sap_curcuit: optionalShort,
+};
+
+/**
+ * The fields of a pole a person edits in the Pole tab (PUT /poles/). Every field is optional:
+ * absent keeps the stored value, null clears it. Coordinates are cut to 6 decimals.
+ */
+export const poleFieldsSchema = z.object({
+  pole_id: optionalShort,
+  pole_name: codeText().max(LIMITS.shortTextMax).min(1, 'Enter a pole name').optional(),
+  line_id: optionalShort,
+  line_name: codeText().max(LIMITS.shortTextMax).min(1, 'Enter a line name').optional(),
+  utility_id_owning_pole: id.nullable().optional(),
+  ...poleDetails,
 });
 export type PoleFields = z.infer<typeof poleFieldsSchema>;
 
@@ -53,16 +58,7 @@ export const addPoleBody = z.object({
   line_id: optionalShort,
   due_date: z.string().max(30).nullable().optional(),
   job_id: id.nullable().optional(),
-  street_address: optionalShort,
-  geo_lat: latitudeSchema.optional(),
-  geo_lon: longitudeSchema.optional(),
-  accessibility_id: id.nullable().optional(),
-  utility_spec: optionalShort,
-  primary_voltage: optionalShort,
-  secondary_voltage: optionalShort,
-  arc_rating: optionalShort,
-  sub_curcuit: optionalShort,
-  sap_curcuit: optionalShort,
+  ...poleDetails,
 });
 export type AddPoleBody = z.infer<typeof addPoleBody>;
 

@@ -70,6 +70,28 @@ export function isValidKey(key: string): boolean {
   return key.length <= 1024 && key.split('/').every((p) => SEGMENT.test(p));
 }
 
+/** The url of `key` below `base` (the local files prefix, or the bucket's address): each segment encoded. */
+export function urlBelow(base: string, key: string): string {
+  return `${base}/${key.split('/').map(encodeURIComponent).join('/')}`;
+}
+
+/** The valid key of a url `urlBelow(base, …)` made, or null for any other url (query and hash ignored). */
+export function keyBelow(base: string, url: string): string | null {
+  const pathname = url.split(/[?#]/)[0];
+  if (!pathname.startsWith(`${base}/`)) return null;
+  let key: string;
+  try {
+    key = pathname
+      .slice(base.length + 1)
+      .split('/')
+      .map((part) => decodeURIComponent(part))
+      .join('/');
+  } catch {
+    return null;
+  }
+  return isValidKey(key) ? key : null;
+}
+
 /**
  * The storage key behind `url` when it is a url of our storage, for an object of this company
  * (and of one of `kinds`, when given); otherwise null. Use it before saving a url the client

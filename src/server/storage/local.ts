@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { SignedUpload, Storage, StoredObject } from './storage';
-import { isValidKey } from './keys';
+import { isValidKey, keyBelow, urlBelow } from './keys';
 
 /** URL prefix under which the app itself serves and accepts local files (files.routes.ts). */
 export const LOCAL_FILES_PREFIX = '/files';
@@ -253,22 +253,10 @@ export class LocalStorage implements Storage {
 
   keyFromUrl(url: string): string | null {
     // Only the relative urls urlFor hands out: an absolute url could point anywhere.
-    const pathname = url.split(/[?#]/)[0];
-    if (!pathname.startsWith(`${LOCAL_FILES_PREFIX}/`)) return null;
-    let key: string;
-    try {
-      key = pathname
-        .slice(LOCAL_FILES_PREFIX.length + 1)
-        .split('/')
-        .map((part) => decodeURIComponent(part))
-        .join('/');
-    } catch {
-      return null;
-    }
-    return isValidKey(key) ? key : null;
+    return keyBelow(LOCAL_FILES_PREFIX, url);
   }
 
   urlFor(key: string): string {
-    return `${LOCAL_FILES_PREFIX}/${key.split('/').map(encodeURIComponent).join('/')}`;
+    return urlBelow(LOCAL_FILES_PREFIX, key);
   }
 }

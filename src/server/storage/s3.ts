@@ -8,7 +8,7 @@ import {
   type ObjectCannedACL,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { isValidKey } from './keys';
+import { isValidKey, keyBelow, urlBelow } from './keys';
 import { UPLOAD_TTL_SECONDS } from './local';
 import type { SignedUpload, Storage, StoredObject } from './storage';
 
@@ -145,22 +145,10 @@ export class S3Storage implements Storage {
   }
 
   keyFromUrl(url: string): string | null {
-    const clean = url.split(/[?#]/)[0];
-    if (!clean.startsWith(`${this.base}/`)) return null;
-    let key: string;
-    try {
-      key = clean
-        .slice(this.base.length + 1)
-        .split('/')
-        .map((part) => decodeURIComponent(part))
-        .join('/');
-    } catch {
-      return null;
-    }
-    return isValidKey(key) ? key : null;
+    return keyBelow(this.base, url);
   }
 
   urlFor(key: string): string {
-    return `${this.base}/${key.split('/').map(encodeURIComponent).join('/')}`;
+    return urlBelow(this.base, key);
   }
 }
