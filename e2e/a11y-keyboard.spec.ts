@@ -110,7 +110,10 @@ async function tabUntil(page: Page, matches: (f: Focused) => boolean, what: stri
 /** WCAG 2.4.11/1.4.11: an outline at least 2 px wide whose colour stands 3 : 1 against the page. */
 async function focusRingOf(page: Page) {
   return page.evaluate(() => {
-    const el = document.activeElement as HTMLElement;
+    // A field of several parts (a password and its eye button) wears its ring round the whole
+    // field (.mantine-Input-input, app.css): measure that, not the inner <input>.
+    const active = document.activeElement as HTMLElement;
+    const el = (active.closest('.mantine-Input-input') as HTMLElement | null) ?? active;
     const s = getComputedStyle(el);
     const rgb = (c: string) => (c.match(/[\d.]+/g) ?? []).slice(0, 3).map(Number);
     const lum = (c: string) => {

@@ -122,12 +122,15 @@ export function TicketCards({
   }
   const shown = rows.slice(0, limit);
   return (
-    <Stack gap="xs" role="list" aria-label="Tickets">
-      {shown.map((t) => (
-        <div role="listitem" key={t.id}>
-          <Card t={t} selectable={selectable} selected={selected.has(t.id)} onToggle={onToggle} onOpen={onOpen} />
-        </div>
-      ))}
+    // "Show more" sits after the list, not in it: a list holds list items only (axe aria-required-children).
+    <Stack gap="xs">
+      <Stack gap="xs" role="list" aria-label="Tickets">
+        {shown.map((t) => (
+          <div role="listitem" key={t.id}>
+            <Card t={t} selectable={selectable} selected={selected.has(t.id)} onToggle={onToggle} onOpen={onOpen} />
+          </div>
+        ))}
+      </Stack>
       {rows.length > limit && (
         <Button variant="default" onClick={() => setLimit((l) => l + PAGE)}>
           Show {Math.min(PAGE, rows.length - limit)} more of {rows.length - limit}
