@@ -109,7 +109,7 @@ type StatementCounts = Record<string, { warm: number; cold: number } | null>;
 const COLD_ROUTE = 'GET /api/v1/jobs/{big job}, rebuilt';
 /** Rounds of "save one ticket, then read the big job's page": alone, then with CONNECTIONS readers at once. */
 const REBUILT_ROUNDS = { one: QUICK ? 8 : 20, many: QUICK ? 2 : 5 };
-/** The big job's production (DESIGN §7.3): computeProduction over all its tasks, read in one statement. */
+/** The big job's production (docs/product/billing.md §3): computeProduction over all its tasks, read in one statement. */
 const PRODUCTION_ROUTE = 'GET /api/v1/jobs/{big job}/production';
 
 interface DbResults {
@@ -421,7 +421,7 @@ async function phase1(t: Target, m: Manifest): Promise<Phase1> {
       notes.push(`export: ${(e as Error).message}`);
     }
 
-    // The map exports of the big job (DESIGN §7.2): request to last byte, in process.
+    // The map exports of the big job (docs/product/map.md §5): request to last byte, in process.
     let mapExport: MapExportFigures | null = null;
     try {
       const url = (kind: string) => `/api/v1/jobs/${m.bigJobId}/${kind}`;
@@ -444,7 +444,7 @@ async function phase1(t: Target, m: Manifest): Promise<Phase1> {
       notes.push(`map export: ${(e as Error).message}`);
     }
 
-    // An invoice of ~5,000 lines of the big job (DESIGN §7.3), undone after each run.
+    // An invoice of ~5,000 lines of the big job (docs/product/billing.md §4), undone after each run.
     let invoice: InvoiceFigures | null = null;
     try {
       invoice = await measureInvoice({

@@ -4,7 +4,7 @@ import { test, expect, login, USERS } from './fixtures';
 import { MSG } from '../src/shared/messages';
 
 /**
- * Logout ends this device's session only (DESIGN §7.7; sessions.spec.ts covers the rest); the
+ * Logout ends this device's session only (docs/product/sessions-and-safety.md §4; sessions.spec.ts covers the rest); the
  * logout journeys still sign in as a member no other spec uses (a Foreman of the demo company),
  * so nothing they do can touch a parallel spec.
  */
@@ -116,7 +116,7 @@ test.describe('the account page', () => {
     await page.getByRole('button', { name: 'Reset Password' }).click();
     await dialog.getByLabel('E-mail Address').fill('');
     await dialog.getByRole('button', { name: 'Send My Password' }).click();
-    await expect(dialog.getByText('Enter your email address.')).toBeVisible(); // SPEC §5: an e-mail of at least 2 characters
+    await expect(dialog.getByText('Enter your email address.')).toBeVisible(); // docs/product/rules.md §3.5: an e-mail of at least 2 characters
     await dialog.getByLabel('E-mail Address').fill(USERS.apprentice);
     await dialog.getByRole('button', { name: 'Send My Password' }).click();
     await expect(dialog).toBeHidden();

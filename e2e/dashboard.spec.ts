@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test';
 import { API, expect, test, unique, USERS } from './fixtures';
 
 /**
- * The dashboard (DESIGN §7.3): the office opens it from the header and reads its figures, the
+ * The dashboard (docs/product/billing.md §6): the office opens it from the header and reads its figures, the
  * chart of completed work per week and the tables; crews have no link to it; on a phone it
  * does not scroll sideways. Other journeys change the shared database at the same time, so the
  * company totals are read for their form and our own job's row for its exact figures.

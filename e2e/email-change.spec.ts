@@ -5,7 +5,7 @@ import { expect, login, test } from './fixtures';
 import { MSG } from '../src/shared/messages';
 
 /**
- * DESIGN §7.7 "e-mail change" on the User page, on a phone: the current password is asked for
+ * docs/product/sessions-and-safety.md §6 "e-mail change" on the User page, on a phone: the current password is asked for
  * only once the e-mail differs, the server's refusals show under their fields, and a change that
  * goes through mails a notice to the old address. Signs in as a member no other spec uses.
  */

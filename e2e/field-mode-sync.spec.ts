@@ -4,7 +4,7 @@ import { API, DEMO_PASSWORD, USERS, expect, login, unique } from './fixtures';
 import { test } from './netcut';
 
 /**
- * Field mode II (issue 27, DESIGN §7.1), with the network cut at a proxy as a road cuts it:
+ * Field mode II (issue 27, docs/product/field-mode.md), with the network cut at a proxy as a road cuts it:
  * one ticket open in two tabs of one phone sends each change exactly once and loses no tap; and
  * a conflict with the office is shown in the numbers the phone shows, with who changed it and when.
  */

@@ -3,7 +3,7 @@ import type { APIRequestContext, Page } from '@playwright/test';
 import { API, DEMO_PASSWORD, USERS, expect, login, test, unique } from './fixtures';
 
 /**
- * Field mode (DESIGN §7.1): a foreman opens My Work once with signal, then works a ticket with
+ * Field mode (docs/product/field-mode.md §1): a foreman opens My Work once with signal, then works a ticket with
  * none — reload, quantities, a note, a photo with GPS, Mark complete, the page closed and opened
  * again — and when the network returns every change reaches the server exactly once. Then the
  * office edits a ticket while the crew is offline: the crew chooses, field by field.

@@ -6,7 +6,7 @@ import { API, DEMO_PASSWORD, USERS, expect, login, unique } from './fixtures';
 import { test } from './netcut';
 
 /**
- * Field mode II (issue 27, DESIGN §7.1): photos at the 10-per-ticket limit, a ticket deleted while
+ * Field mode II (issue 27, docs/product/field-mode.md §8): photos at the 10-per-ticket limit, a ticket deleted while
  * the crew held changes for it, and photos without EXIF. A foreman on a phone (390 × 844) works
  * with the network cut at a proxy (e2e/netcut.ts), as a road without signal cuts it; what the
  * server stored is read through the API as the admin.

@@ -4,7 +4,7 @@ import { API, createJob, expect, test, unique, USERS } from './fixtures';
 import { openJob, row, ticketWindow } from './ticketJobs';
 
 /**
- * The office invoices a job (DESIGN §7.3): preview, confirm, the Billed badge, the XLSX and PDF
+ * The office invoices a job (docs/product/billing.md §4): preview, confirm, the Billed badge, the XLSX and PDF
  * downloads, then unlocking the billed ticket with a reason. The job is made through the API and
  * kept afterwards: a job with an invoice cannot be deleted (the invoice must stay), so the
  * seededJob fixture's clean-up does not apply.

@@ -293,7 +293,7 @@ test.describe('jobs', () => {
     await fileInput(dialog, 'Work Packet PDF').setInputFiles(PACKET);
     await expect(dialog.getByRole('link', { name: 'packet.pdf' })).toBeVisible();
 
-    // The workbook's own failure message (SPEC §5): 'File upload failed.'
+    // The workbook's own failure message (docs/product/rules.md): 'File upload failed.'
     await page.route('**/files/**', (route) => (route.request().method() === 'PUT' ? route.fulfill({ status: 500, body: 'disk full' }) : route.continue()));
     await fileInput(dialog, 'Excel Ticket File').setInputFiles(WORKBOOK);
     await expect(dialog.getByText(MSG.fileUploadFailed)).toBeVisible();

@@ -4,7 +4,7 @@ import { API, expect, test, unique, USERS, type SeededJob } from './fixtures';
 import { openJob, ticketWindow } from './ticketJobs';
 
 /**
- * The map (DESIGN §7.2): the job's tickets on a map that follows the table's filters, a pole
+ * The map (docs/product/map.md §1): the job's tickets on a map that follows the table's filters, a pole
  * opened from it, moved by dragging it, and placed with the phone's position; My Work's map and
  * Nearest first. There is no network here: every base-map tile fails, and the points must show
  * all the same.

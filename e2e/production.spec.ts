@@ -2,7 +2,7 @@ import { API, choose, expect, test, unique, USERS } from './fixtures';
 import { openJob, row, ticketWindow } from './ticketJobs';
 
 /**
- * Production and unit prices (DESIGN §7.3): the office prices a unit in the Unit Library, a
+ * Production and unit prices (docs/product/billing.md §2): the office prices a unit in the Unit Library, a
  * ticket is completed, and the job's Production view and the jobs list's % Complete move.
  */
 test.describe('production', () => {

@@ -221,7 +221,7 @@ test.describe('tickets on a phone and tickets by address', () => {
     await row(page, pole).click();
     const win = ticketWindow(page);
 
-    // A new task starts at bid 0 and a change of 1 (SPEC §5): the total says 1.
+    // A new task starts at bid 0 and a change of 1 (docs/product/rules.md §2.6): the total says 1.
     await win.getByRole('tab', { name: /Tasks/ }).click();
     await win.getByRole('button', { name: 'Add Task' }).click();
     await win.getByLabel('Unit for the new task').fill('XA8');

@@ -15,7 +15,7 @@ from openpyxl import Workbook
 OUT = os.path.join(os.path.dirname(__file__), '..', 'src', 'server', 'test', 'fixtures')
 os.makedirs(OUT, exist_ok=True)
 
-# Mixed case on purpose: the defaults match case-insensitively (SPEC §4).
+# Mixed case on purpose: the defaults match case-insensitively (docs/product/imports.md §2).
 TICKET_HEADERS = ['Work Order', 'POLE', 'Line', 'Pole ID', 'Line ID', 'Due Date', 'Lat', 'Long',
                   'Primary Voltage', 'Secondary Voltage', 'Arc Rating', 'Street', 'Unit',
                   'Description', 'Quantity']
@@ -147,7 +147,7 @@ def csv():
 
 
 # ---------------------------------------------------------------------------------------------
-# Issue 26 (DESIGN §7.5): workbooks as people and their tools really make them.
+# Issue 26 (docs/product/imports.md): workbooks as people and their tools really make them.
 
 def hidden_sheets():
     # A hidden first sheet holding an older copy of the tickets, the visible tickets sheet named

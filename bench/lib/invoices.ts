@@ -4,7 +4,7 @@ import { rowsOf, type DbOrTx } from '../../src/server/db/client';
 import { median, repeat } from './common';
 
 /**
- * An invoice of ~5,000 lines (DESIGN §7.3), in process on the run's copy of the data: the
+ * An invoice of ~5,000 lines (docs/product/billing.md §4), in process on the run's copy of the data: the
  * preview, the creation (lock the tickets, freeze the lines, number, mark billed: one
  * transaction) and the XLSX and PDF downloads, request to last byte. Each run bills tickets of
  * the big job and is undone afterwards (invoice deleted, tickets as they were), so the other

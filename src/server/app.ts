@@ -79,7 +79,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     async (api: App) => {
       // API replies are JSON that shrinks ~20× (My Work's 390 KB list → ~19 KB gzip): a crew on
       // one bar of signal pays for every byte, so the app compresses rather than leaving it to a
-      // proxy that may not be there (DESIGN §7.1). Registered inside the API scope, after the
+      // proxy that may not be there (docs/product/field-mode.md). Registered inside the API scope, after the
       // idempotency hook, so stored replays keep the plain body; replies that set their own
       // Content-Encoding (the job page, compressed once per change) pass through untouched.
       // Request bodies are not inflated: the body limit stays a limit on what we read.
@@ -124,7 +124,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
       setHeaders: (reply, filePath) => {
         if (filePath.includes(`${path.sep}assets${path.sep}`)) reply.header('cache-control', 'public, max-age=31536000, immutable');
         // The service worker and the manifest name the current release too: a browser that kept
-        // an old sw.js would keep serving the old app shell (DESIGN §7.1: never stale forever).
+        // an old sw.js would keep serving the old app shell (docs/product/field-mode.md §3: never stale forever).
         else if (/\.(html|webmanifest)$|[\\/]sw(-network-routes)?\.js$/.test(filePath)) reply.header('cache-control', 'no-cache');
         if (filePath.endsWith('.webmanifest')) reply.header('content-type', 'application/manifest+json; charset=utf-8');
       },

@@ -6,7 +6,7 @@ import { createTestApp } from './test/harness';
 
 /**
  * Errors Node's HTTP parser raises before Fastify has a request (431 request line or headers too
- * large, 400 not HTTP) must still have the documented shape `{error, status}` (DESIGN §5), with a
+ * large, 400 not HTTP) must still have the documented shape `{error, status}` (docs/product/api.md §1.3), with a
  * message a person can act on. Over a real socket: app.inject never reaches the HTTP parser.
  */
 const t = await createTestApp();

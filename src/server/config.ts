@@ -110,7 +110,7 @@ const TILE_PLACEHOLDER = /\{([^{}]*)\}/g;
 const TILE_KNOWN = new Set(['s', 'z', 'x', 'y', 'r']);
 
 /**
- * The base map (DESIGN §7.2). MAP_STYLE_URL must be an http(s) URL template with {z}, {x} and
+ * The base map (docs/product/map.md §4). MAP_STYLE_URL must be an http(s) URL template with {z}, {x} and
  * {y}; {s} may stand for a subdomain, only as the first label of the host (the CSP can allow
  * `*.host` but not a part of a label), and {r} for Leaflet's retina suffix. MAP_ATTRIBUTION is
  * plain text (the map shows it as text: '<' and '>' are refused). The server only hands these to

@@ -3,7 +3,7 @@ import { MSG } from '../shared/messages';
 
 /**
  * The one way a service says "no": a status and a message a person can act on. The error
- * plugin turns it into `{ error, status, fields?, code? }` (crew clients read `status`, DESIGN §5;
+ * plugin turns it into `{ error, status, fields?, code? }` (crew clients read `status`, docs/product/api.md §1.3;
  * the web app branches on `code`, never on the message).
  */
 export class AppError extends Error {

@@ -139,7 +139,7 @@ describe('hostile input on every route', () => {
 });
 
 /**
- * JSON nested ~6,500 levels deep (DESIGN §7.7 "request shape") used to overflow the stack of the
+ * JSON nested ~6,500 levels deep (docs/product/sessions-and-safety.md §8 "request shape") used to overflow the stack of the
  * recursive text check: a 500 and a logged stack on every route, public ones included. Now a
  * body nested deeper than 64 levels is a 400 before any hook walks it, on every route.
  */

@@ -40,7 +40,7 @@ async function main() {
     webDir: path.join(root, 'dist/web'),
     logger: loggerOptions(config.logLevel),
   });
-  // Look-alike names the migration could not merge on its own (the look_alike_names migration, DESIGN §7.7): said at every
+  // Look-alike names the migration could not merge on its own (the look_alike_names migration, docs/product/sessions-and-safety.md §9): said at every
   // start until a person has renamed or merged them and emptied the table.
   const clashes = await countNameClashes(database.db);
   if (clashes > 0) {

@@ -15,7 +15,7 @@ import { startServer, type ServerProcess } from './test/server-process';
  * (so both race to migrate and seed: the advisory lock must make that safe). A session made on
  * one process works on the other, a write through one is read through the other, and a stale
  * `version` from one is refused by the other, and one `Idempotency-Key` sent to both is applied
- * once (DESIGN §7.1), and invoices of one job sent to both at once make one invoice (DESIGN §7.3).
+ * once (docs/product/field-mode.md), and invoices of one job sent to both at once make one invoice (docs/product/billing.md §4).
  * Real HTTP to 127.0.0.1, no app.inject.
  *
  * It needs a real PostgreSQL server (TEST_DATABASE_URL) — PGlite is one process by design — and

@@ -14,7 +14,7 @@ writeFileSync(path.join(webDir, 'index.html'), '<!doctype html><title>Linecrew</
 writeFileSync(path.join(webDir, 'assets/app-1a2b3c.js'), script);
 writeFileSync(path.join(webDir, 'assets/app-1a2b3c.js.br'), brotliCompressSync(script));
 writeFileSync(path.join(webDir, 'assets/app-1a2b3c.js.gz'), gzipSync(script));
-// What vite-plugin-pwa adds (DESIGN §7.1): the service worker and the web manifest.
+// What vite-plugin-pwa adds (docs/product/field-mode.md §3): the service worker and the web manifest.
 writeFileSync(path.join(webDir, 'sw.js'), 'self.addEventListener("fetch", () => {});');
 writeFileSync(path.join(webDir, 'manifest.webmanifest'), JSON.stringify({ name: 'Linecrew', start_url: '/work' }));
 

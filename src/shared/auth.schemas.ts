@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { LIMITS } from './constants';
 import { MSG } from './messages';
 
-/** Request and reply contracts of the sign-in and account routes (SPEC §7 Account). */
+/** Request and reply contracts of the sign-in and account routes (docs/product/api.md §2 Account). */
 
 const email = z.string().trim().max(LIMITS.shortTextMax);
 
@@ -30,7 +30,7 @@ export const messageReply = z.object({ success: z.boolean(), message: z.string()
 export type MessageReply = z.infer<typeof messageReply>;
 
 /**
- * The two parameters of a mailed link (DESIGN §5 reset link): the token (random bytes in
+ * The two parameters of a mailed link (docs/product/api.md §2 reset link): the token (random bytes in
  * base64url) and the user's id. The reset page checks a link with this before showing the form,
  * and the server before looking the token up, so a link cut short in a mail client reads
  * MSG.resetInvalid on both sides, never validation text.
@@ -93,7 +93,7 @@ export type SessionReply = z.infer<typeof sessionReply>;
 
 /**
  * A phone number as people write it: 6175550123, 617-555-0123,
- * (617) 555-0123, 617.555.0123, +1 617 555 0123, 555-0123. SPEC §5's 7 or 10 counts the digits;
+ * (617) 555-0123, 617.555.0123, +1 617 555 0123, 555-0123. docs/product/rules.md's 7 or 10 counts the digits;
  * a leading country code 1 is allowed. Stored as typed.
  */
 export function isPhoneNumber(value: string): boolean {
@@ -117,14 +117,14 @@ export const profileUpdate = z.object({
   last_name: z.string().trim().min(LIMITS.nameMin, MSG.lastName).max(100),
   email: z.email(MSG.email).max(LIMITS.shortTextMax),
   phone_number: phoneRule.nullable().optional(),
-  /** Needed only when `email` changes (DESIGN §7.7): the server checks it, the form asks for it then. */
+  /** Needed only when `email` changes (docs/product/sessions-and-safety.md): the server checks it, the form asks for it then. */
   current_password: z.string().max(200).optional(),
 });
 export type ProfileUpdate = z.infer<typeof profileUpdate>;
 
 /**
  * Whether a profile save moves the account to another sign-in address: then it needs the
- * current password and the old address is told (DESIGN §7.7). Letter case alone is no move,
+ * current password and the old address is told (docs/product/sessions-and-safety.md §6). Letter case alone is no move,
  * since sign-in compares addresses without it.
  */
 export const isNewSignInEmail = (typed: string, current: string) => typed.trim().toLowerCase() !== current.trim().toLowerCase();
@@ -133,7 +133,7 @@ export const isNewSignInEmail = (typed: string, current: string) => typed.trim()
 export const profileSaveReply = z.object({ success: z.boolean(), user: profile });
 export type ProfileSaveReply = z.infer<typeof profileSaveReply>;
 
-/** One of my sessions (DESIGN §7.7): a sign-in on one device. */
+/** One of my sessions (docs/product/sessions-and-safety.md §4): a sign-in on one device. */
 export const sessionItem = z.object({
   id: z.uuid(),
   /** The session of the request that asked ("This device"). */

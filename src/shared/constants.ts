@@ -1,4 +1,4 @@
-/** Business constants of SPEC §9 and the fixed ids of DESIGN §4, shared by server and web. */
+/** Business constants of docs/product/rules.md §6 and the fixed ids of docs/product/roles-and-statuses.md, shared by server and web. */
 
 export const ROLE = {
   ADMIN: 1,
@@ -18,9 +18,9 @@ export const DEFAULT_ROLE_NAMES: Record<RoleId, string> = {
   5: 'Lineman',
   6: 'Apprentice',
 };
-/** SPEC §6: the Crew link shows only when roleId is below this. */
+/** docs/product/roles-and-statuses.md §4: the Crew link shows only when roleId is below this. */
 export const CREW_LINK_ROLE_THRESHOLD = 4;
-/** SPEC §5 Crew: these roles must name a crew foreman. */
+/** docs/product/rules.md §3.1 Crew: these roles must name a crew foreman. */
 export const ROLES_NEEDING_FOREMAN: readonly RoleId[] = [ROLE.WORKING_FOREMAN, ROLE.LINEMAN, ROLE.APPRENTICE];
 
 export const JOB_TYPE = { NORMAL: 0, ESTIMATION: 1 } as const;
@@ -63,16 +63,16 @@ export const SESSION_COOKIE = 'linecrew_token';
 export const CSRF_HEADER = 'x-linecrew-csrf';
 export const API_PREFIX = '/api/v1';
 /**
- * A client's name for one change (DESIGN §7.1 "replays apply once"): a state-changing call sent
+ * A client's name for one change (docs/product/field-mode.md §6 "replays apply once"): a state-changing call sent
  * again with the same key is answered from the stored reply, not applied twice
  * (server/plugins/idempotency.ts). The outbox sends one per queued change.
  */
 export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
 /** Set to `true` on a reply that is a stored one, replayed for a repeated key. */
 export const IDEMPOTENT_REPLAYED_HEADER = 'idempotent-replayed';
-/** `Idempotency-Key`: 1–200 visible ASCII characters (DESIGN §7.1). */
+/** `Idempotency-Key`: 1–200 visible ASCII characters (docs/product/field-mode.md §6). */
 export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,200}$/;
 
-/** Upload kinds of SPEC §7 (documents) plus images. */
+/** Upload kinds of docs/product/api.md §6 (documents) plus images. */
 export const DOC_KINDS = ['excel', 'work_packet', 'dig_file', 'nra_file', 'permit'] as const;
 export type DocKind = (typeof DOC_KINDS)[number];

@@ -5,7 +5,7 @@ import type { SortDirection } from './sorting';
 import { compareDate, compareText } from './sorting';
 
 /**
- * The crew roster's table rules (SPEC §2 Crew, §9): status filter, search and sortable columns.
+ * The crew roster's table rules (docs/product/screens.md §7 Crew, §9): status filter, search and sortable columns.
  * Kept out of the page so they are unit-tested once.
  */
 
@@ -17,7 +17,7 @@ export const DEFAULT_CREW_STATUS_FILTER: CrewStatusFilter = 'Active';
 export const CREW_SORT_COLUMNS = ['first_name', 'display_role_name', 'foreman', 'phone_number', 'email', 'status_name', 'date_created'] as const;
 export type CrewSortColumn = (typeof CREW_SORT_COLUMNS)[number];
 
-/** SPEC §9: the crew list keeps its own sort keys in browser storage; defaults first_name, desc. */
+/** docs/product/rules.md §4.5: the crew list keeps its own sort keys in browser storage; defaults first_name, desc. */
 export const CREW_SORT_STORAGE = { column: 'crewSortColumn', direction: 'crewSortDirection' } as const;
 export const CREW_SORT_DEFAULT: { column: CrewSortColumn; direction: SortDirection } = { column: 'first_name', direction: 'desc' };
 

@@ -16,7 +16,7 @@ const valid: CrewFormValues = {
   email: 'nina@example.com',
 };
 
-describe('crew form rules (SPEC §5 Crew)', () => {
+describe('crew form rules (docs/product/rules.md §3.1 Crew)', () => {
   it('a new form starts active with nothing chosen, and lists every missing field', () => {
     const empty = emptyCrewForm();
     expect(empty).toMatchObject({ crew_status: 1, role_id: null, foreman: null });

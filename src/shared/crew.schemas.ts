@@ -4,7 +4,7 @@ import { MSG } from './messages';
 import { phoneRule } from './auth.schemas';
 
 /**
- * The crew roster's contract (SPEC §3 Crew member, §5 Crew, §7): one set of rules for the
+ * The crew roster's contract (docs/product/entities.md §9 Crew member, §5 Crew, §7): one set of rules for the
  * Add/Edit User modal and for POST/PUT /crew. Server-only rules (the foreman must be an active
  * foreman of the same company, only an Admin grants role 1, unique email) live in the service.
  */
@@ -26,7 +26,7 @@ const fields = {
   crew_status: crewStatus.default(CREW_STATUS.ACTIVE),
 };
 
-/** SPEC §5: Lineman, Apprentice and Working Foreman must name a crew foreman. */
+/** docs/product/rules.md §3.1: Lineman, Apprentice and Working Foreman must name a crew foreman. */
 export const needsForeman = (roleId: number | null | undefined) => roleId != null && (ROLES_NEEDING_FOREMAN as readonly number[]).includes(roleId);
 
 function foremanRule(value: { role_id: number; foreman?: number | null }, ctx: z.RefinementCtx) {
@@ -43,7 +43,7 @@ export type CrewCreate = z.infer<typeof crewCreate>;
 export const crewUpdate = z.object({ ...fields, email: fields.email.optional() }).superRefine(foremanRule);
 export type CrewUpdate = z.infer<typeof crewUpdate>;
 
-/** SPEC §3 Crew member, as GET /crew/allCrew lists it. */
+/** docs/product/entities.md §9 Crew member, as GET /crew/allCrew lists it. */
 export const crewMember = z.object({
   id: z.number(),
   first_name: z.string(),
@@ -63,7 +63,7 @@ export const crewMember = z.object({
 });
 export type CrewMember = z.infer<typeof crewMember>;
 
-/** SPEC §3 Foreman option: /crew/foremen and /crew/working_foremen. */
+/** docs/product/entities.md §9 Foreman option: /crew/foremen and /crew/working_foremen. */
 export const foremanOption = z.object({ id: z.number(), first_name: z.string(), last_name: z.string() });
 export type ForemanOption = z.infer<typeof foremanOption>;
 

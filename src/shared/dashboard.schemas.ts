@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * The dashboard (DESIGN §7.3): GET /api/v1/dashboard. Used by the server's dashboard module
+ * The dashboard (docs/product/billing.md §6): GET /api/v1/dashboard. Used by the server's dashboard module
  * (src/server/modules/dashboard/) and the web's Dashboard page. Types are z.infer: never re-declare them.
  */
 

@@ -1,5 +1,5 @@
 /**
- * The dashboard's calendar (DESIGN §7.3 dashboard, decision 026): weeks start on Monday and are
+ * The dashboard's calendar (docs/product/billing.md §6 dashboard, decision 026): weeks start on Monday and are
  * read on the company's calendar (companies.time_zone), so a ticket completed late on Sunday
  * evening in Massachusetts counts in that week, not in the next one as it would in UTC. Days are
  * 'YYYY-MM-DD' text, the same form as a ticket's due_date, so comparing them is comparing text.

@@ -1,5 +1,5 @@
 /**
- * Date rules of SPEC §5/§9 and DESIGN §5: due dates are calendar dates (YYYY-MM-DD) that must
+ * Date rules of docs/product/rules.md §1.2, rules.md §1.3 and docs/product/rules.md §1.3: due dates are calendar dates (YYYY-MM-DD) that must
  * never shift a day through UTC conversion, so they are handled as strings, not Date objects.
  */
 
@@ -65,7 +65,7 @@ export function isoToUs(iso: string | null | undefined): string {
   return `${m}/${day}/${y}`;
 }
 
-/** Today plus one month, as 'YYYY-MM-DD' in the viewer's local calendar (SPEC §9). */
+/** Today plus one month, as 'YYYY-MM-DD' in the viewer's local calendar (docs/product/rules.md §6). */
 export function defaultDueDate(today = new Date()): string {
   const d = new Date(today.getFullYear(), today.getMonth() + 1, today.getDate());
   // 31 Jan + 1 month overflows into March in JS; clamp to the month's last day instead.
@@ -77,7 +77,7 @@ const LONG = new Intl.DateTimeFormat('en-US', { month: 'long', day: 'numeric', y
 const LONG_2DAY = new Intl.DateTimeFormat('en-US', { month: 'long', day: '2-digit', year: 'numeric' });
 
 /**
- * 'November 22, 2026' or '--' (SPEC §2 Date Completed). A calendar date is shown as itself;
+ * 'November 22, 2026' or '--' (docs/product/rules.md §1.3 Date Completed). A calendar date is shown as itself;
  * a timestamp as its date in the viewer's time zone.
  */
 export function formatLongDate(value: string | Date | null | undefined): string {
@@ -96,7 +96,7 @@ export function formatLongDate2Day(value: string | Date | null | undefined): str
   return Number.isNaN(d.getTime()) ? '--' : LONG_2DAY.format(d);
 }
 
-/** 'YYYY-MM-DD HH:MM:SS' in the given IANA time zone (export completion date, SPEC §9). */
+/** 'YYYY-MM-DD HH:MM:SS' in the given IANA time zone (export completion date, docs/product/rules.md §1.3). */
 export function formatDateTimeInZone(value: string | Date | null | undefined, timeZone: string): string {
   if (value == null || value === '') return '';
   const d = value instanceof Date ? value : new Date(value);

@@ -1,5 +1,5 @@
 /**
- * Distances between places (DESIGN §7.2 Nearest first), with no dependency at all: My Work
+ * Distances between places (docs/product/map.md §2 Nearest first), with no dependency at all: My Work
  * imports this, and must not load zod and the coordinate schemas of geo.ts to sort its list.
  */
 
@@ -15,7 +15,7 @@ const rad = (deg: number) => (deg * Math.PI) / 180;
 
 /**
  * Great-circle distance in metres (haversine). A sphere is within 0.5 % of the ellipsoid, far
- * closer than a phone's GPS fix matters for "which pole is nearest" (DESIGN §7.2).
+ * closer than a phone's GPS fix matters for "which pole is nearest" (docs/product/map.md §1).
  */
 export function distanceMeters(a: LatLon, b: LatLon): number {
   const dLat = rad(b.lat - a.lat);
@@ -30,7 +30,7 @@ export function placeOf(t: { geo_lat: number | null; geo_lon: number | null }): 
 }
 
 /**
- * "Nearest first" (DESIGN §7.2): the rows by distance from `origin`, those without coordinates
+ * "Nearest first" (docs/product/map.md §2): the rows by distance from `origin`, those without coordinates
  * last; equal distances (and the rows without coordinates) keep the order they came in, so the
  * list stays in work order among themselves. Each row comes with its distance (null = unknown).
  */

@@ -42,7 +42,7 @@ const JOB_COLUMNS = [
 const LIBRARY_COLUMNS = ['Family', 'Unit Code', 'Type', 'Action', 'UOM', 'Description', 'Notes'];
 
 describe('mapping targets', () => {
-  it('lists the fifteen ticket targets and seven library targets of SPEC §3 in order', () => {
+  it('lists the fifteen ticket targets and seven library targets of docs/product/entities.md §2 in order', () => {
     expect(TICKET_TARGETS).toEqual([
       'work_order',
       'pole',
@@ -61,11 +61,11 @@ describe('mapping targets', () => {
       'qty',
     ]);
     expect(LIBRARY_TARGETS).toEqual(['family', 'code', 'type', 'action', 'uom', 'desc', 'notes', 'unit_price']);
-    // Price (DESIGN §7.3) is optional: the seven of SPEC §5 are the required ones.
+    // Price (docs/product/billing.md) is optional: the seven of docs/product/rules.md are the required ones.
     expect(REQUIRED_LIBRARY_TARGETS).toEqual(['family', 'code', 'type', 'action', 'uom', 'desc', 'notes']);
   });
 
-  it('uses the default column names of SPEC §4', () => {
+  it('uses the default column names of docs/product/imports.md §3', () => {
     expect(TICKET_TARGETS.map((t) => TICKET_TARGET_INFO[t].defaultColumn)).toEqual([
       'work order',
       'pole',
@@ -95,7 +95,7 @@ describe('mapping targets', () => {
     ]);
   });
 
-  it('marks line as required although Save does not check it (SPEC §5)', () => {
+  it('marks line as required although Save does not check it (docs/product/rules.md)', () => {
     expect(TICKET_TARGET_INFO.line.markedRequired).toBe(true);
     expect(TICKET_TARGETS.filter((t) => TICKET_TARGET_INFO[t].markedRequired)).toEqual(['work_order', 'pole', 'line', 'unit_task', 'qty']);
   });
@@ -230,7 +230,7 @@ describe('overrides', () => {
 });
 
 describe('truncateDecimals', () => {
-  it('cuts to six decimals without rounding (SPEC §5)', () => {
+  it('cuts to six decimals without rounding (docs/product/rules.md)', () => {
     expect(truncateDecimals(42.12345678)).toBe(42.123456);
     expect(truncateDecimals(-71.98765432)).toBe(-71.987654);
     expect(truncateDecimals(42.9999999)).toBe(42.999999);
@@ -249,7 +249,7 @@ describe('truncateDecimals', () => {
 });
 
 describe('schemas and messages', () => {
-  it('accepts a saved mapping as DESIGN §5 describes ticketsFile, and rejects over-long names', () => {
+  it('accepts a saved mapping as docs/product/api.md §3 describes ticketsFile, and rejects over-long names', () => {
     const file = {
       ticket_file_url: '/files/1/excel/abc/tickets.xlsx',
       ticket_file_name: 'tickets.xlsx',

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { LIMITS } from './constants';
 
 /**
- * Excel column mapping (SPEC §3 mapping targets, §4 and §5 Excel mapping, DESIGN §4 Excel
+ * Excel column mapping (docs/product/entities.md §13 mapping targets, §4 and §5 Excel mapping, docs/product/imports.md §12 Excel
  * workbook): the targets, their default column names, the rules that enable Save, and the
  * shapes a workbook import produces. Used by the mapping modal and by the server import.
  */
@@ -29,16 +29,16 @@ export const TICKET_TARGETS = [
 ] as const;
 export type TicketTarget = (typeof TICKET_TARGETS)[number];
 
-/** `unit_price` (DESIGN §7.3) is optional: an unmapped Price column leaves the library's prices as they are. */
+/** `unit_price` (docs/product/billing.md §2) is optional: an unmapped Price column leaves the library's prices as they are. */
 export const LIBRARY_TARGETS = ['family', 'code', 'type', 'action', 'uom', 'desc', 'notes', 'unit_price'] as const;
 export type LibraryTarget = (typeof LIBRARY_TARGETS)[number];
 
 export interface TargetInfo {
   /** What the mapping modal shows next to the column selector. */
   label: string;
-  /** The column name pre-selected when the workbook has it (case-insensitive, SPEC §4). */
+  /** The column name pre-selected when the workbook has it (case-insensitive, docs/product/imports.md §2). */
   defaultColumn: string;
-  /** Shown with a required mark. `line` is marked but not part of the Save check (SPEC §5). */
+  /** Shown with a required mark. `line` is marked but not part of the Save check (docs/product/rules.md). */
   markedRequired: boolean;
 }
 
@@ -71,9 +71,9 @@ export const LIBRARY_TARGET_INFO: Record<LibraryTarget, TargetInfo> = {
   unit_price: { label: 'Price', defaultColumn: 'price', markedRequired: false },
 };
 
-/** SPEC §5: Save needs these ticket targets mapped (line is marked but not checked) … */
+/** docs/product/rules.md: Save needs these ticket targets mapped (line is marked but not checked) … */
 export const REQUIRED_TICKET_TARGETS: readonly TicketTarget[] = ['work_order', 'pole', 'unit_task', 'qty'];
-/** … and every library target of SPEC §5 (the seven; Price is an optional addition). */
+/** … and every library target of docs/product/rules.md (the seven; Price is an optional addition). */
 export const REQUIRED_LIBRARY_TARGETS: readonly LibraryTarget[] = LIBRARY_TARGETS.filter((t) => t !== 'unit_price');
 
 // ---------------------------------------------------------------------------------------------
@@ -89,11 +89,11 @@ export const libraryMappingsSchema = z.object(
 export type TicketsMappings = z.infer<typeof ticketsMappingsSchema>;
 export type LibraryMappings = z.infer<typeof libraryMappingsSchema>;
 
-/** A sheet chosen by name instead of by the rules of DESIGN §7.5 (the mapping step's picker). */
+/** A sheet chosen by name instead of by the rules of docs/product/imports.md §4 (the mapping step's picker). */
 export const sheetNameSchema = z.string().min(1).max(LIMITS.shortTextMax);
 const sheetName = sheetNameSchema;
 
-/** `job.ticketsFile` of DESIGN §5: the uploaded workbook and its saved column mapping. */
+/** `job.ticketsFile` of docs/product/api.md §3: the uploaded workbook and its saved column mapping. */
 export const ticketsFileSchema = z.object({
   ticket_file_url: z.string().min(1).max(2048),
   ticket_file_name: z.string().max(LIMITS.shortTextMax).nullable().optional(),
@@ -101,13 +101,13 @@ export const ticketsFileSchema = z.object({
   ticket_file_type: z.string().max(LIMITS.shortTextMax).nullable().optional(),
   ticketsMappings: ticketsMappingsSchema,
   libraryMappings: libraryMappingsSchema,
-  /** The sheets picked on the mapping step; absent or null: chosen by the rules of DESIGN §7.5. */
+  /** The sheets picked on the mapping step; absent or null: chosen by the rules of docs/product/imports.md §4. */
   ticketsSheet: sheetName.nullable().optional(),
   librarySheet: sheetName.nullable().optional(),
 });
 export type TicketsFile = z.infer<typeof ticketsFileSchema>;
 
-/** `GET /jobs/excel/getColumns?url=` (DESIGN §5), optionally with the sheets the user picked. */
+/** `GET /jobs/excel/getColumns?url=` (docs/product/api.md §1), optionally with the sheets the user picked. */
 export const getColumnsQuery = z.object({
   url: z.string().min(1).max(2048),
   ticketsSheet: sheetName.optional(),
@@ -118,7 +118,7 @@ export const getColumnsQuery = z.object({
 export const workbookSheetSchema = z.object({ name: z.string(), hidden: z.boolean() });
 export type WorkbookSheet = z.infer<typeof workbookSheetSchema>;
 
-/** Where a sheet's data was found (DESIGN §7.5): shown before anything is written. */
+/** Where a sheet's data was found (docs/product/imports.md §4): shown before anything is written. */
 export const sheetUsedSchema = z.object({
   name: z.string(),
   /** Excel row number (1-based, as the user sees it) of the header row. */
@@ -157,7 +157,7 @@ export const getColumnsReply = z.object({
 });
 export type WorkbookColumns = z.infer<typeof getColumnsReply>;
 
-/** The sheets a person picked on the mapping step (absent: the rules of DESIGN §7.5 choose). */
+/** The sheets a person picked on the mapping step (absent: the rules of docs/product/imports.md §4 choose). */
 export interface SheetChoice {
   ticketsSheet?: string | null;
   librarySheet?: string | null;
@@ -184,7 +184,7 @@ function defaultsFor<T extends string>(targets: readonly T[], info: Record<T, Ta
   return out;
 }
 
-/** Ticket targets pre-filled from the tickets sheet's headers (SPEC §4: case-insensitive). */
+/** Ticket targets pre-filled from the tickets sheet's headers (docs/product/imports.md §2: case-insensitive). */
 export function defaultTicketsMappings(jobColumns: readonly string[]): Record<TicketTarget, string | null> {
   return defaultsFor(TICKET_TARGETS, TICKET_TARGET_INFO, jobColumns);
 }
@@ -207,7 +207,7 @@ export function defaultMappings(columns: Pick<WorkbookColumns, 'jobColumns' | 'l
 
 /**
  * The options of one target's selector: every column not chosen by another target of the same
- * sheet (SPEC §4), in sheet order. The target's own choice stays in its list.
+ * sheet (docs/product/rules.md), in sheet order. The target's own choice stays in its list.
  */
 export function availableColumns<T extends string>(
   all: readonly string[],
@@ -232,7 +232,7 @@ export function missingMappings(
   };
 }
 
-/** SPEC §5: Save is enabled only when work_order, pole, unit_task, qty and all seven library fields are mapped. */
+/** docs/product/rules.md §2.6: Save is enabled only when work_order, pole, unit_task, qty and all seven library fields are mapped. */
 export function canSaveMapping(
   ticketsMappings: Partial<Record<TicketTarget, string | null | undefined>>,
   libraryMappings: Partial<Record<LibraryTarget, string | null | undefined>>,
@@ -242,7 +242,7 @@ export function canSaveMapping(
 }
 
 // ---------------------------------------------------------------------------------------------
-// Job overrides (SPEC §2 Create Job: an override disables the matching column selector)
+// Job overrides (docs/product/screens.md §4 Create Job: an override disables the matching column selector)
 
 /** The job's override field -> the ticket target it replaces. EHASP has no column. */
 export const OVERRIDE_TARGETS = {
@@ -275,14 +275,14 @@ export function disabledTargets(overrides: JobOverrides | null | undefined): Tic
   return TICKET_TARGETS.filter((t) => overrideFor(t, overrides) !== null);
 }
 
-/** The text shown instead of the selector (SPEC §2). */
+/** The text shown instead of the selector (docs/product/screens.md). */
 export const overriddenText = (value: string) => `Overridden: ${value}`;
 
 // ---------------------------------------------------------------------------------------------
 // A parsed workbook and what importing it produces
 
 /**
- * A number whose cell format shows it otherwise (DESIGN §7.5): a pole id 123 formatted 00000
+ * A number whose cell format shows it otherwise (docs/product/imports.md): a pole id 123 formatted 00000
  * shows '00123'. Text targets take `shown`; quantity, latitude and longitude take `n`.
  */
 export interface ShownNumber {
@@ -299,7 +299,7 @@ export type CellValue = string | number | null | ShownNumber | NoResult;
 export const isShownNumber = (v: CellValue | undefined): v is ShownNumber => typeof v === 'object' && v !== null && 'shown' in v;
 export const isNoResult = (v: CellValue | undefined): v is NoResult => typeof v === 'object' && v !== null && 'noResult' in v;
 
-/** How a sheet's cells are to be read as numbers and dates (DESIGN §7.5). */
+/** How a sheet's cells are to be read as numbers and dates (docs/product/imports.md §4). */
 export interface SheetReading {
   /** A `;`-separated CSV: '3,5' and '3,500' are 3.5, '1.234,5' is 1234.5. */
   decimalComma?: boolean;
@@ -331,7 +331,7 @@ export interface ParsedWorkbook {
   encoding?: 'windows-1252';
 }
 
-/** The pole a ticket is for, with the SPEC §3 Pole fields a workbook can fill. */
+/** The pole a ticket is for, with the docs/product/entities.md §7 Pole fields a workbook can fill. */
 export interface PoleDraft {
   pole_name: string;
   line_name: string;
@@ -364,7 +364,7 @@ export interface TicketDraft {
   /** Excel row number of the ticket's first row. */
   row: number;
   pole: PoleDraft;
-  /** The ticket's copy of address and coordinates (SPEC §3 Ticket). */
+  /** The ticket's copy of address and coordinates (docs/product/entities.md §2 Ticket). */
   street_address: string | null;
   geo_lat: number | null;
   geo_lon: number | null;
@@ -381,7 +381,7 @@ export interface TicketDraft {
   continued?: true;
 }
 
-/** One unit-library row, to upsert by code (DESIGN §4). */
+/** One unit-library row, to upsert by code (docs/product/roles-and-statuses.md). */
 export interface UnitDraft {
   code: string;
   description: string;
@@ -411,7 +411,7 @@ export interface WorkbookImport {
   errors: ImportError[];
 }
 
-/** Cut (not round) to `decimals` places, e.g. 42.12345678 -> 42.123456 (SPEC §5, §9). */
+/** Cut (not round) to `decimals` places, e.g. 42.12345678 -> 42.123456 (docs/product/rules.md, rules.md §2.3). */
 export function truncateDecimals(value: number, decimals: number = LIMITS.geoDecimals): number {
   if (!Number.isFinite(value)) return value;
   const factor = 10 ** decimals;

@@ -81,7 +81,7 @@ const csvRows = (csv: string) => {
   return parseCsv(csv.slice(1));
 };
 
-describe('exportProblems (SPEC §5 Export)', () => {
+describe('exportProblems (docs/product/rules.md §5.1 Export)', () => {
   const job = (over: Record<string, unknown> = {}) => ({ job_number: 'J-1', tickets: [ticket()], ...over });
 
   it('is null for complete data, including a pole without coordinates', () => {
@@ -245,7 +245,7 @@ describe('buildExportCsv option 1', () => {
     ticket({ id: 9, pole_name: '2', line_name: 'L-0', street_address: null, geo_lat: null, geo_lon: null, notes: [] }),
   ];
 
-  it('has the columns of SPEC §2, only tickets with tasks, ordered by pole then line', () => {
+  it('has the columns of docs/product/screens.md, only tickets with tasks, ordered by pole then line', () => {
     const { filename, csv } = buildExportCsv({ job_number: 'J-77' }, tickets, 1, 'America/New_York');
     expect(filename).toBe('J-77_Export-Option1.csv');
     const rows = csvRows(csv);

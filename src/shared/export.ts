@@ -3,7 +3,7 @@ import { formatDateTimeInZone } from './dates';
 import type { Ticket } from './tickets.schemas';
 
 /**
- * The job exports (SPEC §2 Export, §5 Export, §9; DESIGN §5 export rows, §7.5 exports), as pure
+ * The job exports (docs/product/screens.md §5.4 Export, §5 Export, §9; docs/product/rules.md §5.2 export rows, §7.5 exports), as pure
  * functions shared by the web page (which builds and downloads the CSV) and the server (which
  * writes the same rows as .xlsx: GET /jobs/{id}/export.xlsx). The rows are built once
  * (buildExportTable), so the CSV and the workbook of an option cannot differ in columns or order.
@@ -14,7 +14,7 @@ import type { Ticket } from './tickets.schemas';
  *   as 'YYYY-MM-DD HH:MM:SS' in the company's time zone (GET /jobs/{id} → job.company_time_zone).
  * - Option 2 (SPEC's "All items", shown as "All tickets"): every ticket, 'Job Name' first, no
  *   Completed Quantity / Latitude / Longitude, multi-value cells joined by ', '.
- * - 'units' (DESIGN §7.5, "Units"): one row per task of each ticket (pole, line, work orders
+ * - 'units' (docs/product/imports.md, "Units"): one row per task of each ticket (pole, line, work orders
  *   joined by ', ', unit code, description, bid, actual = bid + change, the ticket's completion
  *   day or empty while Pending): one number per cell, so a spreadsheet can sum the columns.
  * - Rows ordered by pole, then line, in natural order ('2' before '10').
@@ -51,7 +51,7 @@ export interface ExportTable {
   rows: ExportCell[][];
 }
 
-/** The parts of a ticket the export reads (a full SPEC §3 Ticket fits). */
+/** The parts of a ticket the export reads (a full docs/product/entities.md §2 Ticket fits). */
 export type ExportTicket = Pick<Ticket, 'pole_name' | 'line_name' | 'street_address' | 'geo_lat' | 'geo_lon' | 'actual_completion_date' | 'status'> & {
   id?: number;
   work_orders: readonly string[];
@@ -103,14 +103,14 @@ export const OPTION2_COLUMNS = [
 
 export const UNITS_COLUMNS = ['Pole', 'Line', 'Work Order', 'Unit', 'Description', 'Bid', 'Actual', 'Completed'] as const;
 
-/** What each option holds, for the worksheet's name and the file's (SPEC §2 names options 1 and 2's files). */
+/** What each option holds, for the worksheet's name and the file's (docs/product/screens.md names options 1 and 2's files). */
 const SHEET: Record<ExportOption, string> = { 1: 'Tickets with work', 2: 'All tickets', units: 'Units' };
 const FILE_PART: Record<ExportOption, string> = { 1: 'Option1', 2: 'Option2', units: 'Units' };
 
 const isBlank = (v: unknown) => v == null || (typeof v === 'string' && v.trim() === '');
 
 /**
- * The first SPEC §5 reason that blocks the export, or null when the job can be exported.
+ * The first docs/product/rules.md §5.1 reason that blocks the export, or null when the job can be exported.
  * Per-ticket reasons name the ticket by its 1-based position: 'Ticket 3: Line name missing'.
  */
 export function exportProblems(job: { job_number?: string | null; tickets?: unknown } | null | undefined): string | null {
@@ -140,7 +140,7 @@ export function jobFileStem(jobNumber: string): string {
 }
 
 /**
- * '{job_number}_Export-Option1.csv' (SPEC §2), '…_Export-Option2.csv', '…_Export-Units.csv', and
+ * '{job_number}_Export-Option1.csv' (docs/product/screens.md §5.4), '…_Export-Option2.csv', '…_Export-Units.csv', and
  * the same names ending in '.xlsx' (jobFileStem).
  */
 export function exportFileName(jobNumber: string, option: ExportOption, format: ExportFormat = 'csv'): string {
@@ -187,7 +187,7 @@ const qtyText = (n: number | null) => (n == null ? '' : String(n));
 const dateCell = (text: string): ExportDate | null => (text ? { date: text } : null);
 
 /**
- * The rows of `option` (SPEC §2; DESIGN §7.5 for 'units'), header first in `columns`. `timeZone`
+ * The rows of `option` (docs/product/screens.md §1.2; docs/product/imports.md for 'units'), header first in `columns`. `timeZone`
  * is the company's IANA zone for the completion time. Call exportProblems first: this function
  * does not refuse incomplete data.
  */
@@ -234,7 +234,7 @@ export function exportTableCsv(table: ExportTable): string {
   return '\uFEFF' + [table.columns, ...table.rows].map((r) => r.map(csvCell).join(',')).join('\r\n') + '\r\n';
 }
 
-/** The CSV of SPEC §2 (or of the 'units' option) and its file name; see buildExportTable. */
+/** The CSV of docs/product/screens.md §5.4 (or of the 'units' option) and its file name; see buildExportTable. */
 export function buildExportCsv(
   job: { job_number: string },
   tickets: readonly ExportTicket[],

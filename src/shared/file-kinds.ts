@@ -1,7 +1,7 @@
 import { UPLOAD_RULES, type UploadKind } from './uploads';
 
 /**
- * DESIGN §7.7 "file kinds": what a file is, by its first bytes, not by its name or the type the
+ * docs/product/sessions-and-safety.md §10 "file kinds": what a file is, by its first bytes, not by its name or the type the
  * browser claimed (both are the sender's word: HTML bytes were stored as a work packet). Pure,
  * so the web may use it too; the server checks every upload with it when it is attached.
  */

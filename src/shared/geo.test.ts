@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatGeo, latitudeSchema, longitudeSchema, truncateGeo } from './geo';
 
-describe('truncateGeo (SPEC §5 Add pole: at most 6 decimals, cut not rounded)', () => {
+describe('truncateGeo (docs/product/rules.md §2.3 Add pole: at most 6 decimals, cut not rounded)', () => {
   it('cuts extra decimals without rounding up', () => {
     expect(truncateGeo(42.1234569)).toBe(42.123456);
     expect(truncateGeo(42.9999999)).toBe(42.999999);
@@ -39,7 +39,7 @@ describe('truncateGeo (SPEC §5 Add pole: at most 6 decimals, cut not rounded)',
 });
 
 describe('formatGeo', () => {
-  it('shows a coordinate with 6 decimals (SPEC §9), padding and never rounding past what is stored', () => {
+  it('shows a coordinate with 6 decimals (docs/product/rules.md §2.3), padding and never rounding past what is stored', () => {
     expect(formatGeo(42.1)).toBe('42.100000');
     expect(formatGeo(-71.654321)).toBe('-71.654321');
     expect(formatGeo(0)).toBe('0.000000');

@@ -3,7 +3,7 @@ import { LIMITS } from './constants';
 import { truncateDecimals } from './excel';
 
 /**
- * Latitude and longitude are kept to at most 6 decimals, cut and not rounded (SPEC §5 Add pole,
+ * Latitude and longitude are kept to at most 6 decimals, cut and not rounded (docs/product/rules.md §2.3 Add pole,
  * §9): 42.1234569 → 42.123456. Accepts what an input gives (a number or its text); empty,
  * non-numeric and infinite values are null.
  */
@@ -14,7 +14,7 @@ export function truncateGeo(value: number | string | null | undefined): number |
   return truncateDecimals(n, LIMITS.geoDecimals);
 }
 
-/** A coordinate as shown to a person: always 6 decimals (SPEC §9), '' when unknown. */
+/** A coordinate as shown to a person: always 6 decimals (docs/product/rules.md §2.3), '' when unknown. */
 export function formatGeo(value: number | null | undefined): string {
   return value == null || !Number.isFinite(value) ? '' : value.toFixed(LIMITS.geoDecimals);
 }

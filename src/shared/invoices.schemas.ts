@@ -3,7 +3,7 @@ import { toIsoDate } from './dates';
 import { MSG } from './messages';
 
 /**
- * The invoice contract (DESIGN §7.3 invoices): POST /jobs/{id}/invoices (and its /preview),
+ * The invoice contract (docs/product/billing.md §4 invoices): POST /jobs/{id}/invoices (and its /preview),
  * GET /jobs/{id}/invoices, GET /invoices/{id}, and POST /tickets/{id}/unlock. Amounts are money
  * strings with two decimals ("1234.50", src/shared/money.ts); quantities are numbers.
  */

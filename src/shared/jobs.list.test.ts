@@ -18,7 +18,7 @@ const job = (id: number, over: Partial<JobListItem> & { percent_complete?: numbe
 });
 const ids = (rows: Row[]) => rows.map((r) => r.id);
 
-describe('jobs list rules (SPEC §2, §5, §9)', () => {
+describe('jobs list rules (docs/product/screens.md §3, rules.md, rules.md §6)', () => {
   it('offers the four status filters and defaults to job_number descending', () => {
     expect(JOB_STATUS_FILTERS).toEqual(['All', 'In Estimation', 'In Progress', 'Complete']);
     expect(JOB_SORT_DEFAULT).toEqual({ column: 'job_number', direction: 'desc' });

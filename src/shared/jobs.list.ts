@@ -4,14 +4,14 @@ import type { SortDirection } from './sorting';
 import { textKey } from './sorting';
 
 /**
- * The jobs list's table rules (SPEC §2 Jobs list, §5 Search and sorting, §9 sort storage):
+ * The jobs list's table rules (docs/product/screens.md §3 Jobs list, §5 Search and sorting, §9 sort storage):
  * status filter, search and sortable columns. Kept out of the page so they are unit-tested once.
  */
 
 export type JobStatusFilter = 'All' | (typeof JOB_STATUS)[keyof typeof JOB_STATUS];
 export const JOB_STATUS_FILTERS: readonly JobStatusFilter[] = ['All', JOB_STATUS.ESTIMATION, JOB_STATUS.IN_PROGRESS, JOB_STATUS.COMPLETE];
 
-/** Sortable columns, keyed by the field they sort on (SPEC §2). */
+/** Sortable columns, keyed by the field they sort on (docs/product/screens.md). */
 export const JOB_SORT_COLUMNS = [
   'job_number',
   'selected_utility_name',
@@ -25,7 +25,7 @@ export const JOB_SORT_COLUMNS = [
 ] as const;
 export type JobSortColumn = (typeof JOB_SORT_COLUMNS)[number];
 
-/** SPEC §9: the jobs list keeps its sort in browser storage; defaults job_number, desc. */
+/** docs/product/rules.md §4.5: the jobs list keeps its sort in browser storage; defaults job_number, desc. */
 export const JOB_SORT_STORAGE = { column: 'jobSortColumn', direction: 'jobSortDirection' } as const;
 export const JOB_SORT_DEFAULT: { column: JobSortColumn; direction: SortDirection } = { column: 'job_number', direction: 'desc' };
 
@@ -35,7 +35,7 @@ type ListJob = Pick<
   JobListItem,
   'id' | 'job_number' | 'selected_utility_name' | 'job_type' | 'status' | 'ticket_count' | 'created_name' | 'foreman_name' | 'due_date' | 'date_completed'
 > & {
-  /** GET /jobs's "% Complete" (DESIGN §7.3); absent counts as 0. */
+  /** GET /jobs's "% Complete" (docs/product/billing.md §3); absent counts as 0. */
   percent_complete?: number;
 };
 
@@ -56,11 +56,11 @@ export function matchesSearch(job: ListJob, search: string): boolean {
   return !q || searchText(job).includes(q);
 }
 
-/** Columns compared as numbers (SPEC §5: job type and # Tickets; DESIGN §7.3: % Complete). */
+/** Columns compared as numbers (docs/product/rules.md: job type and # Tickets; docs/product/billing.md §3: % Complete). */
 const NUMERIC_JOB_COLUMNS: ReadonlySet<JobSortColumn> = new Set(['job_type', 'ticket_count', 'percent_complete']);
 
 /**
- * SPEC §5: job type, # Tickets and % Complete numerically, every other column as case-insensitive text;
+ * docs/product/imports.md §3: job type, # Tickets and % Complete numerically, every other column as case-insensitive text;
  * ties by id. A sorted copy. Keys are computed once per row (textKey: lower case, digit runs padded), so
  * 5,000 jobs re-sort in a few milliseconds rather than ~70 ms of collator comparisons.
  */

@@ -8,7 +8,7 @@ import { MAX_TASK_QTY } from './tasks';
 import { ticketRowSchema } from './tickets.schemas';
 
 /**
- * The jobs contract (SPEC §3 Job, §5 Job creation / Job save, §7 Jobs; DESIGN §4 statuses,
+ * The jobs contract (docs/product/entities.md §1 Job, §5 Job creation / Job save, §7 Jobs; docs/product/roles-and-statuses.md §5 statuses,
  * §5 "create or update a job").
  * Used by: the jobs server module (src/server/modules/jobs/*: GET /jobs, GET /jobs/{id},
  * PUT /jobs/, GET /jobs/job_exists/{n}, GET /utilities), the import service
@@ -28,13 +28,13 @@ export const jobType = z.union([z.literal(JOB_TYPE.NORMAL), z.literal(JOB_TYPE.E
 // ---------------------------------------------------------------------------------------------
 // Read model
 
-/** One row of GET /jobs (SPEC §3 Job without tickets). Every derived field is computed in SQL. */
+/** One row of GET /jobs (docs/product/entities.md §2 Job without tickets). Every derived field is computed in SQL. */
 export const jobListItemSchema = z.object({
   id: z.number().int(),
   job_number: z.string(),
   /** 0 Normal, 1 Estimation. */
   job_type: z.number().int(),
-  /** Derived (DESIGN §4): 'In Estimation' when job_type = 1; else 'Complete' when it has tickets
+  /** Derived (docs/product/roles-and-statuses.md): 'In Estimation' when job_type = 1; else 'Complete' when it has tickets
    *  and all are complete; else 'In Progress'. */
   status: jobStatus,
   ticket_count: z.number().int(),
@@ -61,14 +61,14 @@ export const jobListItemSchema = z.object({
   arc_rating_override: z.string().nullable(),
   primary_voltage_override: z.string().nullable(),
   secondary_voltage_override: z.string().nullable(),
-  /** Send it back with an update; a stale one answers 409 (DESIGN §4 Concurrency). */
+  /** Send it back with an update; a stale one answers 409 (docs/product/api.md §1.5 Concurrency). */
   version: z.number().int(),
   created_at: ts,
 });
 export type JobListItem = z.infer<typeof jobListItemSchema>;
 
 /**
- * A row of the GET /jobs list: the job and its "% Complete" (DESIGN §7.3; 0–100, one decimal,
+ * A row of the GET /jobs list: the job and its "% Complete" (docs/product/billing.md §3; 0–100, one decimal,
  * the rule of computeProduction's totals). For every role: a percentage, not a price
  * (decision 024). Not in the job's own header, whose cached reply changes only with the job.
  */
@@ -78,7 +78,7 @@ export type JobListRow = z.infer<typeof jobListRowSchema>;
 /** GET /jobs/{id}: the job with its ticket-table rows, and the company's IANA zone for the CSV export. */
 export const jobSchema = jobListItemSchema.extend({
   tickets: z.array(ticketRowSchema),
-  /** IANA time zone of the caller's company (export Completion Date/Time, DESIGN §5). */
+  /** IANA time zone of the caller's company (export Completion Date/Time, docs/product/rules.md §1.3). */
   company_time_zone: z.string(),
 });
 export type Job = z.infer<typeof jobSchema>;
@@ -87,13 +87,13 @@ export type Job = z.infer<typeof jobSchema>;
 export const utilitySchema = z.object({ id: z.number().int(), code: z.string() });
 export type Utility = z.infer<typeof utilitySchema>;
 
-/** GET /jobs/job_exists/{number}: a non-empty list means the number is taken (SPEC §7). */
+/** GET /jobs/job_exists/{number}: a non-empty list means the number is taken (docs/product/api.md §3). */
 export const jobExistsItemSchema = z.object({ id: z.number().int(), job_number: z.string() });
 export const jobExistsReply = z.array(jobExistsItemSchema);
 export type JobExistsReply = z.infer<typeof jobExistsReply>;
 
 // ---------------------------------------------------------------------------------------------
-// Ticket drafts sent with a new job (`job.newTickets`, DESIGN §5)
+// Ticket drafts sent with a new job (`job.newTickets`, docs/product/api.md §1)
 
 /** The pole of a new ticket: found by utility + pole_name + line_name, or created. */
 export const poleDraftSchema = z.object({
@@ -125,7 +125,7 @@ export const taskDraftSchema = z.object({
 });
 export type TaskDraftInput = z.infer<typeof taskDraftSchema>;
 
-/** One new ticket (SPEC §3 Ticket fields with a pole object). */
+/** One new ticket (docs/product/entities.md §7 Ticket fields with a pole object). */
 export const newTicketDraftSchema = z.object({
   pole: poleDraftSchema,
   due_date: z.string().max(32).nullable().optional(),
@@ -158,7 +158,7 @@ export type NewUnitDraft = z.infer<typeof newUnitDraftSchema>;
 // ---------------------------------------------------------------------------------------------
 // Job save (PUT /jobs/ with {job})
 
-/** 'YYYY-MM-DD' or 'MM/DD/YYYY' (or an ISO timestamp) → 'YYYY-MM-DD' (SPEC §5). */
+/** 'YYYY-MM-DD' or 'MM/DD/YYYY' (or an ISO timestamp) → 'YYYY-MM-DD' (docs/product/rules.md). */
 const dueDate = z
   .string(MSG.jobDueDateRequired)
   .max(32, MSG.jobDueDateRequired)
@@ -172,7 +172,7 @@ const dueDate = z
   });
 
 /**
- * The fields a person edits in the Create Job / Edit Job modals, with the rules of SPEC §5
+ * The fields a person edits in the Create Job / Edit Job modals, with the rules of docs/product/rules.md
  * Job save: job number, due date, utility (not -1) and work packet url are required; foreman
  * is optional. The forms validate with this same schema.
  */
@@ -198,7 +198,7 @@ export type JobFields = z.infer<typeof jobFieldsSchema>;
 export type JobFieldsInput = z.input<typeof jobFieldsSchema>;
 
 /**
- * `{job}` of PUT /jobs/ (DESIGN §5): no `id` creates (optionally with `newTickets`,
+ * `{job}` of PUT /jobs/ (docs/product/api.md §1): no `id` creates (optionally with `newTickets`,
  * `newUnits` and/or `ticketsFile`, all imported in the same transaction); with `id` updates
  * and must carry the `version` it read. Unknown fields (tickets, status, …) are ignored.
  */

@@ -73,7 +73,7 @@ describe('ticketsToGeoJson', () => {
     expect(fc.features[1].properties).toMatchObject({ status: 'Complete', due_date: null, street: null, work_orders: '', units: '' });
   });
 
-  // Shapefile drops a list property and GeoPackage stores it as '(2:WO-1,WO-2)' (DESIGN §7.5).
+  // Shapefile drops a list property and GeoPackage stores it as '(2:WO-1,WO-2)' (docs/product/imports.md).
   it('has only strings, numbers and nulls as properties: lists are joined by ", "', () => {
     for (const f of fc.features) {
       for (const [name, value] of Object.entries(f.properties)) {

@@ -4,7 +4,7 @@ import { formatGeo, LAT_RANGE, LON_RANGE } from './geo';
 import type { MapFeature, MapFeatureCollection } from './map.schemas';
 
 /**
- * A job's tickets as map layers (DESIGN §7.2 exports), as pure functions: GeoJSON (RFC 7946) for
+ * A job's tickets as map layers (docs/product/map.md §5 exports), as pure functions: GeoJSON (RFC 7946) for
  * GIS tools and web maps, KML 2.2 for Google Earth. The server sends both
  * (GET /jobs/{id}/geojson and /kml); the web map may build the same features from its rows.
  * Only tickets with both coordinates, finite and in range, become points; the others are left out.
@@ -55,7 +55,7 @@ function located(tickets: readonly MapTicket[]): { t: MapTicket; at: [number, nu
   return out;
 }
 
-/** A list as one property: GIS formats (Shapefile, GeoPackage) have no list type (DESIGN §7.5). */
+/** A list as one property: GIS formats (Shapefile, GeoPackage) have no list type (docs/product/imports.md). */
 const joined = (list: readonly string[]) => list.join(', ');
 
 /**

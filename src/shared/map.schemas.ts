@@ -3,7 +3,7 @@ import { TICKET_STATUS } from './constants';
 import { LAT_RANGE, LON_RANGE } from './geo';
 
 /**
- * The map contract (DESIGN §7.2 Map).
+ * The map contract (docs/product/map.md §1 Map).
  * Used by: GET /api/v1/map/config (src/server/modules/map/map.routes.ts) and the web map, which
  * draws its base layer from it; GET /api/v1/jobs/{id}/geojson (src/server/modules/jobs/*), whose
  * features src/shared/map-export.ts builds. Types are z.infer of these schemas.
@@ -37,7 +37,7 @@ export const mapFeatureProperties = z.object({
   street: z.string().nullable(),
   /**
    * The ticket's work orders joined by ', ' ('' for none). Every property is a string, a number
-   * or null (DESIGN §7.5): Shapefile drops a list and GeoPackage stores it as '(2:WO-1,WO-2)'.
+   * or null (docs/product/imports.md): Shapefile drops a list and GeoPackage stores it as '(2:WO-1,WO-2)'.
    */
   work_orders: z.string(),
   /** The unit code of each of the ticket's tasks, in the tasks' order, joined by ', ' ('' for none). */

@@ -1,9 +1,9 @@
-/** DESIGN §7.5 "other kinds": the same answer from every route, naming the kind of file. */
+/** docs/product/imports.md §10 "other kinds": the same answer from every route, naming the kind of file. */
 const otherKind = (kind: string) => `This is ${kind}, which can't be read here. Save it as an Excel Workbook (.xlsx) and upload it again.`;
 
-/** Every message a person reads that SPEC §5 and §8 fix word for word. One place, both sides. */
+/** Every message a person reads that docs/product/rules.md, messages.md fix word for word. One place, both sides. */
 export const MSG = {
-  // Login and account (SPEC §8)
+  // Login and account (docs/product/messages.md)
   loginWrong: 'Username or Password is incorrect',
   loginUnverified: 'Account has not been verified, check your email for a link to set your password',
   loginInactive: 'This account is inactive. Ask your office to reactivate it.',
@@ -16,7 +16,7 @@ export const MSG = {
   resetInvalid: 'This reset link is invalid or has expired. Ask for a new one.',
   accountSaved: 'Success! Your changes were saved.',
   accountSaveError: 'There was an error saving your data. Please try again!',
-  // Changing one's own sign-in e-mail (DESIGN §7.7)
+  // Changing one's own sign-in e-mail (docs/product/sessions-and-safety.md)
   emailChangeNeedsPassword: 'Enter your current password to change your e-mail address.',
   currentPasswordWrong: 'That is not your current password. Enter it again, or use Reset Password if you have forgotten it.',
   emailChangeNoticeFailed:
@@ -40,7 +40,7 @@ export const MSG = {
   requestNotHttp: 'The request could not be read: it is not valid HTTP.',
   requestTimeout: 'The request took too long to arrive. Check the connection and try again.',
 
-  // Jobs (SPEC §5, §8)
+  // Jobs (docs/product/rules.md, messages.md)
   jobNumberExists: '*That job number already exists. Please use a different number for the job.',
   saveJobError: 'Error saving job',
   confirmDeleteJob: 'Are you sure you want to delete this job?',
@@ -49,11 +49,11 @@ export const MSG = {
   unsavedChanges: 'You have unsaved changes. If you close you will lose these changes. Close anyway?',
   staleVersion: 'Someone else saved this record after you opened it. Reload to see their changes, then make yours again.',
 
-  // Excel (SPEC §5)
+  // Excel (docs/product/imports.md §3)
   tooFewJobColumns: "Couldn't find enough Ticket columns in this Excel file.",
   tooFewLibraryColumns: "Couldn't find enough Unit Library columns in this Excel file.",
   excelUnparsable: "This Excel file couldn't be parsed.",
-  /** DESIGN §7.5 "other kinds": the same answer from every route, naming the kind. */
+  /** docs/product/imports.md §10 "other kinds": the same answer from every route, naming the kind. */
   excelLegacyXls: otherKind('an old Excel 97–2003 workbook (.xls)'),
   excelOds: otherKind('an OpenDocument spreadsheet (.ods)'),
   excelNoHeader: (sheet: string, kind: 'tickets' | 'library') =>
@@ -83,7 +83,7 @@ export const MSG = {
   excelImportBusy: 'You already have a workbook being read. Wait until it is finished, then try again.',
   fileUploadFailed: 'File upload failed.',
 
-  // Uploads (SPEC §8)
+  // Uploads (docs/product/messages.md)
   uploadError: 'An error has occurred while uploading. Please retry your request.',
   invalidServerResponse: 'Invalid response from server',
   signedUrlFailed: (statusText: string) => `Failed to get signed URL: ${statusText}`,
@@ -94,15 +94,15 @@ export const MSG = {
   imageDeleteError: 'Error deleting image. Please try again.',
   tooManyImages: 'You can only upload up to 10 images total. Please select fewer files.',
 
-  // Poles and tickets (SPEC §4, §5, §8)
+  // Poles and tickets (docs/product/rules.md §2.2, rules.md, messages.md)
   addPoleMissing: 'Fill out the pole name, line name, and utility before adding a pole',
   addPoleDuplicate:
     'A ticket for this pole already exists in this job. Please select the existing pole instead of creating a new one.',
   poleSaveError: 'Error saving pole. Please try again.',
   needsMerge: 'This pole has tasks already assigned for work on this job. Merge the tickets or select a different pole.',
 
-  // Crew (SPEC §5, §8)
-  // SPEC §8's words, each followed by its rule.
+  // Crew (docs/product/rules.md §3.1, messages.md)
+  // docs/product/messages.md's words, each followed by its rule.
   firstName: 'Enter a First Name of at least 2 letters',
   lastName: 'Enter a Last Name of at least 2 letters',
   email: 'Enter a valid email address, like name@example.com',
@@ -111,7 +111,7 @@ export const MSG = {
   foreman: 'Choose a crew foreman',
   saveUserError: 'Error saving user',
   /**
-   * DESIGN §7.7 "e-mail discovery": one neutral answer for an address taken in this company or
+   * docs/product/sessions-and-safety.md §7 "e-mail discovery": one neutral answer for an address taken in this company or
    * another, so that the roster and the profile do not tell which (SPEC's 'A crew member with
    * this email address already exists.' named the company's own roster, and leaked the others').
    */
@@ -147,7 +147,7 @@ export const MSG = {
   excelMappingIncomplete: (labels: string) => `Map these columns before saving: ${labels}.`,
   excelNoRows: 'The Unit Tracking sheet has no rows below its header.',
   excelFileMissing: 'The uploaded Excel file could not be found. Upload it again.',
-  // Job save rules (SPEC §5 Job save) and job import/export
+  // Job save rules (docs/product/rules.md §5.1 Job save) and job import/export
   jobNumberRequired: 'Enter a job number.',
   jobDueDateRequired: 'Choose a due date (MM/DD/YYYY).',
   jobUtilityRequired: 'Utility is required',
@@ -178,7 +178,7 @@ export const MSG = {
   xlsFileMissing: 'Choose a spreadsheet to upload (field "file").',
   reimportStale: "The job's tickets changed since the preview. Check the new preview and choose again.",
   reimportBelowChange: (where: string) => `${where}: The new bid quantity is less than the change already recorded on the task, so its total would be negative. Lower the change on the ticket first.`,
-  // Invoices and the billed-ticket lock (DESIGN §7.3)
+  // Invoices and the billed-ticket lock (docs/product/billing.md §5)
   invoiceNothingToBill:
     'There are no completed tickets to invoice: every Complete ticket of this job (through the date chosen) is already billed, or none is complete yet.',
   invoiceTicketsOrDate: 'Choose either the tickets or a date, not both.',

@@ -1,7 +1,7 @@
 import Big from 'big.js';
 
 /**
- * Money in Linecrew (DESIGN §7.3): exact decimals, never binary floats. On the wire and in
+ * Money in Linecrew (docs/product/billing.md §1): exact decimals, never binary floats. On the wire and in
  * PostgreSQL (`numeric`) an amount is a string with two decimals ("1234.50"); arithmetic goes
  * through big.js so that 0.1 + 0.2 is 0.30. Quantities stay numbers (as everywhere else) and are
  * read through their shortest decimal form, so 0.1 is exactly 0.1 here.
@@ -19,7 +19,7 @@ export function money(value: Big | number | string): Money {
   return new Big(value).round(2, Big.roundHalfUp).toFixed(2);
 }
 
-/** quantity × price, rounded to the cent; a unit without a price counts 0 (DESIGN §7.3). */
+/** quantity × price, rounded to the cent; a unit without a price counts 0 (docs/product/billing.md §2). */
 export function amountOf(quantity: number, unitPrice: Money | null): Money {
   if (unitPrice == null) return ZERO;
   return money(new Big(quantity).times(unitPrice));

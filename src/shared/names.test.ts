@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { normalizeCode } from './names';
 import { codeText } from './text';
 
-describe('normalizeCode (DESIGN §7.7 names that look alike)', () => {
+describe('normalizeCode (docs/product/sessions-and-safety.md §9 names that look alike)', () => {
   it('makes every look-alike of a job number the same text', () => {
     for (const s of ['J-1', 'Ｊ-１', 'Ｊ－１', 'J\u200b-1', 'J-1\u00a0', ' J-1 ', '\u202eJ-1', 'J\u200d-\u20601', '\ufeffJ-1', 'J\u2066-1\u2069', 'J\u00ad-1']) {
       expect(normalizeCode(s), JSON.stringify(s)).toBe('J-1');

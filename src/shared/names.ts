@@ -12,7 +12,7 @@ const INVISIBLE = /[\u00ad\u034f\u061c\u180b-\u180f\u200b-\u200f\u202a-\u202e\u2
 const BLANKS = /[\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+/g;
 
 /**
- * DESIGN §7.7 "names that look alike": a job number, pole name, line name or unit code as it is
+ * docs/product/sessions-and-safety.md §9 "names that look alike": a job number, pole name, line name or unit code as it is
  * stored and compared. Unicode NFKC (full-width `Ｊ-１` is `J-1`), invisible characters removed,
  * blanks (no-break space included) collapsed to one space, and trimmed. Letter case and the
  * letters of other scripts are kept: those are differences a person can see. The migration

@@ -1,7 +1,7 @@
 import { ROLE, type RoleId } from './constants';
 
 /**
- * The role matrix of DESIGN §4, in one place. The server enforces it (each route declares
+ * The role matrix of docs/product/roles-and-statuses.md §2, in one place. The server enforces it (each route declares
  * `config: { allow: action }`, checked by plugins/auth.ts); the web app only uses it to hide what
  * the server would refuse.
  */
@@ -14,7 +14,7 @@ export type Action =
   | 'crew.view'
   | 'crew.write'
   | 'work.all' // My Work lists every open ticket of the company (filter by foreman)
-  | 'billing.read' // unit prices, production, invoices, dashboard (DESIGN §7.3)
+  | 'billing.read' // unit prices, production, invoices, dashboard (docs/product/billing.md §6)
   | 'billing.write' // set unit prices, create invoices, unlock a billed ticket
   | 'profile';
 

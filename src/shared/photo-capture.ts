@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { LAT_RANGE, LON_RANGE, truncateGeo } from './geo';
 
 /**
- * When and where a photo was taken (DESIGN §7.1 photos). The browser reads it from the photo's
+ * When and where a photo was taken (docs/product/field-mode.md §8 photos). The browser reads it from the photo's
  * EXIF before resizing and sends it with the image-complete call; without it the server reads
  * the stored file's EXIF. Both sides judge a capture time by the same rule, here.
  */
@@ -47,7 +47,7 @@ const coordinate = (range: { min: number; max: number }, message: string) =>
 
 /**
  * The optional capture fields of POST /media_upload/s3-upload-complete (a form body: every value
- * arrives as text). Coordinates are cut to 6 decimals like every coordinate (SPEC §9).
+ * arrives as text). Coordinates are cut to 6 decimals like every coordinate (docs/product/rules.md §2.3).
  */
 export const photoCaptureFields = {
   /** When the photo was taken: ISO 8601 with a time zone (`Z` or `±hh:mm`). */

@@ -4,7 +4,7 @@ import { latitudeSchema, longitudeSchema } from './geo';
 import { codeText } from './text';
 
 /**
- * Poles and the reference lists of the ticket window (SPEC §3 Pole, Spec, Access type; §7 Poles,
+ * Poles and the reference lists of the ticket window (docs/product/entities.md §7 Pole, Spec, Access type; §7 Poles,
  * specs, permits). The server's replies and the web's forms use these shapes. The pole read
  * model (poleSchema) and the pole replies are in tickets.schemas.ts.
  */
@@ -44,10 +44,10 @@ export type PoleFields = z.infer<typeof poleFieldsSchema>;
 export const poleUpdateBody = z.object({ pole: poleFieldsSchema.extend({ id }) });
 
 /**
- * POST /poles/ (SPEC §7, DESIGN §5): `{pole_name, line_name, utility, pole_id, line_id, due_date}`
+ * POST /poles/ (docs/product/api.md §5, docs/product/rules.md §1.3): `{pole_name, line_name, utility, pole_id, line_id, due_date}`
  * where utility is the utility's id, optionally with `job_id` (then the ticket for the pole is
- * created in that job at once, SPEC §4) and any other pole field. Empty texts are accepted here
- * so that the service answers with the one SPEC §5 message.
+ * created in that job at once, docs/product/rules.md §2.2) and any other pole field. Empty texts are accepted here
+ * so that the service answers with the one docs/product/rules.md message.
  */
 export const addPoleBody = z.object({
   pole_name: codeText().max(LIMITS.shortTextMax).nullable().optional(),
@@ -62,7 +62,7 @@ export const addPoleBody = z.object({
 });
 export type AddPoleBody = z.infer<typeof addPoleBody>;
 
-/** The add-pole fields required by SPEC §5, checked the same way in the web and on the server. */
+/** The add-pole fields required by docs/product/rules.md, checked the same way in the web and on the server. */
 export function addPoleMissing(p: { pole_name?: string | null; line_name?: string | null; utility?: number | string | null }): boolean {
   const utility = Number(p.utility);
   return !p.pole_name?.trim() || !p.line_name?.trim() || !Number.isInteger(utility) || utility <= 0;
@@ -93,7 +93,7 @@ export type AccessType = z.infer<typeof accessTypeSchema>;
 export type PermitType = z.infer<typeof permitTypeSchema>;
 export type Spec = z.infer<typeof specSchema>;
 
-/** GET /units?search=&utility_id=: a unit of the company's library (DESIGN §4), as the task pickers list it. */
+/** GET /units?search=&utility_id=: a unit of the company's library (docs/product/roles-and-statuses.md §1), as the task pickers list it. */
 export const unitOptionSchema = z.object({
   id: z.number().int(),
   code: z.string(),

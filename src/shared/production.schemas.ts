@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { unitOptionSchema } from './poles.schemas';
 
 /**
- * The contract of unit prices and production (DESIGN §7.3): GET /units items with their price,
+ * The contract of unit prices and production (docs/product/billing.md §3): GET /units items with their price,
  * PUT /units/{id}, GET /jobs/{id}/production. Used by the reference and production server
  * modules and by the web Unit Library page and the job's Production view.
  */
@@ -64,7 +64,7 @@ export const productionForemanSchema = z.object({
   percent_complete: z.number(),
 });
 
-/** GET /jobs/{id}/production (DESIGN §7.3), plus the per-foreman totals of the Production view. */
+/** GET /jobs/{id}/production (docs/product/billing.md §3), plus the per-foreman totals of the Production view. */
 export const productionReply = z.object({
   units: z.array(productionUnitSchema),
   totals: productionTotalsSchema,

@@ -2,7 +2,7 @@ import Big from 'big.js';
 import { amountOf, money, sumMoney, ZERO, type Money } from './money';
 
 /**
- * Production of a job, every figure exactly as DESIGN §7.3 defines it, in one place: the
+ * Production of a job, every figure exactly as docs/product/billing.md defines it, in one place: the
  * production route, the dashboard and the jobs list's "% Complete" all come from here.
  */
 
@@ -36,7 +36,7 @@ export interface ProductionUnit {
 
 export interface ProductionTotals {
   bid_amount: Money;
-  /** Σ actual_qty × price per unit: the whole of `percent_complete` (not in the route's totals, DESIGN §7.3; per foreman it is). */
+  /** Σ actual_qty × price per unit: the whole of `percent_complete` (not in the route's totals, docs/product/billing.md §3; per foreman it is). */
   actual_amount: Money;
   completed_amount: Money;
   remaining_amount: Money;

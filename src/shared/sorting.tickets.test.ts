@@ -21,7 +21,7 @@ const row = (id: number, over: Partial<TicketSortRow> = {}): TicketSortRow => ({
 });
 const ids = (rows: TicketSortRow[]) => rows.map((r) => r.id);
 
-describe('ticket table sorting (SPEC §5)', () => {
+describe('ticket table sorting (docs/product/rules.md §4.2)', () => {
   it('sorts due dates as dates with empty and invalid values last in both directions', () => {
     const rows = [
       row(1, { due_date: '2026-03-01' }),
@@ -76,7 +76,7 @@ describe('ticket table sorting (SPEC §5)', () => {
     sortTickets(many, 'pole_name', 'asc');
     sortTickets(many, 'due_date', 'desc');
     const ms = performance.now() - t0;
-    expect(ms).toBeGreaterThanOrEqual(0); // measured for the report, not asserted (DESIGN §6)
+    expect(ms).toBeGreaterThanOrEqual(0); // measured for the report, not asserted (docs/product/platform.md §4)
     console.info(`sorting 5,000 tickets twice: ${ms.toFixed(1)} ms`);
   });
 

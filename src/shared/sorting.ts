@@ -1,10 +1,10 @@
 /**
- * Comparators of SPEC §5 shared by every sortable table (jobs list, tickets table). Each takes
+ * Comparators of docs/product/rules.md §4.2 shared by every sortable table (jobs list, tickets table). Each takes
  * raw cell values and answers ascending order; callers flip the sign for descending and break
  * ties themselves (e.g. by id) so that the order is stable.
  */
 
-/** Table sorting rule shared by every sortable list (SPEC §5): direction toggles, a new column starts ascending. */
+/** Table sorting rule shared by every sortable list (docs/product/imports.md §3): direction toggles, a new column starts ascending. */
 export type SortDirection = 'asc' | 'desc';
 export interface SortState<C extends string = string> {
   column: C;
@@ -32,7 +32,7 @@ export function dateValue(v: unknown): number | null {
 }
 
 /**
- * Dates, with empty or invalid values last in BOTH directions (SPEC §5 ticket due dates).
+ * Dates, with empty or invalid values last in BOTH directions (docs/product/rules.md §1.2 ticket due dates).
  * Pass the direction so that "last" survives the flip.
  */
 export function compareDate(a: unknown, b: unknown, direction: 'asc' | 'desc' = 'asc'): number {
@@ -44,7 +44,7 @@ export function compareDate(a: unknown, b: unknown, direction: 'asc' | 'desc' = 
 }
 
 // ---------------------------------------------------------------------------------------------
-// Ticket table of the job page (SPEC §2 Job detail, §5 Ticket table sorting).
+// Ticket table of the job page (docs/product/screens.md §5 Job detail, §5 Ticket table sorting).
 
 /** The sortable columns of the ticket table, in display order. */
 export const TICKET_SORT_COLUMNS = [
@@ -63,7 +63,7 @@ export const TICKET_SORT_COLUMNS = [
 ] as const;
 export type TicketSortColumn = (typeof TICKET_SORT_COLUMNS)[number];
 
-/** The fields of a ticket the table sorts by (a subset of SPEC §3 Ticket). */
+/** The fields of a ticket the table sorts by (a subset of docs/product/entities.md §2 Ticket). */
 export interface TicketSortRow {
   id: number;
   pole_name: string | null;
@@ -130,7 +130,7 @@ function sortKey(r: TicketSortRow, column: TicketSortColumn): number | string | 
 /**
  * A sorted copy (the input is never reordered, so React state stays untouched). Sort keys are
  * computed once per row rather than once per comparison: 5,000 rows re-sort in a few ms.
- * The rules (SPEC §5): due_date, Date Added and Date Completed as dates with empty or invalid
+ * The rules (docs/product/rules.md): due_date, Date Added and Date Completed as dates with empty or invalid
  * values last in both directions (a ticket not complete yet never sits between two completion
  * dates); the dig-safe and NRA flags numerically, a present document after a missing one on ties
  * (matching the green/red circles); the rest case-insensitive text; ties by id.

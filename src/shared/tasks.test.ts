@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { NEW_TASK_ADDITIONAL_QTY, actualQty, clampAdditionalQty } from './tasks';
 
-describe('clampAdditionalQty (SPEC §5 Tasks: init_qty + additional_qty never below 0)', () => {
+describe('clampAdditionalQty (docs/product/rules.md §2.6 Tasks: init_qty + additional_qty never below 0)', () => {
   it('keeps a change that leaves the total at 0 or more', () => {
     expect(clampAdditionalQty(3, 2)).toBe(2);
     expect(clampAdditionalQty(3, -1)).toBe(-1);

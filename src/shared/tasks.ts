@@ -1,5 +1,5 @@
 /**
- * Task quantity rules (SPEC §5 Tasks): the actual quantity is init_qty + additional_qty and may
+ * Task quantity rules (docs/product/rules.md §2.6 Tasks): the actual quantity is init_qty + additional_qty and may
  * not go negative, so additional_qty is clamped to -init_qty. A new task starts at 1.
  */
 export const NEW_TASK_ADDITIONAL_QTY = 1;

@@ -3,7 +3,7 @@ import { isOverdue, localIsoDay, ticketState } from './ticket-state';
 
 const t = (due_date: string | null, status = 'Pending') => ({ due_date, status });
 
-describe('overdue and the state a map point shows (DESIGN §7.1, §7.2)', () => {
+describe('overdue and the state a map point shows (docs/product/field-mode.md, map.md §1)', () => {
   it('overdue: due before today and still Pending', () => {
     expect(isOverdue(t('2026-11-22'), '2026-11-23')).toBe(true);
     expect(isOverdue(t('2026-11-23'), '2026-11-23')).toBe(false);

@@ -1,8 +1,8 @@
 import { TICKET_STATUS } from './constants';
 
 /**
- * Overdue (DESIGN §7.1, §7.2): a ticket still Pending after its due date. A due date is a
- * calendar day (DESIGN §5), so "today" is the day on the viewer's own calendar, as text.
+ * Overdue (docs/product/field-mode.md, map.md §1): a ticket still Pending after its due date. A due date is a
+ * calendar day (docs/product/api.md §1), so "today" is the day on the viewer's own calendar, as text.
  */
 
 /** 'YYYY-MM-DD' of a day in the device's own time zone. */
@@ -15,7 +15,7 @@ export function localIsoDay(d = new Date()): string {
 export const isOverdue = (t: { due_date: string | null; status: string }, today: string) =>
   t.status !== TICKET_STATUS.COMPLETE && !!t.due_date && t.due_date.slice(0, 10) < today;
 
-/** What a map point shows (DESIGN §7.2): Pending, Complete, or Overdue (Pending past due). */
+/** What a map point shows (docs/product/map.md §1): Pending, Complete, or Overdue (Pending past due). */
 export type TicketState = 'Pending' | 'Complete' | 'Overdue';
 
 export function ticketState(t: { due_date: string | null; status: string }, today: string): TicketState {

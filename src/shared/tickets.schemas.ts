@@ -6,7 +6,7 @@ import { poleFieldsSchema } from './poles.schemas';
 import { MAX_TASK_QTY } from './tasks';
 
 /**
- * The ticket contract (SPEC §3 Ticket, Pole, Task, Note, Permit, Image; DESIGN §5).
+ * The ticket contract (docs/product/entities.md §3 Ticket, Pole, Task, Note, Permit, Image; docs/product/api.md §1).
  * Used by: the server's batched ticket loaders (src/server/modules/tickets/ticket-reads.repository.ts), the
  * jobs routes (GET /jobs/{id}, GET /jobs/tickets/{id}), the tickets routes (GET /tickets/{id},
  * PUT /tickets/ …), the web job-detail page, ticket window and the CSV export
@@ -19,7 +19,7 @@ import { MAX_TASK_QTY } from './tasks';
 const ts = z.string(); // ISO-8601 instant
 const day = z.string(); // 'YYYY-MM-DD'
 
-/** SPEC §3 Pole. `id` is our row id; `pole_id` / `line_id` are the utility's own identifiers. */
+/** docs/product/entities.md §7 Pole. `id` is our row id; `pole_id` / `line_id` are the utility's own identifiers. */
 export const poleSchema = z.object({
   id: z.number().int(),
   pole_id: z.string().nullable(),
@@ -46,14 +46,14 @@ export const poleSchema = z.object({
 });
 export type Pole = z.infer<typeof poleSchema>;
 
-/** SPEC §3 Task: a unit of the library on a ticket. additional_qty is the actual change. */
+/** docs/product/entities.md §3 Task: a unit of the library on a ticket. additional_qty is the actual change. */
 export const ticketTaskSchema = z.object({
   /** Row id of the ticket task. */
   ticket_task_id: z.number().int(),
   /** The unit-library unit's id. */
   task_id: z.number().int(),
   code: z.string(),
-  /** The task's own description (its workbook row's Description, DESIGN §7.5), else the unit library's. */
+  /** The task's own description (its workbook row's Description, docs/product/imports.md §12), else the unit library's. */
   description: z.string(),
   family: z.string(),
   type: z.string(),
@@ -64,7 +64,7 @@ export const ticketTaskSchema = z.object({
   additional_qty: z.number(),
   /**
    * When and by whom the quantities were last set in the app (null: not since the import). A
-   * crew's change refused as stale shows whose number it meets (DESIGN §7.1 conflicts). Absent
+   * crew's change refused as stale shows whose number it meets (docs/product/field-mode.md §7 conflicts). Absent
    * on a task drafted on the device.
    */
   qty_changed_at: ts.nullable().optional(),
@@ -102,7 +102,7 @@ export const imageSchema = z.object({
   pole_name: z.string().nullable(),
   line_name: z.string().nullable(),
   uploaded_at: ts,
-  /** When the photo was taken (from the client or the file's EXIF), null when unknown (DESIGN §7.1). */
+  /** When the photo was taken (from the client or the file's EXIF), null when unknown (docs/product/field-mode.md §8). */
   taken_at: ts.nullable(),
   /** Where it was taken, in degrees; both null when unknown. */
   geo_lat: z.number().nullable(),
@@ -112,7 +112,7 @@ export type TicketImage = z.infer<typeof imageSchema>;
 
 export const ticketStatus = z.enum([TICKET_STATUS.PENDING, TICKET_STATUS.COMPLETE]);
 
-/** SPEC §3 Ticket, as every read endpoint returns it. */
+/** docs/product/entities.md §2 Ticket, as every read endpoint returns it. */
 export const ticketSchema = z.object({
   id: z.number().int(),
   job_id: z.number().int(),
@@ -123,7 +123,7 @@ export const ticketSchema = z.object({
   line_name: z.string().nullable(),
   /** The utility's line identifier (pole.line_id). */
   line_id: z.string().nullable(),
-  /** 'Pending' until actual_completion_date is set, then 'Complete' (DESIGN §4). */
+  /** 'Pending' until actual_completion_date is set, then 'Complete' (docs/product/roles-and-statuses.md). */
   status: ticketStatus,
   due_date: day.nullable(),
   created_date: ts,
@@ -150,10 +150,10 @@ export const ticketSchema = z.object({
   tasks: z.array(ticketTaskSchema),
   permits: z.array(permitSchema),
   images: z.array(imageSchema),
-  /** Optimistic-concurrency token: send it back with an update (DESIGN §4 Concurrency). */
+  /** Optimistic-concurrency token: send it back with an update (docs/product/api.md §1.5 Concurrency). */
   version: z.number().int(),
   /**
-   * Billing (DESIGN §7.3): when the ticket went on an invoice and its number; while billed and
+   * Billing (docs/product/billing.md §5): when the ticket went on an invoice and its number; while billed and
    * not unlocked, its tasks and status answer 409. An unlock keeps who, when and why.
    */
   billed_at: ts.nullable(),
@@ -249,13 +249,13 @@ export type PermitSave = z.infer<typeof permitSaveSchema>;
 /** The pole of a ticket save: an existing pole (id) or a new one (pole_name, line_name, utility). */
 export const ticketPoleSaveSchema = poleFieldsSchema.extend({
   id: rowId.nullable().optional(),
-  // Blank names are answered by the server with the one SPEC §5 add-pole message.
+  // Blank names are answered by the server with the one docs/product/rules.md add-pole message.
   pole_name: saveText,
   line_name: saveText,
 });
 
 /**
- * PUT /tickets/ `{ticket}` (DESIGN §5): no id creates (job_id and a pole); an update carries the
+ * PUT /tickets/ `{ticket}` (docs/product/rules.md §1.3): no id creates (job_id and a pole); an update carries the
  * version it read. Absent fields are left as stored, so the client may send the whole read model
  * back (read-only fields such as assigned_to_name or images are ignored) or only what changed.
  * Lists replace the stored list: work_orders and permits and tasks as sent (a row missing from
@@ -292,7 +292,7 @@ export const ticketSaveSchema = z.object({
 export type TicketSave = z.infer<typeof ticketSaveSchema>;
 export const ticketSaveBody = z.object({ ticket: ticketSaveSchema });
 
-/** PUT /tickets/ reply; the flags say the chosen pole is held by another ticket of the job (SPEC §3). */
+/** PUT /tickets/ reply; the flags say the chosen pole is held by another ticket of the job (docs/product/entities.md §7). */
 export const ticketSaveReply = z.object({
   ticket: ticketSchema,
   notifyMergeRequired: z.boolean().optional(),
@@ -321,7 +321,7 @@ export const mergeBody = z.object({
 
 /**
  * POST /media_upload/s3-upload-complete form body (urlencoded or multipart: every value is text).
- * takenAt / lat / lon are optional (DESIGN §7.1 photos); what is absent the server reads from
+ * takenAt / lat / lon are optional (docs/product/field-mode.md §8 photos); what is absent the server reads from
  * the stored file's EXIF.
  */
 export const imageCompleteBody = z
@@ -350,7 +350,7 @@ export type PolesReply = z.infer<typeof polesReply>;
 export const poleReply = z.object({ pole: poleSchema });
 export type PoleReply = z.infer<typeof poleReply>;
 
-/** POST /poles/ reply: the new pole and, when job_id was sent, its new ticket (SPEC §4). */
+/** POST /poles/ reply: the new pole and, when job_id was sent, its new ticket (docs/product/rules.md §2.2). */
 export const addPoleReply = z.object({ ok: z.literal(true), pole: poleSchema, ticket: ticketSchema.optional() });
 export type AddPoleReply = z.infer<typeof addPoleReply>;
 

@@ -3,7 +3,7 @@ import type { SortDirection } from './sorting';
 import { textKey } from './sorting';
 
 /**
- * The Unit Library page's table rules (DESIGN §7.3): search and sortable columns, kept out of the
+ * The Unit Library page's table rules (docs/product/billing.md §2): search and sortable columns, kept out of the
  * page so they are unit-tested once.
  */
 

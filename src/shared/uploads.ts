@@ -2,7 +2,7 @@ import { DOC_KINDS, type DocKind } from './constants';
 import type { Action } from './permissions';
 
 /**
- * What may be uploaded, per kind, and how big (SPEC §7 Uploads, DESIGN §5). The web checks a
+ * What may be uploaded, per kind, and how big (docs/product/api.md §6 Uploads, docs/product/api.md §1). The web checks a
  * file with `checkUpload` before asking for a signed URL; the server applies the same function
  * when it signs, and the signed URL itself carries the size limit and content type.
  */
@@ -12,8 +12,8 @@ export const UPLOAD_KINDS: readonly UploadKind[] = [...DOC_KINDS, 'media'];
 const MiB = 1024 * 1024;
 
 /**
- * Spreadsheets of tickets (SPEC §4 Excel mapping). `.xls` and `.ods` are signed so that the
- * import can name their kind and ask for .xlsx (DESIGN §7.5), the same answer on every route.
+ * Spreadsheets of tickets (docs/product/imports.md §3 Excel mapping). `.xls` and `.ods` are signed so that the
+ * import can name their kind and ask for .xlsx (docs/product/imports.md §10), the same answer on every route.
  */
 export const SPREADSHEET_TYPES = {
   'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': ['xlsx'],
@@ -140,7 +140,7 @@ export function checkUpload(kind: UploadKind, file: { name: string; type: string
   return { ok: true, contentType };
 }
 
-/** Which permission signing an upload of this kind needs (the matrix of DESIGN §4). */
+/** Which permission signing an upload of this kind needs (the matrix of docs/product/roles-and-statuses.md §2). */
 export const UPLOAD_ACTION = {
   excel: 'jobs.write',
   work_packet: 'jobs.write',

@@ -2,7 +2,7 @@ import { dateValue, textKey } from './sorting';
 import type { WorkTicket } from './work.schemas';
 
 /**
- * The order of My Work (DESIGN §7.1: grouped by job, soonest due first). Jobs come in the order
+ * The order of My Work (docs/product/field-mode.md §1: grouped by job, soonest due first). Jobs come in the order
  * of their soonest-due open ticket, then by job number; within a job, tickets by due date, then
  * by pole name as the job page's table sorts it (case-insensitive, 'P-2' before 'P-10'), then
  * id. A ticket without a due date comes after every dated one, and a job with no dated ticket

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ticketRowSchema } from './tickets.schemas';
 
 /**
- * My Work (DESIGN §7.1): GET /api/v1/work. Used by the server's work module
+ * My Work (docs/product/field-mode.md §1): GET /api/v1/work. Used by the server's work module
  * (src/server/modules/work/) and the web's My Work page. Types are z.infer: never re-declare them.
  */
 

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { migrationsFolder } from './client';
 
 /**
- * Generated files never drift (DESIGN §3): drizzle-kit, run on a copy of the committed
+ * Generated files never drift (docs/product/platform.md §3): drizzle-kit, run on a copy of the committed
  * migrations, must find nothing to add. A schema edit without `npm run db:generate` fails here.
  */
 describe('SQL migrations', () => {

@@ -26,9 +26,9 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** Set for every route that is not `config: { public: true }`. */
     user: CurrentUser;
-    /** The session row of this request's token (DESIGN §7.7): "This device", and what Logout ends. */
+    /** The session row of this request's token (docs/product/sessions-and-safety.md §4): "This device", and what Logout ends. */
     sessionId: string;
-    /** Throws 403 unless the caller's role may do `action` (the matrix of DESIGN §4). */
+    /** Throws 403 unless the caller's role may do `action` (the matrix of docs/product/roles-and-statuses.md §2). */
     require(action: Action): void;
   }
   interface FastifyContextConfig {

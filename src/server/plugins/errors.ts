@@ -42,7 +42,7 @@ export function storageFailure(err: unknown): AppError | null {
 }
 
 /**
- * One error handler for the whole API (DESIGN §5): typed AppErrors and validation errors become
+ * One error handler for the whole API (docs/product/api.md §1.3): typed AppErrors and validation errors become
  * `{ error, status, fields?, code? }` (the shape of plugins/routes.ts `errorReply`); anything unexpected is logged with the request id and answered
  * with a 500 that names the id but leaks nothing else.
  */
@@ -82,7 +82,7 @@ export function registerErrorHandler(app: FastifyInstance) {
  * Fastify's `clientErrorHandler`: what Node's HTTP parser refuses before there is a request (a
  * request line or headers over 16 KB, bytes that are not HTTP, a request that never finished
  * arriving). Fastify's default answers `{"error":"Request Header Fields Too Large",…}`; this
- * gives the documented shape `{error, status}` with a message a person can act on (DESIGN §5).
+ * gives the documented shape `{error, status}` with a message a person can act on (docs/product/api.md §1.3).
  */
 export function clientErrorReply(this: FastifyInstance, err: NodeJS.ErrnoException, socket: Socket) {
   // A reset connection has nobody to answer (https://nodejs.org/api/http.html#event-clienterror).

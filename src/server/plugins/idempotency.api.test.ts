@@ -11,7 +11,7 @@ import { IDEMPOTENCY_MESSAGES, purgeExpiredKeys, REPLY_KEEP_MAX_BYTES, replyToKe
 import { registeredRoutes } from './route-list';
 
 /**
- * DESIGN §7.1 "replays apply once", decision 019: a state-changing call repeated with the same
+ * docs/product/field-mode.md §6 "replays apply once", decision 019: a state-changing call repeated with the same
  * `Idempotency-Key` is answered from the stored reply and applied once, on every such route.
  * Real database (PGlite, and PostgreSQL when TEST_DATABASE_URL is set); the two-process case is
  * in src/server/scale-out.test.ts.
@@ -239,7 +239,7 @@ describe('concurrent requests with one key', () => {
   });
 });
 
-describe('a claim whose process died (DESIGN §7.7 retries after a crash)', () => {
+describe('a claim whose process died (docs/product/sessions-and-safety.md §11 retries after a crash)', () => {
   const hashOf = (description: string) =>
     requestHash({ method: 'PUT', url: `${API}/tickets/`, body: { ticket: { job_id: j1, pole: { id: pole }, description } } });
 

@@ -10,7 +10,7 @@ import { badRequest, conflict, unprocessable } from '../errors';
 import { changesState } from './routes';
 
 /**
- * "Replays apply once" (DESIGN §7.1, decision 019): every state-changing call under /api/v1 by a
+ * "Replays apply once" (docs/product/field-mode.md, decision 019): every state-changing call under /api/v1 by a
  * signed-in user may carry `Idempotency-Key`. The first call with a key claims it in PostgreSQL
  * (one atomic INSERT … ON CONFLICT, so two requests or two processes cannot both apply it) and
  * its reply is stored; a repeat of the same request gets that reply again, byte for byte, and
@@ -25,11 +25,11 @@ export const IDEMPOTENCY_MESSAGES = {
   notKept: 'The request with this Idempotency-Key was already applied, but its reply was too large to keep. Reload to see the result.',
 } as const;
 
-/** How long a key is remembered (DESIGN §7.1). Older rows are ignored, then purged. */
+/** How long a key is remembered (docs/product/field-mode.md). Older rows are ignored, then purged. */
 const KEEP_FOR = sql.raw(`interval '24 hours'`);
 /**
  * A claim still running after this long is taken over whoever holds it. A claim whose process
- * died is free at once (its advisory lock is gone, db/process-lock.ts, DESIGN §7.7 "retries after
+ * died is free at once (its advisory lock is gone, db/process-lock.ts, docs/product/sessions-and-safety.md §11 "retries after
  * a crash"); the lease is the ceiling for a live process stuck on one request, and for rows
  * claimed before holders were recorded. Far above any request's duration (a workbook import
  * stops at IMPORT_TIME_LIMIT_MS, 60 s by default).

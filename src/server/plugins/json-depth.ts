@@ -2,7 +2,7 @@ import { MSG } from '../../shared/messages';
 import type { FastifyInstance } from 'fastify';
 import { badRequest } from '../errors';
 
-/** DESIGN §7.7 "request shape": no request of the app nests deeper than this (a job save: ~6). */
+/** docs/product/sessions-and-safety.md §8 "request shape": no request of the app nests deeper than this (a job save: ~6). */
 export const MAX_JSON_DEPTH = 64;
 
 

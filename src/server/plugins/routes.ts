@@ -37,7 +37,7 @@ export type RoutePermission = Action | typeof CHECKED_IN_HANDLER;
 declare module 'fastify' {
   interface FastifyContextConfig {
     /**
-     * The action of DESIGN §4's matrix the caller's role must be allowed. Every route that is
+     * The action of docs/product/roles-and-statuses.md §2's matrix the caller's role must be allowed. Every route that is
      * not `public` declares one; plugins/auth.ts refuses with 403 before the body is read, so a
      * role that may not act gets 403 whatever it sent.
      */

@@ -4,7 +4,7 @@ import type { Storage } from './storage';
 import { LocalStorage } from './local';
 
 /**
- * Local disk by default; an S3-compatible bucket when S3_BUCKET is set (DESIGN §1).
+ * Local disk by default; an S3-compatible bucket when S3_BUCKET is set (docs/product/platform.md §1).
  * S3 credentials come from the AWS SDK's usual chain (AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY,
  * profiles, instance roles), so they never pass through our config.
  */

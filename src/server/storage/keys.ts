@@ -133,7 +133,7 @@ export async function requireUploadedFile(
 }
 
 /**
- * DESIGN §7.7 "file kinds": the stored bytes must be of a kind the upload allows (a packet or
+ * docs/product/sessions-and-safety.md §10 "file kinds": the stored bytes must be of a kind the upload allows (a packet or
  * document a PDF or a photo, a ticket photo an image), whatever the name and the type the
  * browser claimed; otherwise 415 naming the kind expected. Workbooks are checked where they are
  * read (imports/read/workbook.ts), thumbnails are ours.

@@ -20,7 +20,7 @@ export interface S3StorageOptions {
   /** Left out: the AWS SDK's usual chain (AWS_ACCESS_KEY_ID…, profiles, instance roles). */
   credentials?: { accessKeyId: string; secretAccessKey: string };
   /**
-   * SPEC §7: the browser PUTs with `x-amz-acl: public-read` and shows images straight from the
+   * docs/product/api.md: the browser PUTs with `x-amz-acl: public-read` and shows images straight from the
    * bucket. null for buckets with ACLs disabled (then serve the bucket through a CDN/policy).
    */
   acl?: ObjectCannedACL | null;
@@ -92,7 +92,7 @@ export class S3Storage implements Storage {
     const signedRequest = await getSignedUrl(this.client, command, {
       expiresIn: ttlSeconds,
       signableHeaders,
-      // Signed as a header (not hoisted into the query) so the browser sends it as SPEC §7 says.
+      // Signed as a header (not hoisted into the query) so the browser sends it as docs/product/api.md says.
       unhoistableHeaders: new Set(this.acl ? ['x-amz-acl'] : []),
     });
     const headers: Record<string, string> = { 'Content-Type': contentType, 'If-None-Match': '*' };

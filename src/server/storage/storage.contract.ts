@@ -17,7 +17,7 @@ async function httpPut(url: string, body: Buffer, headers: Record<string, string
 }
 
 /**
- * The behaviour every Storage must have (DESIGN §2 Files): the same cases run against local
+ * The behaviour every Storage must have (docs/product/platform.md §2 Files): the same cases run against local
  * disk (local.test.ts) and an S3-compatible server (s3.test.ts).
  */
 export function describeStorage(name: string, make: () => Promise<StorageUnderTest>) {
@@ -41,7 +41,7 @@ export function describeStorage(name: string, make: () => Promise<StorageUnderTe
       await expect(s.storage.get(key)).rejects.toThrow();
     });
 
-    it('readStart gives the first bytes only, or the whole of a shorter object (file kinds, DESIGN §7.7)', async () => {
+    it('readStart gives the first bytes only, or the whole of a shorter object (file kinds, docs/product/sessions-and-safety.md §10)', async () => {
       const key = makeStorageKey(1, 'work_packet', 'start.pdf');
       await s.storage.put(key, pdf, 'application/pdf');
       expect((await s.storage.readStart(key, 5)).toString()).toBe('%PDF-');

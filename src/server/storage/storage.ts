@@ -1,5 +1,5 @@
 /**
- * Where uploaded files live (DESIGN §2 Files). Two implementations pass the same tests
+ * Where uploaded files live (docs/product/platform.md §2 Files). Two implementations pass the same tests
  * (storage.contract.ts): local disk (HMAC-signed upload URLs served by this app, see
  * files.routes.ts) and S3-compatible buckets (s3.ts).
  * Keys are always made by the server (keys.ts: company/kind/random/sanitized-name).

@@ -74,7 +74,7 @@ function failure(res: Response, body: unknown, opts: ApiOptions): ApiError {
 }
 
 /**
- * The one fetch wrapper (SPEC §7): the HttpOnly session cookie plus our CSRF header, JSON (or a
+ * The one fetch wrapper (docs/product/api.md): the HttpOnly session cookie plus our CSRF header, JSON (or a
  * form) in and JSON out. A 401 on an authenticated call ends the session, which sends the user to /login with the
  * page remembered.
  */

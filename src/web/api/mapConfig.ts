@@ -5,7 +5,7 @@ import { queryKeys } from './queryKeys';
 
 /**
  * The base map when the server names none (a server without GET /map/config answers 404) or
- * cannot be asked (offline): OpenStreetMap's public raster tiles, no key needed (DESIGN §7.2).
+ * cannot be asked (offline): OpenStreetMap's public raster tiles, no key needed (docs/product/map.md §4).
  */
 export const DEFAULT_MAP_CONFIG: MapConfig = {
   tile_url: 'https://tile.openstreetmap.org/{z}/{x}/{y}.png',

@@ -1,7 +1,7 @@
 import { API_PREFIX } from '../../shared/constants';
 
 /**
- * Whether our server can be reached, as the app knows it (DESIGN §7.1 "Offline").
+ * Whether our server can be reached, as the app knows it (docs/product/field-mode.md §5 "Offline").
  *
  * `navigator.onLine` alone is not enough: it says the phone has *a* network, not that ours
  * answers (one bar at a pole, a captive portal), and Chromium 150 no longer keeps its offline

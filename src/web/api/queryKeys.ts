@@ -27,9 +27,9 @@ export const queryKeys = {
   /** GET /work?foreman_id=: an office user's My Work narrowed to one foreman's jobs ('all': every one). */
   workOf: (foremanId: number | null) => ['work', foremanId ?? 'all'] as const,
   utilities: ['utilities'] as const,
-  /** GET /dashboard (DESIGN §7.3), for the company ('all') or one foreman's jobs. */
+  /** GET /dashboard (docs/product/billing.md §6), for the company ('all') or one foreman's jobs. */
   dashboard: (foremanId: number | null) => ['dashboard', foremanId ?? 'all'] as const,
-  /** GET /map/config: the base map's tiles and attribution (DESIGN §7.2). */
+  /** GET /map/config: the base map's tiles and attribution (docs/product/map.md §4). */
   mapConfig: ['map', 'config'] as const,
 
   /** Every crew query (roster, foremen, working foremen, roles, one's own profile) starts with 'crew', so one invalidation refreshes them all. */

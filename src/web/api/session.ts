@@ -32,7 +32,7 @@ let snapshot: Session = { status: 'checking', user: null, claims: null, ended: n
 
 /**
  * Who was signed in last, so that the app opens for them without network (a crew at the pole,
- * DESIGN §7.1). Only names and ids: the credential stays in the HttpOnly cookie, and the server
+ * docs/product/field-mode.md). Only names and ids: the credential stays in the HttpOnly cookie, and the server
  * checks it on every call once the network is back.
  */
 const REMEMBERED = 'linecrew.user';
@@ -108,7 +108,7 @@ export async function refreshSession(): Promise<void> {
 /** Run at sign-out, with the user who signs out (offline copies leave the device). */
 export const signOutHooks = new Set<(userId: number) => void | Promise<void>>();
 
-/** Logout (SPEC §2, DESIGN §7.7): the server ends this device's session and clears the cookie. */
+/** Logout (docs/product/screens.md, docs/product/sessions-and-safety.md §4): the server ends this device's session and clears the cookie. */
 export async function signOut(): Promise<void> {
   const userId = snapshot.claims?.userId;
   if (userId != null) await Promise.all([...signOutHooks].map((hook) => hook(userId)));

@@ -4,7 +4,7 @@ import { checkUpload, type SignedUploadReply, type UploadKind } from '../../shar
 import { network } from './network';
 import { csrfHeaders, isSignedIn } from './session';
 
-/** A failed upload; `message` is the SPEC §8 text to show (with a Retry after TIMING.uploadRetryAfterMs). */
+/** A failed upload; `message` is the docs/product/messages.md text to show (with a Retry after TIMING.uploadRetryAfterMs). */
 export class UploadError extends Error {
   constructor(
     message: string,
@@ -56,10 +56,10 @@ export interface SignedTarget {
 }
 
 /**
- * The first half of the signed-upload flow of SPEC §7, shared by every upload: check the file
+ * The first half of the signed-upload flow of docs/product/api.md §6, shared by every upload: check the file
  * against the rules of its kind (src/shared/uploads.ts) and ask the server to sign it
  * (`sign-s3-pdf?directory=<kind>` or `sign-s3-media`). Failures throw UploadError with the
- * SPEC §8 messages; the caller then PUTs the bytes (with fetch, or with progress).
+ * docs/product/messages.md messages; the caller then PUTs the bytes (with fetch, or with progress).
  */
 export async function signUpload(kind: UploadKind, file: File, opts: UploadOptions = {}): Promise<SignedTarget> {
   const check = checkUpload(kind, file);
@@ -88,7 +88,7 @@ export async function signUpload(kind: UploadKind, file: File, opts: UploadOptio
   let signed: Partial<SignedUploadReply> | null;
   try {
     const body = JSON.parse(text) as unknown;
-    // SPEC §3: the signed reply is "the first list item or the body".
+    // docs/product/entities.md: the signed reply is "the first list item or the body".
     signed = (Array.isArray(body) ? body[0] : body) as Partial<SignedUploadReply> | null;
   } catch {
     signed = null;
@@ -103,7 +103,7 @@ export async function signUpload(kind: UploadKind, file: File, opts: UploadOptio
 }
 
 /**
- * The signed-upload flow of SPEC §7 for one file: sign it (signUpload), PUT the bytes to the
+ * The signed-upload flow of docs/product/api.md §6 for one file: sign it (signUpload), PUT the bytes to the
  * signed URL with the headers the server named, and return the `url` to keep. With fetch, so it
  * also runs in tests on Node; a screen that shows progress uses `uploadWithProgress`
  * (components/upload/signedUpload.ts), which only sends the bytes differently.

@@ -2,7 +2,7 @@ import { Alert, Button, Code, Stack } from '@mantine/core';
 import { MSG } from '../../shared/messages';
 import { usePageTitle } from '../components/usePageTitle';
 
-/** The error boundary of SPEC §2: 'Something went wrong.' with details. */
+/** The error boundary of docs/product/screens.md §1.3: 'Something went wrong.' with details. */
 export function ErrorPage({ error }: { error: unknown }) {
   usePageTitle('Something went wrong');
   const detail = error instanceof Error ? error.message : typeof error === 'string' ? error : JSON.stringify(error);

@@ -12,7 +12,7 @@ import JobDetailHeader from '../features/jobs/JobDetailHeader';
 import TicketsSection from '../features/tickets/TicketsSection';
 import { jobIdFrom } from './jobId';
 
-// Production and invoices are for roles 1–3 (DESIGN §7.3): their code loads only for them, so a
+// Production and invoices are for roles 1–3 (docs/product/billing.md §4): their code loads only for them, so a
 // crew's job page (and its tickets table) carries none of it.
 const ProductionSection = lazy(() => import('../features/production/ProductionSection'));
 const InvoicesSection = lazy(() => import('../features/invoices/InvoicesSection'));
@@ -29,7 +29,7 @@ export default function JobRoute() {
   // exist is one "not found" with a way back, not a header and a tickets error.
   const job = useQuery({ ...jobQuery(id ?? 0), enabled: id !== null });
   const missing = job.error instanceof ApiError && job.error.status === 404;
-  // Production and invoices (DESIGN §7.3) are for roles 1–3; crews never request them.
+  // Production and invoices (docs/product/billing.md §4) are for roles 1–3; crews never request them.
   const { claims } = useSession();
   const billing = can(claims?.roleId, 'billing.read');
   // Below the tickets, they mount once the tickets are on screen: their chunks, their requests and

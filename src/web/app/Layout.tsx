@@ -19,7 +19,7 @@ function NavLinks({ roleId, onNavigate }: { roleId: number | undefined; onNaviga
     { to: '/jobs', label: 'Jobs', active: pathname === '/jobs' || pathname === '/job' },
     ...(can(roleId, 'billing.read') ? [{ to: '/dashboard', label: 'Dashboard', active: pathname === '/dashboard' }] : []),
     ...(roleId != null && roleId < CREW_LINK_ROLE_THRESHOLD ? [{ to: '/crew', label: 'Crew', active: pathname === '/crew' }] : []),
-    // Unit prices are for roles 1–3 (DESIGN §7.3).
+    // Unit prices are for roles 1–3 (docs/product/billing.md §2).
     ...(can(roleId, 'billing.read') ? [{ to: '/units', label: 'Unit Library', active: pathname === '/units' }] : []),
     { to: '/user', label: 'User', active: pathname === '/user' },
   ];

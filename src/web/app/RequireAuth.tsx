@@ -3,7 +3,7 @@ import { Center } from '@mantine/core';
 import { Spinner } from '../components/Spinner';
 import { useSession } from '../api/session';
 
-/** SPEC §2: protected routes send a signed-out visitor to /login, remembering where they were going. */
+/** docs/product/screens.md §1.1: protected routes send a signed-out visitor to /login, remembering where they were going. */
 export function RequireAuth() {
   const { status } = useSession();
   const location = useLocation();

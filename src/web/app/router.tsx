@@ -71,7 +71,7 @@ function usePrefetchJob() {
 }
 
 /**
- * SPEC §2's error boundary around every page: "Something went wrong." with the details. A move to
+ * docs/product/screens.md §1.3's error boundary around every page: "Something went wrong." with the details. A move to
  * another address (Back included) shows that page again, as the data router's errorElement did.
  */
 class PageErrorBoundary extends Component<{ children: ReactNode; address: string }, { error: unknown; address: string }> {

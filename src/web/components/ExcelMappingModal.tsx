@@ -37,11 +37,11 @@ export interface MappingRead {
 }
 
 /**
- * 'Excel Column Mapping' (SPEC §2, §4, §5): two tabs, Unit Tracking (ticket targets) and Unit
+ * 'Excel Column Mapping' (docs/product/screens.md, imports.md §3): two tabs, Unit Tracking (ticket targets) and Unit
  * Library (library targets). Selectors start from the default names (case-insensitive), a column
  * chosen for one target leaves the other selectors' options, a target overridden on the job is
  * disabled and shows 'Overridden: {value}', and Save is enabled only by canSaveMapping.
- * Above them (DESIGN §7.5) it says what was read: the sheet and header row used for the tickets
+ * Above them (docs/product/imports.md §5) it says what was read: the sheet and header row used for the tickets
  * and for the library with their row counts, and every value the reader had to interpret whose
  * column is mapped (or that concerns the whole file). Each tab lets the person pick another
  * sheet: the columns are read again (`readColumns`) and that side's selectors start again

@@ -72,7 +72,7 @@ export function touchAll<Values extends object>(form: UseFormReturnType<Values>)
 
 /**
  * An input's props (`form.getInputProps`) without its message, for the forms that say what is
- * wrong once, above their fields (Log In, Set your password), as SPEC §2 words them.
+ * wrong once, above their fields (Log In, Set your password), as docs/product/screens.md §2 words them.
  */
 export function withoutError<P extends { error?: unknown }>({ error: _shownAbove, ...props }: P): Omit<P, 'error'> {
   return props;

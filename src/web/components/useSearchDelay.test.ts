@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { searchDelayWait } from './useSearchDelay';
 
-describe('search delay (SPEC §5: throttle under 5 characters, debounce from 5, both 1 s)', () => {
+describe('search delay (docs/product/rules.md §4.1: throttle under 5 characters, debounce from 5, both 1 s)', () => {
   it('throttles short text: applied at once when the last search was over a second ago', () => {
     expect(searchDelayWait('ab', 0, 10_000)).toBe(0);
   });

@@ -10,7 +10,7 @@ export function searchDelayWait(value: string, lastAppliedAt: number, now: numbe
 }
 
 /**
- * SPEC §5/§9 search rule (jobs and crew): while the text is shorter than 5 characters it is
+ * docs/product/rules.md §4.1, rules.md §6 search rule (jobs and crew): while the text is shorter than 5 characters it is
  * throttled (applied at most once a second, the last value always arriving); from 5 characters on
  * it is debounced (applied a second after typing stops). Returns the value the list should use.
  */

@@ -20,7 +20,7 @@ function write(key: string, value: string) {
 }
 
 /**
- * A table's sort, remembered in localStorage under the list's own keys (SPEC §9). Clicking the
+ * A table's sort, remembered in localStorage under the list's own keys (docs/product/rules.md §4.5). Clicking the
  * current column flips its direction; a newly chosen column starts ascending.
  */
 export function useStoredSort<C extends string>(

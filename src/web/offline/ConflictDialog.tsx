@@ -35,7 +35,7 @@ export function TaskConflict({ row, onChoose }: { row: ConflictRow; onChoose: ()
 }
 
 /**
- * A queued change refused because someone changed the ticket meanwhile (DESIGN §7.1 conflicts):
+ * A queued change refused because someone changed the ticket meanwhile (docs/product/field-mode.md §7 conflicts):
  * field by field, theirs and mine; the user keeps either. A quantity is the actual quantity (bid +
  * change), the number the phone showed, with who set theirs and when. Fields only one side
  * changed were merged without asking; nothing is dropped silently.

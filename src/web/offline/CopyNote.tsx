@@ -7,7 +7,7 @@ const time = (ms: number) =>
 
 /**
  * "Offline copy from Nov 23, 10:42 AM": shown while offline (or the server cannot be reached),
- * above data read from the device, so a crew knows how old what they see is (DESIGN §7.1).
+ * above data read from the device, so a crew knows how old what they see is (docs/product/field-mode.md).
  */
 export function CopyNote({ updatedAt, unreachable = false }: { updatedAt: number; unreachable?: boolean }) {
   const { online } = useOutbox();

@@ -9,7 +9,7 @@ import { lazyDialog } from '../components/lazyDialog';
 const OutboxDrawer = lazyDialog(() => import('./OutboxDrawer').then((m) => m.OutboxDrawer));
 
 /**
- * The line under the header that tells a crew where their work is (DESIGN §7.1): "Offline",
+ * The line under the header that tells a crew where their work is (docs/product/field-mode.md §5): "Offline",
  * "N changes waiting to sync", "All changes synced". An element with role="status", so a screen
  * reader announces each change without moving focus. "Review" opens the queue when a change
  * needs the user (a conflict, a refusal, a deleted ticket) or when they want to see it.

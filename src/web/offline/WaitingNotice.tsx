@@ -21,7 +21,7 @@ function useWaitingOnDevice(known: SessionUser | null): Waiting[] {
 }
 
 /**
- * On the sign-in page (DESIGN §7.7): "Signed out." when the server ended this device's session
+ * On the sign-in page (docs/product/sessions-and-safety.md §4): "Signed out." when the server ended this device's session
  * (signed out elsewhere, a password reset), and whose changes wait here and when they go.
  */
 export function SignedOutNotice() {

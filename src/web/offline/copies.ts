@@ -4,7 +4,7 @@ import { dropDocuments } from './documents';
 import { whenIdle } from '../components/useWhenIdle';
 
 /**
- * Offline copies (DESIGN §7.1 "offline data"): My Work's tickets and every job or ticket opened
+ * Offline copies (docs/product/field-mode.md §5 "offline data"): My Work's tickets and every job or ticket opened
  * are written to IndexedDB when the server sends them, and put back into the query cache when
  * the app opens, so they show without network, with the time of the copy. Only these reads are
  * kept: the jobs list, the crew roster and the reference lists are office work, done online.

@@ -4,7 +4,7 @@ import { outbox } from './outbox';
 import { logoutWarning } from './waiting';
 
 /**
- * Logout as every Logout button does it (DESIGN §7.7): with changes of mine still waiting on this
+ * Logout as every Logout button does it (docs/product/sessions-and-safety.md §5): with changes of mine still waiting on this
  * device, it first says what happens to them (they stay, and go when I sign in here again) and
  * lets me stay. Resolves false when I chose to stay signed in.
  */

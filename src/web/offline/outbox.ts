@@ -25,7 +25,7 @@ import {
 } from './outboxLogic';
 
 /**
- * The outbox (DESIGN §7.1): every change a crew makes in the field is written here first, in
+ * The outbox (docs/product/field-mode.md §5): every change a crew makes in the field is written here first, in
  * IndexedDB, and sent from here, in order, when there is a network: on the `online` event, at
  * app start and on a timer with backoff (not the Background Sync API, which Safari and Firefox
  * lack). Each send carries the change's Idempotency-Key, so a change whose reply was lost is not

@@ -7,7 +7,7 @@ import type { TaskSave, Ticket, TicketSave } from '../../shared/tickets.schemas'
  * The outbox's rules, pure (no IndexedDB, no network), so that each is unit-tested: what a queued
  * change sends, in which order, when it is tried again, how a later change follows an earlier
  * one of ours, and how a change refused as stale is merged with what the office did meanwhile.
- * DESIGN §7.1 "outbox", "conflicts"; outbox.ts stores the entries and sends them.
+ * docs/product/field-mode.md §5 "outbox", "conflicts"; outbox.ts stores the entries and sends them.
  */
 
 /** Ticket fields a crew may change offline (the phone's ticket view and the ticket window). */
@@ -21,7 +21,7 @@ interface EntryBase {
   /** Whose change: replayed only while the same user is signed in. */
   userId: number;
   /**
-   * Their name, kept with the change (DESIGN §7.7): the sign-in page and another user signed in
+   * Their name, kept with the change (docs/product/sessions-and-safety.md): the sign-in page and another user signed in
    * on a shared device say whose changes wait here. Absent on changes queued by older versions.
    */
   owner?: { firstName: string; lastName: string };
@@ -108,7 +108,7 @@ type Bookkeeping = Pick<EntryBase, 'id' | 'idempotencyKey' | 'createdAt' | 'atte
 // Order and retries
 
 /**
- * A fresh Idempotency-Key (DESIGN §7.1), one per change. A change keeps its key for life: while
+ * A fresh Idempotency-Key (docs/product/field-mode.md §6), one per change. A change keeps its key for life: while
  * the outcome of a send is unknown (the connection dropped: the server may have applied it) and
  * when it is re-based on a newer version (after my earlier change, or after a stale refusal,
  * which frees the key on the server; the server's request hash leaves the version out, so a copy
@@ -465,7 +465,7 @@ export function heldText(entries: readonly OutboxEntry[], describe: (e: TicketCh
 }
 
 // ---------------------------------------------------------------------------------------------
-// What the status line says (DESIGN §7.1)
+// What the status line says (docs/product/field-mode.md §5)
 
 /**
  * "Offline", "N changes waiting to sync", both, or "All changes synced" once the queue empties.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { captureOf, JUST_TAKEN_MS } from './photo';
 
-/** DESIGN §7.1 photos, decision 038: EXIF first, field by field; else the phone's time and place at capture. */
+/** docs/product/field-mode.md §8 photos, decision 038: EXIF first, field by field; else the phone's time and place at capture. */
 describe('when and where a photo was taken', () => {
   const now = Date.parse('2026-11-25T10:00:00Z');
   const none = { takenAt: null, lat: null, lon: null };

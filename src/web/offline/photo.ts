@@ -1,7 +1,7 @@
 import exifr from 'exifr';
 import { grantedPosition } from '../components/geolocation';
 
-/** DESIGN §7.1: photos leave the phone with their long side at most this many pixels. */
+/** docs/product/field-mode.md §8: photos leave the phone with their long side at most this many pixels. */
 export const PHOTO_MAX_SIDE = 2048;
 const JPEG_QUALITY = 0.85;
 
@@ -43,7 +43,7 @@ export const JUST_TAKEN_MS = 10 * 60_000;
 /**
  * When and where the photo was taken, field by field: EXIF first (the camera knew); else, for a
  * photo just taken (many Android pickers strip EXIF), the phone's clock and position at capture
- * (DESIGN §7.1 photos). A file much older than now was chosen from the gallery: the phone's time
+ * (docs/product/field-mode.md §8 photos). A file much older than now was chosen from the gallery: the phone's time
  * and place now would be false evidence of where it was taken, so they are left unknown.
  */
 export function captureOf(

@@ -5,7 +5,7 @@ import { offlineDb } from './db';
 import type { OutboxEntry } from './outboxLogic';
 
 /**
- * Whose changes wait on this device (DESIGN §7.7 "queued work survives"). The outbox keeps each
+ * Whose changes wait on this device (docs/product/sessions-and-safety.md §5 "queued work survives"). The outbox keeps each
  * user's changes apart and sends them only while that user is signed in; these helpers let the
  * sign-in page, a shared device's next user and Logout say so, in field words.
  */

@@ -1,4 +1,4 @@
--- Idempotency-Key claims and stored replies (DESIGN §7.1, plugins/idempotency.ts, decision 019):
+-- Idempotency-Key claims and stored replies (docs/product/field-mode.md §6, plugins/idempotency.ts, decision 019):
 -- one row per user and key, in the database so that every app process sees the same claims.
 CREATE TABLE "idempotency_keys" (
 	"user_id" integer NOT NULL,

@@ -1,4 +1,4 @@
--- DESIGN §7.7 "names that look alike" (issue 28 item 6): job numbers, unit codes, pole and line
+-- docs/product/sessions-and-safety.md §9 "names that look alike" (issue 28 item 6): job numbers, unit codes, pole and line
 -- names stored normalised; look-alikes that would clash are listed in name_clashes, not merged.
 CREATE TABLE "name_clashes" (
 	"id" serial PRIMARY KEY NOT NULL,
@@ -10,7 +10,7 @@ CREATE TABLE "name_clashes" (
 	"found_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
--- DESIGN §7.7 "names that look alike": the rule of src/shared/names.ts normalizeCode, in SQL:
+-- docs/product/sessions-and-safety.md §9 "names that look alike": the rule of src/shared/names.ts normalizeCode, in SQL:
 -- NFKC, invisible characters (zero-width, soft hyphen, BOM, variation selectors, bidirectional
 -- controls) removed, blanks collapsed to one space, trimmed. The two character lists are the same.
 CREATE OR REPLACE FUNCTION linecrew_normalize_code(t text) RETURNS text LANGUAGE sql IMMUTABLE AS $$

@@ -5,7 +5,7 @@ import { jobs, tickets } from './jobs';
 const stamp = (name: string) => timestamp(name, { withTimezone: true });
 const money = (name: string) => numeric(name, { precision: 16, scale: 2 });
 
-/** An invoice of a job's completed work (DESIGN §7.3). Its lines are frozen when it is made. */
+/** An invoice of a job's completed work (docs/product/billing.md §4). Its lines are frozen when it is made. */
 export const invoices = pgTable(
   'invoices',
   {
@@ -47,7 +47,7 @@ export const invoiceLines = pgTable(
 
 /**
  * Which invoice billed a ticket. The ticket id is the key, so the database itself refuses a
- * ticket on a second invoice, whichever process tries (DESIGN §7.3 "never billed twice").
+ * ticket on a second invoice, whichever process tries (docs/product/billing.md §5 "never billed twice").
  */
 export const billedTickets = pgTable(
   'billed_tickets',

@@ -6,7 +6,7 @@ export const companies = pgTable('companies', {
   name: text('name').notNull(),
   /** IANA zone used where the spec shows a local time (export completion date). */
   timeZone: text('time_zone').notNull().default('America/New_York'),
-  /** ISO 4217 code of every amount the company prices and invoices in (DESIGN §7.3). */
+  /** ISO 4217 code of every amount the company prices and invoices in (docs/product/billing.md §4). */
   currency: text('currency').notNull().default('USD'),
   /**
    * Last invoice number given (INV-000001…). Taken with `UPDATE … RETURNING`, whose row lock
@@ -16,7 +16,7 @@ export const companies = pgTable('companies', {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
-/** Role ids are fixed (1–6, DESIGN §4); each company may rename them. */
+/** Role ids are fixed (1–6, docs/product/roles-and-statuses.md §1); each company may rename them. */
 export const companyRoles = pgTable(
   'company_roles',
   {
@@ -51,7 +51,7 @@ export const users = pgTable(
 );
 
 /**
- * One row per sign-in (DESIGN §7.7): the token carries the row's id, and the auth check reads the
+ * One row per sign-in (docs/product/sessions-and-safety.md): the token carries the row's id, and the auth check reads the
  * row on every request (plugins/auth.ts), so a session ended here (logout, "everywhere", a
  * password reset) is refused on its next request by every process. Ended sessions are deleted;
  * rows past `expires_at` (the token's own expiry) are swept at sign-in.

@@ -9,7 +9,7 @@ const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
 });
 
 /**
- * One row per `Idempotency-Key` a user sent with a state-changing call (DESIGN §7.1 "replays
+ * One row per `Idempotency-Key` a user sent with a state-changing call (docs/product/field-mode.md §6 "replays
  * apply once", plugins/idempotency.ts, decision 019). In PostgreSQL so that every app process
  * sees the same claims. Rows older than 24 hours are ignored and purged.
  */

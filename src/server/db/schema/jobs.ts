@@ -13,7 +13,7 @@ const stamp = (name: string) => timestamp(name, { withTimezone: true });
 const ofTicket = (name: string, t: { ticketId: PgColumn; companyId: PgColumn }) =>
   foreignKey({ name, columns: [t.ticketId, t.companyId], foreignColumns: [tickets.id, tickets.companyId] }).onDelete('cascade');
 
-/** A work packet for a utility. Its status is derived from its tickets (DESIGN §4), not stored. */
+/** A work packet for a utility. Its status is derived from its tickets (docs/product/roles-and-statuses.md §5), not stored. */
 export const jobs = pgTable(
   'jobs',
   {
@@ -48,7 +48,7 @@ export const jobs = pgTable(
   (t) => [uniqueIndex('jobs_company_number_unique').on(t.companyId, t.jobNumber), unique('jobs_id_company_unique').on(t.id, t.companyId)],
 );
 
-/** One pole of a job. Complete exactly when actual_completion_date is set (DESIGN §4). */
+/** One pole of a job. Complete exactly when actual_completion_date is set (docs/product/roles-and-statuses.md). */
 export const tickets = pgTable(
   'tickets',
   {
@@ -75,7 +75,7 @@ export const tickets = pgTable(
     ambulanceMeetup: text('ambulance_meetup'),
     version: integer('version').notNull().default(1),
     /**
-     * Billing (DESIGN §7.3): set when the ticket goes on an invoice; its tasks and status then
+     * Billing (docs/product/billing.md §4): set when the ticket goes on an invoice; its tasks and status then
      * answer 409 until a role 1–2 user unlocks it with a reason (kept here, shown on the ticket).
      */
     billedAt: stamp('billed_at'),
@@ -96,7 +96,7 @@ export const tickets = pgTable(
   ],
 );
 
-/** A unit of work on a ticket: bid quantity plus the actual change (SPEC §3 Task). */
+/** A unit of work on a ticket: bid quantity plus the actual change (docs/product/entities.md §3 Task). */
 export const ticketTasks = pgTable(
   'ticket_tasks',
   {
@@ -107,7 +107,7 @@ export const ticketTasks = pgTable(
     initQty: doublePrecision('init_qty').notNull().default(0),
     additionalQty: doublePrecision('additional_qty').notNull().default(0),
     /**
-     * The workbook row's own Description (what the crew reads, DESIGN §7.5); null when the row
+     * The workbook row's own Description (what the crew reads, docs/product/imports.md); null when the row
      * had none, and then a read shows the unit library's (`coalesce(description, units.description)`).
      */
     description: text('description'),
@@ -116,7 +116,7 @@ export const ticketTasks = pgTable(
     /**
      * Who last set the quantities in the app, and when (null: never since the import, or before
      * migration 0017): a crew's offline change refused as stale shows whose number it meets
-     * (DESIGN §7.1 conflicts, decision 037).
+     * (docs/product/field-mode.md §7 conflicts, decision 037).
      */
     qtyChangedAt: stamp('qty_changed_at'),
     qtyChangedBy: integer('qty_changed_by').references(() => users.id, { onDelete: 'set null' }),
@@ -179,7 +179,7 @@ export const images = pgTable(
     thumbnailUrl: text('thumbnail_url').notNull(),
     uploadedBy: integer('uploaded_by').references(() => users.id, { onDelete: 'set null' }),
     uploadedAt: stamp('uploaded_at').notNull().defaultNow(),
-    /** When and where the photo was taken (DESIGN §7.1 photos): sent by the client or read from EXIF; null when unknown. */
+    /** When and where the photo was taken (docs/product/field-mode.md §8 photos): sent by the client or read from EXIF; null when unknown. */
     takenAt: stamp('taken_at'),
     geoLat: doublePrecision('geo_lat'),
     geoLon: doublePrecision('geo_lon'),

@@ -1,7 +1,7 @@
 import { integer, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
 
 /**
- * What the look-alike migration (migration *_look_alike_names.sql, DESIGN §7.7) could not merge on its
+ * What the look-alike migration (migration *_look_alike_names.sql, docs/product/sessions-and-safety.md §9) could not merge on its
  * own: rows whose job number, unit code or pole + line became equal to another row's once
  * normalised. Those rows are left as they were and listed here, one row each, for a person to
  * rename or merge; the server logs how many there are at start (main.ts). Delete a row once it

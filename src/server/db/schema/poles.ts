@@ -3,7 +3,7 @@ import { doublePrecision, index, integer, pgTable, serial, text } from 'drizzle-
 import { companies } from './core';
 import { accessTypes, utilities } from './reference';
 
-/** A physical pole on a line, owned by a utility (SPEC §3 Pole). */
+/** A physical pole on a line, owned by a utility (docs/product/entities.md §7 Pole). */
 export const poles = pgTable(
   'poles',
   {

@@ -37,7 +37,7 @@ export const permitTypes = pgTable('permit_types', {
   title: text('title').notNull(),
 });
 
-/** The unit library: per company and utility, upserted by code on Excel import (DESIGN §4). */
+/** The unit library: per company and utility, upserted by code on Excel import (docs/product/roles-and-statuses.md §1). */
 export const units = pgTable(
   'units',
   {
@@ -51,7 +51,7 @@ export const units = pgTable(
     action: text('action').notNull().default(''),
     uom: text('uom').notNull().default(''),
     notes: text('notes').notNull().default(''),
-    /** Price of one unit in the company's currency (DESIGN §7.3): exact, null = not priced. */
+    /** Price of one unit in the company's currency (docs/product/billing.md §2): exact, null = not priced. */
     unitPrice: numeric('unit_price', { precision: 14, scale: 2 }),
     /** As poles.import_job_id: the job whose pending import created the unit (decision 027). */
     importJobId: integer('import_job_id'),

@@ -7,7 +7,7 @@ import { accessTypes, companies, jobs, notes, permitTypes, poles, specs, tickets
 
 export const DEMO_PASSWORD = 'linecrew';
 
-/** Seeds the demo companies of DESIGN §1 when the database has no company yet. */
+/** Seeds the demo companies of docs/product/platform.md §1 when the database has no company yet. */
 export async function seedIfEmpty(ctx: Pick<AppContext, 'db'>): Promise<boolean> {
   const [{ n }] = await ctx.db.select({ n: sql<number>`count(*)` }).from(companies);
   if (Number(n) > 0) return false;

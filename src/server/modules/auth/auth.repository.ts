@@ -78,7 +78,7 @@ export const listRoles = (db: DbOrTx, companyId: number) =>
     .where(eq(companyRoles.companyId, companyId))
     .orderBy(companyRoles.roleId);
 
-/** A company and its six role names (DESIGN §4: ids fixed, names per company). */
+/** A company and its six role names (docs/product/roles-and-statuses.md §1: ids fixed, names per company). */
 export async function insertCompany(db: DbOrTx, name: string, roleNames: Record<number, string>) {
   const [company] = await db.insert(companies).values({ name }).returning();
   await db

@@ -26,7 +26,7 @@ const publicRoute = { public: true } as const;
 const deviceOf = (request: FastifyRequest) => ({ userAgent: request.headers['user-agent'], ip: request.ip });
 const ownAccount = { allow: 'profile' } as const;
 
-/** Sign-in and one's own account (SPEC §7 Account). Thin: validation here, rules in the service. */
+/** Sign-in and one's own account (docs/product/api.md §2 Account). Thin: validation here, rules in the service. */
 export async function authRoutes(app: App, ctx: AppContext) {
   // Work a service defers until its reply has gone (mail): run after the response, tracked so
   // that closing the app waits for it, and logged if it fails (the reply cannot say so).
@@ -73,11 +73,11 @@ export async function authRoutes(app: App, ctx: AppContext) {
   app.post(
     '/crew/reset-password',
     { config: publicRoute, schema: { tags: ['account'], body: resetBody, response: { 200: sessionReply } } },
-    // No cookie: the reset page sends the person to /login (SPEC §2); API clients get the token.
+    // No cookie: the reset page sends the person to /login (docs/product/screens.md); API clients get the token.
     (request) => service.resetPassword(ctx, request.body, deviceOf(request)),
   );
 
-  // Sessions per device (DESIGN §7.7).
+  // Sessions per device (docs/product/sessions-and-safety.md §4).
   app.post(
     '/crew/logout',
     { config: ownAccount, schema: { tags: ['account'], summary: 'Sign out this device: ends the session of this token only and clears the cookie', response: { 200: z.object({ success: z.boolean() }) } } },

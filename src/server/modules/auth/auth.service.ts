@@ -44,9 +44,9 @@ async function session(ctx: AppContext, u: UserRow, device: Device) {
 export type Later = (work: () => Promise<void>) => void;
 
 /**
- * SPEC §7/§8: 403 for a wrong email or password (the same answer, and the same argon2 work, for
+ * docs/product/api.md §2, messages.md: 403 for a wrong email or password (the same answer, and the same argon2 work, for
  * both, so addresses cannot be probed), 400 for an account that has not set its password yet,
- * 429 once this account has had 10 guesses from this address in 15 minutes (DESIGN §5). Each
+ * 429 once this account has had 10 guesses from this address in 15 minutes (docs/product/sessions-and-safety.md §3). Each
  * attempt is counted before the password is checked, in one statement, so parallel guesses
  * cannot slip past the limit; a success clears the account's count for this address and gives
  * its attempt back to the address's overall budget.
@@ -205,7 +205,7 @@ export async function forgotPassword(ctx: AppContext, body: z.infer<typeof forgo
 
 /**
  * Sets the new password, ends every session of the user (whoever held the old password may hold
- * one of them), and signs in on this device. DESIGN §7.7.
+ * one of them), and signs in on this device. docs/product/sessions-and-safety.md.
  */
 export async function resetPassword(ctx: AppContext, body: z.infer<typeof resetBody>, device: Device) {
   // A link cut short or mistyped is just an invalid link to the person holding it.
@@ -235,7 +235,7 @@ export async function getProfile(ctx: AppContext, me: CurrentUser) {
 /**
  * One's own name, phone and sign-in e-mail. A new address (not only a change of letter case, which
  * signs in the same) needs the current password, so that a stolen session cannot move the account
- * to the thief's mailbox and reset the password there; and the old address is told (DESIGN §7.7).
+ * to the thief's mailbox and reset the password there; and the old address is told (docs/product/sessions-and-safety.md §6).
  * The password is checked before the address is looked up, so the profile is no quick probe of
  * who has an account. Sessions are left as they are: the token names the user, not the address.
  */

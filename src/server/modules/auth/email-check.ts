@@ -6,7 +6,7 @@ import { findUserByEmail } from './auth.repository';
 import * as throttle from './throttle.repository';
 
 /**
- * DESIGN §7.7 "e-mail discovery": the one answer to an address that another account uses,
+ * docs/product/sessions-and-safety.md §7 "e-mail discovery": the one answer to an address that another account uses,
  * whichever company it is in. Neutral words, and the same for both, so the roster and the profile
  * do not tell a prober which company has the address.
  */

@@ -10,7 +10,7 @@ import { createTestApp } from '../../test/harness';
 import { THROTTLE_LIMITS } from './throttle.repository';
 
 /**
- * DESIGN §7.7 "e-mail change" and "e-mail discovery" (issue 28 items 1 and 2), with mail through a
+ * docs/product/sessions-and-safety.md §6 "e-mail change" and "e-mail discovery" (issue 28 items 1 and 2), with mail through a
  * real SMTP peer on loopback: changing one's own sign-in address needs the current password and
  * mails a notice to the old address; a taken address gets one neutral answer whichever company
  * has it, at most 20 times an hour per user, then 429 for every address.
@@ -45,7 +45,7 @@ const me = async (token: string) => (await t.request({ url: `${API}/crew/myData`
 const emailOf = async (id: number) => (await t.ctx.db.select({ email: users.email }).from(users).where(sql`${users.id} = ${id}`))[0]?.email;
 const newCrew = (email: string) => ({ crew: { first_name: 'Nia', last_name: 'New', email, phone_number: '', role_id: 2, crew_status: 1 } });
 
-describe('changing one\'s own sign-in e-mail (DESIGN §7.7)', () => {
+describe('changing one\'s own sign-in e-mail (docs/product/sessions-and-safety.md §6)', () => {
   it('needs the current password: without it, or with a wrong one, a 400 naming the field, and nothing changes', async () => {
     const token = await t.login('foreman@example.com');
     const profile = await me(token);
@@ -113,7 +113,7 @@ describe('changing one\'s own sign-in e-mail (DESIGN §7.7)', () => {
   });
 });
 
-describe('a taken e-mail address (DESIGN §7.7 e-mail discovery)', () => {
+describe('a taken e-mail address (docs/product/sessions-and-safety.md §7 e-mail discovery)', () => {
   it('gets one neutral answer, whichever company has it, on the profile and on the roster', async () => {
     const office = await t.login('office@example.com');
     const profile = await me(office);

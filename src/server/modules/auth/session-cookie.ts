@@ -3,7 +3,7 @@ import { decodeJwt } from 'jose';
 import { SESSION_COOKIE } from '../../../shared/constants';
 
 /**
- * The session cookie (DESIGN §1, hardened): set and cleared by the server only. HttpOnly, so a
+ * The session cookie (docs/product/sessions-and-safety.md §1, hardened): set and cleared by the server only. HttpOnly, so a
  * script injected into a page cannot read the token; SameSite=Strict; Secure when the request
  * came over HTTPS (behind a proxy, as X-Forwarded-Proto says when TRUST_PROXY trusts it); and
  * no Domain attribute, so the browser sends it to this exact host only, never to sibling

@@ -2,7 +2,7 @@ import { and, desc, eq, gt, lt, ne, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { sessions } from '../../db/schema/index';
 
-/** Session rows (DESIGN §7.7): the only place with SQL for them. */
+/** Session rows (docs/product/sessions-and-safety.md §4): the only place with SQL for them. */
 
 export const insertSession = (db: DbOrTx, values: typeof sessions.$inferInsert) => db.insert(sessions).values(values);
 

@@ -25,7 +25,7 @@ export interface Device {
 export const SESSION_TOUCH_MS = 60_000;
 
 /**
- * A new session (DESIGN §7.7): a row, then the token that names it. The row lives as long as the
+ * A new session (docs/product/sessions-and-safety.md §4): a row, then the token that names it. The row lives as long as the
  * token (`expires_at` = the token's `exp`); ending it ends the token on its next request.
  */
 export async function startSession(ctx: AppContext, user: { id: number; companyId: number; roleId: number }, device: Device): Promise<string> {

@@ -2,16 +2,16 @@ import { eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
 import { authThrottle } from '../../db/schema/index';
 
-/** DESIGN §5: throttles count in windows of 15 minutes unless their limit says otherwise. */
+/** docs/product/sessions-and-safety.md §3: throttles count in windows of 15 minutes unless their limit says otherwise. */
 const THROTTLE_WINDOW_MINUTES = 15;
-/** DESIGN §7.7: taken-address answers are counted per hour. */
+/** docs/product/sessions-and-safety.md: taken-address answers are counted per hour. */
 export const HOUR_WINDOW_MINUTES = 60;
 /** The longest window any key uses: rows older than this carry no information. */
 const LONGEST_WINDOW_MINUTES = HOUR_WINDOW_MINUTES;
 
 /** How many attempts each kind of key allows per window. */
 export const THROTTLE_LIMITS = {
-  /** Sign-in guesses for one account from one client address (DESIGN §5). */
+  /** Sign-in guesses for one account from one client address (docs/product/api.md §1). */
   loginAccountAddress: 10,
   /** Sign-in guesses from one address across all accounts (password spraying). */
   loginAddress: 50,
@@ -30,7 +30,7 @@ export const THROTTLE_LIMITS = {
    */
   invitesBy: 100,
   /**
-   * "This e-mail address can't be used" answers to one user, per hour (DESIGN §7.7 e-mail
+   * "This e-mail address can't be used" answers to one user, per hour (docs/product/sessions-and-safety.md e-mail
    * discovery): enough for typos, too few to probe who has an account (HOUR_WINDOW_MINUTES).
    */
   emailTakenAnswers: 20,

@@ -1,7 +1,7 @@
 import { SignJWT, jwtVerify, errors } from 'jose';
 
 /**
- * Claims of the session token (DESIGN §1, §7.7): who, which company, which role, and the id of
+ * Claims of the session token (docs/product/platform.md §1, sessions-and-safety.md §4): who, which company, which role, and the id of
  * its session row (`sid`). The auth hook reads that row on every request: a session ended in the
  * database (logout, "everywhere", a password reset) refuses its token at once.
  */

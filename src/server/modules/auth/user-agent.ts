@@ -1,6 +1,6 @@
 /**
  * "Chrome 126" on "Android 14": what a person recognises their device by in the list of their
- * sessions (DESIGN §7.7). Only these two summaries are stored, not the raw header. A few lines
+ * sessions (docs/product/sessions-and-safety.md §4). Only these two summaries are stored, not the raw header. A few lines
  * of rules rather than a parser library: the list needs the common browsers and systems, and an
  * unknown agent reads "Unknown browser" / "Unknown system" rather than anything wrong.
  */

@@ -62,7 +62,7 @@ describe('GET /crew/allCrew', () => {
     expect(res.statusCode).toBe(401);
   });
 
-  it('lists the whole company roster (active and inactive) in the SPEC §3 shape, and nothing of another company', async () => {
+  it('lists the whole company roster (active and inactive) in the docs/product/entities.md shape, and nothing of another company', async () => {
     const res = await get(office, '/crew/allCrew');
     expect(res.statusCode).toBe(200);
     const list = res.json() as Array<Record<string, unknown>>;
@@ -85,7 +85,7 @@ describe('GET /crew/allCrew', () => {
         'foreman_lastname',
         'status_name',
         'date_created',
-        // Beyond SPEC §3: whether the invitation is still open.
+        // Beyond docs/product/entities.md: whether the invitation is still open.
         'invitation_pending',
       ].sort(),
     );
@@ -329,7 +329,7 @@ describe('POST /crew', () => {
     ['lineman without foreman', { role_id: 5, foreman: null }, MSG.foreman],
     ['apprentice without foreman', { role_id: 6, foreman: undefined }, MSG.foreman],
     ['working foreman without foreman', { role_id: 4, foreman: null }, MSG.foreman],
-  ])('answers 400 with the SPEC §5 message for a %s', async (_name, over, message) => {
+  ])('answers 400 with the docs/product/rules.md message for a %s', async (_name, over, message) => {
     const crew = newCrew(over);
     const res = await post(office, crew);
     expect(res.statusCode).toBe(400);
@@ -453,7 +453,7 @@ describe('PUT /crew/{id}', () => {
     expect((await userByEmail('wendy@example.com')).email).toBe('wendy@example.com');
   });
 
-  it('applies the SPEC §5 rules on edit too', async () => {
+  it('applies the docs/product/rules.md rules on edit too', async () => {
     const id = ids['wendy@example.com'];
     const base = await editable(id);
     for (const [over, message] of [

@@ -6,7 +6,7 @@ import { companyRoles, users } from '../../db/schema/index';
 
 const foremen = alias(users, 'crew_foreman');
 
-/** SPEC §3 Crew member columns; every query is scoped by the caller's company. */
+/** docs/product/entities.md §9 Crew member columns; every query is scoped by the caller's company. */
 const memberColumns = {
   id: users.id,
   first_name: users.firstName,

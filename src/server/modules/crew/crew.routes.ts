@@ -8,7 +8,7 @@ import * as service from './crew.service';
 const tags = ['crew'];
 
 /**
- * The crew roster (SPEC §7 Account and crew; DESIGN §4: view = roles 1–3, add/edit = 1–2).
+ * The crew roster (docs/product/api.md §2 Account and crew; docs/product/roles-and-statuses.md §2: view = roles 1–3, add/edit = 1–2).
  * The foreman lists are read by anyone signed in: the job and ticket screens offer them.
  */
 export async function crewRoutes(app: App, ctx: AppContext) {

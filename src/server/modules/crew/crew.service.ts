@@ -11,7 +11,7 @@ import { isUniqueViolation } from '../../db/errors';
 import { findJob } from '../job-record/job-record.service';
 import * as repo from './crew.repository';
 
-/** Roles whose members are the crew of a foreman (SPEC §5: they must name one). */
+/** Roles whose members are the crew of a foreman (docs/product/rules.md §3.1: they must name one). */
 const CREW_ROLES = [ROLE.WORKING_FOREMAN, ROLE.LINEMAN, ROLE.APPRENTICE] as const;
 
 function toMember(row: repo.MemberRow): CrewMember {
@@ -47,7 +47,7 @@ export async function listCrew(ctx: AppContext, me: CurrentUser): Promise<CrewMe
   return (await repo.listCrew(ctx.db, me.companyId)).map(toMember);
 }
 
-/** Whether `userId` is an active Foreman (role 3) of the company: who may run a job (SPEC §5 Job save). */
+/** Whether `userId` is an active Foreman (role 3) of the company: who may run a job (docs/product/rules.md §1.2 Job save). */
 export async function isActiveForeman(db: DbOrTx, companyId: number, userId: number): Promise<boolean> {
   const u = await repo.findUser(db, companyId, userId);
   return !!u && u.roleId === ROLE.FOREMAN && u.crewStatus === CREW_STATUS.ACTIVE;

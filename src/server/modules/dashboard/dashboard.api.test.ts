@@ -11,7 +11,7 @@ import { createTestApp } from '../../test/harness';
 import { SEEDED_USERS, type SeededRole } from '../../test/seeded-users';
 
 /**
- * GET /dashboard (DESIGN §7.3, decision 026). The figures are checked on a company of our own,
+ * GET /dashboard (docs/product/billing.md §6, decision 026). The figures are checked on a company of our own,
  * "Dash Co" (New York time, four priced and unpriced units, three jobs with tickets open,
  * overdue, completed this week, last week, at the edge of the week, weeks ago, billed and not),
  * so every expected number below is worked out by hand. The seeded demo companies stay: their

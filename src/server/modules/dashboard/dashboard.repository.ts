@@ -2,7 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { rowsOf, type DbOrTx } from '../../db/client';
 
 /**
- * The dashboard's SQL (DESIGN §7.3). A handful of grouped aggregates over the company's jobs,
+ * The dashboard's SQL (docs/product/billing.md §6). A handful of grouped aggregates over the company's jobs,
  * whatever their number: one row per job, one per job × unit × state, one per completion day ×
  * unit — never a statement per job. Every statement is scoped by the caller's company.
  */

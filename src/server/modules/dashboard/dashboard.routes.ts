@@ -2,7 +2,7 @@ import { dashboardQuery, dashboardReply } from '../../../shared/dashboard.schema
 import type { App, AppContext } from '../../context';
 import * as service from './dashboard.service';
 
-/** The dashboard (DESIGN §7.3): roles 1–3 read it (billing.read); 4–6 get 403 from the auth plugin. */
+/** The dashboard (docs/product/billing.md §6): roles 1–3 read it (billing.read); 4–6 get 403 from the auth plugin. */
 export async function dashboardRoutes(app: App, ctx: AppContext) {
   app.get(
     '/dashboard',

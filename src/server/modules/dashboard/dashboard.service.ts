@@ -8,7 +8,7 @@ import type { CurrentUser } from '../../plugins/auth';
 import * as repo from './dashboard.repository';
 
 /**
- * GET /dashboard (DESIGN §7.3, decision 026). Every amount comes from computeProduction, the
+ * GET /dashboard (docs/product/billing.md §6, decision 026). Every amount comes from computeProduction, the
  * one place of production figures, fed with the tasks summed per job × unit × state: so a job's
  * unbilled completed amount here is, to the cent, the one its production view shows.
  *

@@ -4,7 +4,7 @@ import type { ExportCell, ExportTable } from '../../../shared/export';
 import { xmlChars } from '../../../shared/map-export';
 
 /**
- * A job export as an .xlsx (DESIGN §7.5 exports): the rows of src/shared/export.ts
+ * A job export as an .xlsx (docs/product/imports.md §10 exports): the rows of src/shared/export.ts
  * (buildExportTable), the ones the CSV of the same option holds, each cell written as what it
  * is. A CSV cannot say that a pole '007' is text, and a spreadsheet opens it as 7; here text is
  * a string cell formatted as Text (so leading zeros stay, and a value typed into it later stays

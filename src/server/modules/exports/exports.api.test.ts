@@ -9,7 +9,7 @@ import { companies, tickets, utilities } from '../../db/schema/index';
 import { createTestApp } from '../../test/harness';
 
 /**
- * GET /jobs/{id}/export.xlsx?option= (DESIGN §7.5 exports): each Export option as a workbook
+ * GET /jobs/{id}/export.xlsx?option= (docs/product/imports.md §10 exports): each Export option as a workbook
  * with the CSV's columns and rows, text as text (a pole '007' stays '007'), quantities as
  * numbers, the completion as a real date. Roles 1–3 (the modal's "export"); another company's
  * job answers 404.

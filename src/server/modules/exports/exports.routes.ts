@@ -13,8 +13,8 @@ export const exportXlsxQuery = z.object({
 const toOption = (value: z.infer<typeof exportXlsxQuery>['option']): ExportOption => (value === 'units' ? value : (Number(value) as 1 | 2));
 
 /**
- * The job exports as .xlsx (DESIGN §7.5; the CSV of each option is built in the browser from the
- * same rows). Roles 1–3, as the Export modal (DESIGN §4 "export"); another company's job is 404.
+ * The job exports as .xlsx (docs/product/imports.md §9; the CSV of each option is built in the browser from the
+ * same rows). Roles 1–3, as the Export modal (docs/product/roles-and-statuses.md §1 "export"); another company's job is 404.
  */
 export async function exportRoutes(app: App, ctx: AppContext) {
   app.get(

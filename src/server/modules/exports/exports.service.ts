@@ -8,10 +8,10 @@ import { loadTicketsOfJob } from '../tickets/tickets.service';
 import { buildExportXlsx } from './export-xlsx-thread';
 
 /**
- * GET /jobs/{id}/export.xlsx (DESIGN §7.5 exports): an option of the Export modal as a
+ * GET /jobs/{id}/export.xlsx (docs/product/imports.md §10 exports): an option of the Export modal as a
  * workbook. The rows come from the builder the web page's CSV uses (buildExportTable), read from
  * the same tickets (GET /jobs/tickets/{id}'s read), so both files of an option hold the same
- * columns and rows; the job is refused for the reasons the modal shows (SPEC §5 Export), as 422.
+ * columns and rows; the job is refused for the reasons the modal shows (docs/product/imports.md §3 Export), as 422.
  */
 export async function jobExportXlsx(ctx: AppContext, me: CurrentUser, id: number, option: ExportOption): Promise<{ fileName: string; body: Buffer }> {
   const job = await findJob(ctx.db, me.companyId, id);

@@ -15,7 +15,7 @@ import type { ImportScope, ImportTask, ImportTicket, ImportUnit } from './types'
 /** Drafts (or groups) handled between two breaths: a few milliseconds of work. */
 export const BREATHE_EVERY = 250;
 
-/** A pole or line name as imports match it: normalised (DESIGN §7.7), any letter case. */
+/** A pole or line name as imports match it: normalised (docs/product/sessions-and-safety.md), any letter case. */
 export const norm = (s: string | null | undefined) => normalizeCode(s ?? '').toLowerCase();
 export const poleKey = (pole: string, line: string) => `${norm(pole)}\u0000${norm(line)}`;
 export const blankToNull = (s: string | null | undefined) => {
@@ -49,7 +49,7 @@ export async function groupDrafts(drafts: readonly ImportTicket[]): Promise<Map<
 /** Draft `d` (the i-th, for its label) checked and added to the group of its pole + line. */
 export function addDraft(groups: Map<string, Group>, d: ImportTicket, i: number): { group: Group; created: boolean } {
   const label = d.label ?? (d.row ? `Row ${d.row}` : `Ticket ${i + 1}`);
-  // Stored as normalised (DESIGN §7.7), whatever path the draft came by (job save, workbook, CSV).
+  // Stored as normalised (docs/product/sessions-and-safety.md), whatever path the draft came by (job save, workbook, CSV).
   const poleName = normalizeCode(d.pole?.pole_name ?? '');
   const lineName = normalizeCode(d.pole?.line_name ?? '');
   if (!poleName) throw badRequest(MSG.importTicketMissingPole(label));

@@ -89,7 +89,7 @@ describe('GET /jobs/excel/getColumns', () => {
     }
   });
 
-  it('answers 422 with the SPEC §5 messages for unusable files', async () => {
+  it('answers 422 with the docs/product/rules.md messages for unusable files', async () => {
     const cases: [string, string][] = [
       ['too-few-columns.xlsx', `${MSG.tooFewJobColumns} ${MSG.excelHeaderUsed('Unit Tracking', 1, 5, 9)}`],
       ['too-few-library-columns.xlsx', `${MSG.tooFewLibraryColumns} ${MSG.excelHeaderUsed('Units', 1, 4, 7)}`],

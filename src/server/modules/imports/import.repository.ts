@@ -160,7 +160,7 @@ type UnitRecord = { code: string; unit_price: string | null } & Record<(typeof U
 
 /**
  * Unit-library rows inserted, or updated by code; a blank cell keeps what the library already
- * says, and so does a null price (Price not mapped, or its cell blank: DESIGN §7.3).
+ * says, and so does a null price (Price not mapped, or its cell blank: docs/product/billing.md §2).
  */
 export const upsertUnits = (tx: DbOrTx, { companyId, utilityId }: ImportTarget, rows: readonly UnitRecord[]) => {
   const keep = [...UNIT_TEXT.map((c) => `${c} = coalesce(nullif(excluded.${c}, ''), units.${c})`), 'unit_price = coalesce(excluded.unit_price, units.unit_price)'].join(', ');
@@ -247,7 +247,7 @@ const taskColumns = [
   ['unit_id', 'int'],
   ['init_qty', 'float8'],
   ['additional_qty', 'float8'],
-  // The row's own Description, null when blank (a read then shows the library's: DESIGN §7.5).
+  // The row's own Description, null when blank (a read then shows the library's: docs/product/imports.md).
   ['description', 'text'],
 ] as const;
 export type TaskRecord = { ticket_id: number; unit_id: number; init_qty: number; additional_qty: number; description: string | null };
@@ -300,7 +300,7 @@ export async function bumpTicketVersions(tx: DbOrTx, { companyId }: ImportTarget
 }
 
 /**
- * Of these tickets, the billed ones not unlocked (DESIGN §7.3: their tasks are locked), with
+ * Of these tickets, the billed ones not unlocked (docs/product/billing.md §5: their tasks are locked), with
  * their pole for the message. The rows are locked (FOR UPDATE) so an invoice being made at this
  * moment is waited for and then seen.
  */

@@ -12,7 +12,7 @@ import * as service from './uploaded-workbook';
  * calls importJobWorkbook (job-import.service.ts).
  */
 
-/** Excel column mapping (SPEC §7 Jobs, DESIGN §5 workbook columns). */
+/** Excel column mapping (docs/product/api.md §3 Jobs, docs/product/api.md §7 workbook columns). */
 export async function importColumnRoutes(app: App, ctx: AppContext) {
   app.get(
     '/jobs/excel/getColumns',
@@ -29,7 +29,7 @@ export async function importColumnRoutes(app: App, ctx: AppContext) {
   );
 }
 
-/** The spreadsheet upload of a job (SPEC §7 Tickets, decision 018), in its own multipart scope. */
+/** The spreadsheet upload of a job (docs/product/api.md §4 Tickets, decision 018), in its own multipart scope. */
 export async function spreadsheetUploadRoutes(app: App, ctx: AppContext) {
   await app.register(async (scope: App) => {
     await registerMultipart(scope);

@@ -11,7 +11,7 @@ import type { ImportBatch, ImportCounts, ImportTicket, ImportUnit } from './type
 import { loadWorkbookImport, workbookImportStream } from './uploaded-workbook';
 
 /**
- * The job save's import (PUT /jobs/, SPEC §5 Job save): its newTickets, newUnits and ticketsFile
+ * The job save's import (PUT /jobs/, docs/product/rules.md §1.2 Job save): its newTickets, newUnits and ticketsFile
  * become drafts, and the job row is written with them, all or nothing. The job save calls
  * importJobWorkbook once, with how to write its row; everything about reading and staging is here.
  */
@@ -26,7 +26,7 @@ export interface JobRowWrite {
   insert: (importPending: boolean) => Promise<number>;
 }
 
-/** job.newTickets (SPEC §3 shapes) → import drafts, with the job's overrides applied. */
+/** job.newTickets (docs/product/entities.md §2 shapes) → import drafts, with the job's overrides applied. */
 function newTicketsToDrafts(list: readonly NewTicketDraft[], job: JobSave): ImportTicket[] {
   const geo = (v: number | null | undefined) => (v == null ? null : truncateDecimals(v));
   return list.map((t, i) => ({

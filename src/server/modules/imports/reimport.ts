@@ -9,7 +9,7 @@ import { StalePreviewError, type ImportCounts, type ImportOptions, type ImportSc
 
 
 /**
- * Ticket import (DESIGN §4 Excel workbook, Atomicity): ticket drafts (from a workbook through
+ * Ticket import (docs/product/imports.md §12 Excel workbook, Atomicity): ticket drafts (from a workbook through
  * the Excel converter, or `job.newTickets`) and unit-library drafts become unit-library rows,
  * poles, tickets, tasks and work orders, with multi-row statements in chunks, so that 10,000
  * rows take a few dozen statements instead of tens of thousands.
@@ -56,7 +56,7 @@ export async function reimportTickets(
     for (const u of planned.qtyUpdates) if (u.initQty + u.additionalQty < 0) throw badRequest(MSG.reimportBelowChange(u.where));
   }
 
-  // A billed ticket's tasks are locked until unlocked (DESIGN §7.3): rows adding tasks to one, or
+  // A billed ticket's tasks are locked until unlocked (docs/product/billing.md §5): rows adding tasks to one, or
   // changing its quantities, refuse the whole import, naming the poles.
   const receiving = new Set<number>(planned.qtyUpdates.map((u) => u.ticketId));
   for (const k of planned.mergedKeys) if (planned.tasksToCreate.has(k)) receiving.add(ticketOfPole.get(poleIds.get(k)!)!);

@@ -48,7 +48,7 @@ export const xlsUploadBody = z.object({
   mode: z.enum(REIMPORT_MODES).default('add_new'),
   /** The preview's token: the import is refused with 409 (and a new preview) if the job changed since. */
   preview_token: previewTokenSchema.optional(),
-  /** Sheets picked on the mapping step (DESIGN §7.5); absent: chosen by their names and headers. */
+  /** Sheets picked on the mapping step (docs/product/imports.md); absent: chosen by their names and headers. */
   ticketsSheet: sheetNameSchema.optional(),
   librarySheet: sheetNameSchema.optional(),
 });

@@ -29,7 +29,7 @@ import { cellNumber, columnOfRef, importDate, shownText } from './read/cells';
 /** Stop collecting after this many; the message shows the first few and a count. */
 export const MAX_ERRORS = 200;
 
-/** Text targets take the text the cell shows (DESIGN §7.5): '00123' for 123 formatted 00000. */
+/** Text targets take the text the cell shows (docs/product/imports.md): '00123' for 123 formatted 00000. */
 export const text = shownText;
 const orNull = (s: string): string | null => (s === '' ? null : s);
 
@@ -156,7 +156,7 @@ export class TicketRows {
   /** One data row of the tickets sheet. Plain locals: this runs once per row of tens of thousands. */
   add(row: number, cells: CellValue[]): void {
     const [iWo, iPole, iLine, iPoleId, iLineId, iDue, iLat, iLon, iPrim, iSec, iArc, iStreet, iUnit, iDesc, iQty] = this.cols;
-    // A mapped formula without a saved result would read as blank or 0: refused (DESIGN §7.5).
+    // A mapped formula without a saved result would read as blank or 0: refused (docs/product/imports.md §7).
     let uncached = false;
     for (const i of this.mapped) {
       const c = cells[i];
@@ -167,7 +167,7 @@ export class TicketRows {
     }
     if (uncached) return;
     const rowErrors: string[] = [];
-    // Names and codes as they are stored and matched (DESIGN §7.7): look-alikes group together.
+    // Names and codes as they are stored and matched (docs/product/sessions-and-safety.md §9): look-alikes group together.
     const poleName = normalizeCode(limited(cells, iPole, 'pole', LIMITS.shortTextMax, row, rowErrors));
     const lineName = normalizeCode(limited(cells, iLine, 'line', LIMITS.shortTextMax, row, rowErrors));
     const code = normalizeCode(limited(cells, iUnit, 'unit_task', LIMITS.shortTextMax, row, rowErrors));

@@ -59,7 +59,7 @@ export async function getColumns(ctx: AppContext, user: CurrentUser, url: string
   return workbookColumnsOffThread(await readUploadedFile(ctx, user, url), importOptions(ctx, user), sheets);
 }
 
-/** The sheets a saved mapping names (absent: the rules of DESIGN §7.5 choose). */
+/** The sheets a saved mapping names (absent: the rules of docs/product/imports.md §4 choose). */
 const sheetsOf = (f: TicketsFile): SheetChoice => ({ ticketsSheet: f.ticketsSheet ?? null, librarySheet: f.librarySheet ?? null });
 
 /**

@@ -155,7 +155,7 @@ export async function writeWorkOrdersAndTasks(
 /**
  * Work orders and tasks of tickets, each list in one chunked insert: every path that creates tasks
  * from drafts (a new job's staged import, an import into a job, whole or staged) ends here. A task
- * keeps its row's Description (DESIGN §7.5), null when blank: reads show the library's then.
+ * keeps its row's Description (docs/product/imports.md), null when blank: reads show the library's then.
  */
 export async function insertWorkOrdersAndTasks(
   tx: DbOrTx,

@@ -5,7 +5,7 @@ import type { Invoice } from '../../../shared/invoices.schemas';
 import { formatMoney } from '../../../shared/money';
 
 /**
- * The downloads of an invoice (DESIGN §7.3): an .xlsx whose figures are numbers (so the office
+ * The downloads of an invoice (docs/product/billing.md §4): an .xlsx whose figures are numbers (so the office
  * can sum and re-price them) and a printable PDF. Both are built from the frozen lines only.
  */
 

@@ -16,7 +16,7 @@ import { billedTickets, companies, invoiceLines, invoices, tickets, units } from
 import { createTestApp } from '../../test/harness';
 
 /**
- * Invoices and the billed-ticket lock (DESIGN §7.3), through the app on a real database (PGlite,
+ * Invoices and the billed-ticket lock (docs/product/billing.md §5), through the app on a real database (PGlite,
  * and PostgreSQL with TEST_DATABASE_URL): every route, roles, tenancy, bad input, the frozen
  * lines and exact total, the files read back by exceljs, openpyxl and pdftotext, the lock on every
  * route that changes a ticket's tasks or status, and the unlock.

@@ -2,7 +2,7 @@ import { and, asc, desc, eq, sql, type SQL } from 'drizzle-orm';
 import { rowsOf, type DbOrTx } from '../../db/client';
 import { billedTickets, companies, invoiceLines, invoices, jobs, users } from '../../db/schema/index';
 
-/** The only SQL of invoices (DESIGN §7.3). Every statement is scoped by the caller's company. */
+/** The only SQL of invoices (docs/product/billing.md §4). Every statement is scoped by the caller's company. */
 
 /** `expr` is one of the ids of `list`, sent as ONE JSON parameter however long the list. */
 const inIds = (expr: SQL, list: readonly number[]) =>

@@ -15,7 +15,7 @@ import * as service from './invoices.service';
 const tags = ['invoices'];
 
 /**
- * Invoices (DESIGN §7.3): roles 1–2 invoice (billing.write), role 3 reads (billing.read), roles
+ * Invoices (docs/product/billing.md §4): roles 1–2 invoice (billing.write), role 3 reads (billing.read), roles
  * 4–6 get 403 on all of it. Another company's job or invoice answers 404. Unlocking a billed
  * ticket is the tickets module's (POST /tickets/{id}/unlock).
  */

@@ -20,11 +20,11 @@ import { findJob, lockJob } from '../job-record/job-record.service';
 import * as repo from './invoices.repository';
 
 /**
- * Invoices (DESIGN §7.3; docs/decisions/025-invoices.md): a job's Complete tickets billed once,
+ * Invoices (docs/product/billing.md §5; docs/decisions/025-invoices.md): a job's Complete tickets billed once,
  * their tasks frozen into lines, numbered INV-000001… per company, all in one transaction.
  */
 
-/** Whether the job has an invoice: such a job is kept (DESIGN §7.3), the jobs module refuses to delete it. */
+/** Whether the job has an invoice: such a job is kept (docs/product/billing.md §4), the jobs module refuses to delete it. */
 export const jobHasInvoices = repo.jobHasInvoices;
 
 const where = (t: { pole_name: string | null; line_name: string | null; id: number }) =>

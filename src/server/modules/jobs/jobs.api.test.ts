@@ -140,7 +140,7 @@ describe('GET /jobs', () => {
   });
 });
 
-describe('job status derivation (DESIGN §4)', () => {
+describe('job status derivation (docs/product/roles-and-statuses.md §5)', () => {
   it('In Progress without tickets, In Progress with a pending ticket, Complete when all are, In Estimation for type 1', async () => {
     const created = (await put(office, await newJob({ newTickets: drafts(), newUnits }))).json().job as JobListItem;
     expect(created).toMatchObject({ status: 'In Progress', ticket_count: 2, date_completed: null });
@@ -433,7 +433,7 @@ describe('PUT /jobs/ create', () => {
     expect(res.json().job).toMatchObject({ foreman_id: null, foreman_name: null, due_date: '2028-02-29' });
   });
 
-  it('enforces the SPEC §5 job save rules', async () => {
+  it('enforces the docs/product/rules.md §1.2 job save rules', async () => {
     const cases: [Partial<JobSaveInput>, string][] = [
       [{ job_number: '  ' }, MSG.jobNumberRequired],
       [{ due_date: '' }, MSG.jobDueDateRequired],
@@ -511,7 +511,7 @@ describe('PUT /jobs/ create with newTickets', () => {
     const p1 = full.find((x) => x.pole_name === 'FRESH-1')!;
     expect(p1.line_name).toBe('NL-1');
     expect(p1.work_orders).toEqual(['WO-1', 'WO-2', 'WO-3']);
-    // A task's own description (DESIGN §7.5), else the library's.
+    // A task's own description (docs/product/imports.md §12), else the library's.
     expect(p1.tasks.map((k) => [k.code, k.init_qty, k.description])).toEqual([
       ['NEW-A', 2, 'New unit A'],
       ['NEW-B', 1, 'B on pole 1'],

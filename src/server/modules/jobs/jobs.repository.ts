@@ -15,7 +15,7 @@ const name = (u: { id: AnyColumn; firstName: AnyColumn; lastName: AnyColumn }) =
 
 /**
  * GET /jobs and the header of GET /jobs/{id} in ONE statement: ticket count, status and
- * date_completed are derived in SQL (DESIGN §4) from a grouped sub-select of the tickets.
+ * date_completed are derived in SQL (docs/product/roles-and-statuses.md) from a grouped sub-select of the tickets.
  */
 export function selectJobs(db: DbOrTx, companyId: number, jobId?: number) {
   const ticketFilter = jobId === undefined ? eq(tickets.companyId, companyId) : and(eq(tickets.companyId, companyId), eq(tickets.jobId, jobId));

@@ -15,7 +15,7 @@ const tags = ['jobs'];
 /** A job save may carry thousands of ticket drafts (job.newTickets). */
 const SAVE_BODY_LIMIT = 32 * 1024 * 1024;
 
-/** Jobs (SPEC §7 Jobs; DESIGN §4 roles: everyone reads, roles 1–3 write). */
+/** Jobs (docs/product/api.md §3 Jobs; docs/product/roles-and-statuses.md §2 roles: everyone reads, roles 1–3 write). */
 export async function jobsRoutes(app: App, ctx: AppContext, replies: ReplyCache<TicketSlices>) {
   // The list and the job page are served as bytes built once per change of what they show
   // (plugins/reply-cache.ts); their schemas document them and the API tests check every reply against
@@ -44,7 +44,7 @@ export async function jobsRoutes(app: App, ctx: AppContext, replies: ReplyCache<
     (request) => service.ticketsOfJob(ctx, request.user, request.params.id),
   );
 
-  // The map layers of a job (DESIGN §7.2): downloads, so sent as built bytes with their own type.
+  // The map layers of a job (docs/product/map.md §1): downloads, so sent as built bytes with their own type.
   app.get(
     '/jobs/:id/geojson',
     {

@@ -25,7 +25,7 @@ import { companyTimeZone } from '../auth/auth.service';
 import { findJob, jobFingerprint } from '../job-record/job-record.service';
 import { jobPercents } from '../production/production.service';
 
-/** Jobs: list, read, save (create/update with import), delete (SPEC §5 Job save, DESIGN §4–5). */
+/** Jobs: list, read, save (create/update with import), delete (docs/product/rules.md §1.2 Job save, docs/product/roles-and-statuses.md–5). */
 
 function toListItem(row: repo.JobRow): JobListItem {
   return {
@@ -109,7 +109,7 @@ export async function ticketsOfJob(ctx: AppContext, me: CurrentUser, id: number)
 
 /** GET /jobs/job_exists/{number}: the jobs of the caller's company with exactly this number. */
 export function jobsWithNumber(ctx: AppContext, me: CurrentUser, jobNumber: string) {
-  // Compared as stored (DESIGN §7.7): 'Ｊ-１' finds J-1.
+  // Compared as stored (docs/product/sessions-and-safety.md): 'Ｊ-１' finds J-1.
   return repo.jobsWithNumber(ctx.db, me.companyId, normalizeCode(jobNumber));
 }
 
@@ -199,7 +199,7 @@ export async function saveJob(ctx: AppContext, me: CurrentUser, input: JobSave, 
 export async function deleteJob(ctx: AppContext, me: CurrentUser, id: number, log?: (err: unknown) => void) {
   const urls = await ctx.db.transaction(async (tx) => {
     if (!(await findJob(tx, me.companyId, id))) throw notFound('job');
-    // Deleting the job would delete its invoices (DESIGN §7.3: an invoice is kept).
+    // Deleting the job would delete its invoices (docs/product/billing.md §4: an invoice is kept).
     if (await jobHasInvoices(tx, me.companyId, id)) throw conflict(MSG.jobHasInvoices, ERROR_CODE.jobHasInvoices);
     const urls = await repo.fileUrlsOfJob(tx, me.companyId, id);
     await repo.deleteJob(tx, me.companyId, id);

@@ -10,7 +10,7 @@ import { companies, tickets, utilities } from '../../db/schema/index';
 import { createTestApp } from '../../test/harness';
 
 /**
- * GET /jobs/{id}/geojson and /kml (DESIGN §7.2 exports): one point per ticket with coordinates,
+ * GET /jobs/{id}/geojson and /kml (docs/product/map.md §5 exports): one point per ticket with coordinates,
  * as downloads named after the job; another company's job answers 404; every role reads them.
  */
 const t = await createTestApp();
@@ -106,7 +106,7 @@ describe('GET /jobs/{id}/geojson', () => {
         status: tk.status,
         due_date: tk.due_date,
         street: tk.street_address ?? tk.pole?.street_address ?? null,
-        // Lists joined by ', ': GIS formats keep strings, not lists (DESIGN §7.5).
+        // Lists joined by ', ': GIS formats keep strings, not lists (docs/product/imports.md).
         work_orders: tk.work_orders.join(', '),
         units: tk.tasks.map((k) => k.code).join(', '),
       });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { mapConfigReply } from '../../../shared/map.schemas';
 import { createTestApp } from '../../test/harness';
 
-/** GET /map/config (DESIGN §7.2 base map): what the browser needs to draw the base layer. */
+/** GET /map/config (docs/product/map.md §4 base map): what the browser needs to draw the base layer. */
 const t = await createTestApp();
 
 describe('GET /map/config', () => {

@@ -1,7 +1,7 @@
 import { mapConfigReply, type MapConfig } from '../../../shared/map.schemas';
 import type { App, AppContext } from '../../context';
 
-/** The base map (DESIGN §7.2): where the browser gets its tiles; the server never fetches one. */
+/** The base map (docs/product/map.md §4): where the browser gets its tiles; the server never fetches one. */
 export async function mapRoutes(app: App, ctx: AppContext) {
   const reply: MapConfig = { tile_url: ctx.config.map.tileUrl, attribution: ctx.config.map.attribution, max_zoom: ctx.config.map.maxZoom };
   app.get(

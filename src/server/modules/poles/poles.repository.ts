@@ -5,7 +5,7 @@ import type { DbOrTx } from '../../db/client';
 import { accessTypes, poles, tickets, utilities } from '../../db/schema/index';
 import { notFromPendingImport, prefixPattern } from '../../db/sql';
 
-/** SPEC §3 Pole as the routes answer it; utility and access type are joined, company-scoped. */
+/** docs/product/entities.md §7 Pole as the routes answer it; utility and access type are joined, company-scoped. */
 const poleColumns = {
   id: poles.id,
   pole_id: poles.poleId,
@@ -85,7 +85,7 @@ export async function ticketWithPoleLine(db: DbOrTx, companyId: number, jobId: n
   return row?.id;
 }
 
-/** The company's access types of poles (SPEC §3 Access type), for the Pole tab's list. */
+/** The company's access types of poles (docs/product/entities.md §7 Access type), for the Pole tab's list. */
 export const listAccessTypes = (db: DbOrTx, companyId: number) =>
   db.select({ id: accessTypes.id, title: accessTypes.title }).from(accessTypes).where(eq(accessTypes.companyId, companyId)).orderBy(asc(accessTypes.id));
 

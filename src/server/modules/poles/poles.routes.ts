@@ -7,7 +7,7 @@ import * as service from './poles.service';
 const tags = ['poles'];
 
 /**
- * Poles (SPEC §7 Poles): searches for anyone signed in; adding and editing poles needs
+ * Poles (docs/product/api.md §5 Poles): searches for anyone signed in; adding and editing poles needs
  * tickets.write. `tickets`: how a pole added to a job gets its ticket (poles.service TicketsOfPoles).
  */
 export async function poleRoutes(app: App, ctx: AppContext, tickets: service.TicketsOfPoles) {

@@ -10,7 +10,7 @@ import { findUtility } from '../reference/reference.service';
 import * as repo from './poles.repository';
 
 /**
- * Poles of the ticket window (SPEC §4 Pole tab, §5 Add pole, §7 Poles). Searches are prefix
+ * Poles of the ticket window (docs/product/rules.md §2.2 Pole tab, §5 Add pole, §7 Poles). Searches are prefix
  * matches, case-insensitive, of at most POLE_SEARCH_LIMIT rows, always within the caller's company.
  */
 
@@ -91,7 +91,7 @@ export async function updatePole(ctx: AppContext, user: CurrentUser, input: Pole
 }
 
 /**
- * A new pole for a ticket (SPEC §5 Add pole): pole name, line name and one of the company's
+ * A new pole for a ticket (docs/product/rules.md §2.3 Add pole): pole name, line name and one of the company's
  * utilities are required, and no ticket of the job may already be on that pole and line.
  */
 export async function insertNewPole(
@@ -116,8 +116,8 @@ export async function insertNewPole(
 }
 
 /**
- * POST /poles/ (SPEC §5 Add pole): a new pole; with job_id also its ticket in that job, in the
- * same transaction (SPEC §4: "it is saved immediately"). Missing pole name, line name or
+ * POST /poles/ (docs/product/rules.md §2.3 Add pole): a new pole; with job_id also its ticket in that job, in the
+ * same transaction (docs/product/rules.md §2.2: "it is saved immediately"). Missing pole name, line name or
  * utility → 400 MSG.addPoleMissing; a ticket of the job on that pole and line → 409.
  */
 export async function addPole(ctx: AppContext, user: CurrentUser, body: AddPoleBody, tickets: TicketsOfPoles): Promise<{ ok: true; pole: Pole; ticket?: Ticket }> {

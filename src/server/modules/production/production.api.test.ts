@@ -9,7 +9,7 @@ import { SEEDED_USERS } from '../../test/seeded-users';
 import { createTestApp } from '../../test/harness';
 
 /**
- * GET /jobs/{id}/production (DESIGN §7.3) and the jobs list's percent_complete, on a job whose
+ * GET /jobs/{id}/production (docs/product/billing.md §3) and the jobs list's percent_complete, on a job whose
  * figures are worked out by hand below.
  */
 const t = await createTestApp();

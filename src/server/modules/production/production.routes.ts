@@ -6,7 +6,7 @@ import { idParams } from '../../plugins/routes';
 import { getProductionReply } from './production.service';
 
 /**
- * GET /jobs/{id}/production (DESIGN §7.3): roles 1–3 (billing.read); another company's job is 404.
+ * GET /jobs/{id}/production (docs/product/billing.md §3): roles 1–3 (billing.read); another company's job is 404.
  * Served as bytes built once per change of what it reads (plugins/reply-cache.ts, production.service).
  */
 export async function productionRoutes(app: App, ctx: AppContext, replies: ReplyCache) {

@@ -8,7 +8,7 @@ import type { CachedReply, ReplyCache } from '../../plugins/reply-cache';
 import { findJob } from '../job-record/job-record.service';
 import * as repo from './production.repository';
 
-/** Production of a job (DESIGN §7.3): every figure comes from computeProduction. */
+/** Production of a job (docs/product/billing.md): every figure comes from computeProduction. */
 
 export const UNASSIGNED_FOREMAN = 'Unassigned';
 

@@ -3,7 +3,7 @@ import type { DbOrTx } from '../../db/client';
 import { permitTypes, specs, utilities } from '../../db/schema/index';
 import { prefixPattern } from '../../db/sql';
 
-/** Reference lists of the company (SPEC §3 Spec, Utility; §7 specs, permits, utilities). */
+/** Reference lists of the company (docs/product/entities.md §5 Spec, Utility; §7 specs, permits, utilities). */
 export const listUtilities = (db: DbOrTx, companyId: number) =>
   db.select({ id: utilities.id, code: utilities.code }).from(utilities).where(eq(utilities.companyId, companyId)).orderBy(asc(utilities.code));
 

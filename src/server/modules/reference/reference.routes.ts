@@ -4,7 +4,7 @@ import { SPEC_SEARCH_LIMIT, permitTypeSchema, specSchema, specsQuery } from '../
 import type { App, AppContext } from '../../context';
 import * as repo from './reference.repository';
 
-/** GET /specs/partial, /permits/types, /utilities (SPEC §7): read by anyone signed in. */
+/** GET /specs/partial, /permits/types, /utilities (docs/product/api.md §5): read by anyone signed in. */
 export async function referenceRoutes(app: App, { db }: AppContext) {
   app.get(
     '/specs/partial',

@@ -9,7 +9,7 @@ import { companies, units, utilities } from '../../db/schema/index';
 import { createTestApp } from '../../test/harness';
 
 /**
- * Unit prices (DESIGN §7.3): GET /units shows `unit_price` to roles 1–3 only, PUT /units/{id}
+ * Unit prices (docs/product/billing.md §2): GET /units shows `unit_price` to roles 1–3 only, PUT /units/{id}
  * sets or clears it (roles 1–2), and the workbook's library sheet may carry a Price column.
  */
 const t = await createTestApp();

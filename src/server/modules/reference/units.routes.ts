@@ -7,9 +7,9 @@ import { UNIT_LIBRARY_LIMIT, UNIT_SEARCH_LIMIT, searchUnits } from './units.repo
 import { setUnitPrice } from './units.service';
 
 /**
- * GET /units?search=&utility_id=&limit=: the unit library (DESIGN §4) for the ticket window's task
+ * GET /units?search=&utility_id=&limit=: the unit library (docs/product/entities.md §11) for the ticket window's task
  * picker, the job table's Create Task and the Unit Library page. Read by anyone signed in;
- * scoped to the caller's company. `unit_price` only for roles 1–3 (DESIGN §7.3).
+ * scoped to the caller's company. `unit_price` only for roles 1–3 (docs/product/billing.md §2).
  * PUT /units/{id} with `{unit: {unit_price}}` sets or clears a price (roles 1–2).
  */
 export async function unitRoutes(app: App, { db }: AppContext) {

@@ -14,7 +14,7 @@ import { companyTimeZone } from '../auth/auth.service';
 import { readPhotoCapture, type PhotoCapture } from './photo-exif';
 import * as repo from './tickets.repository';
 
-/** Longest side of a stored thumbnail (DESIGN §2 Images). */
+/** Longest side of a stored thumbnail (docs/product/rules.md §2.7 Images). */
 const THUMBNAIL_MAX_PX = 400;
 /** Formats the thumbnailer accepts: the IMAGE_TYPES of src/shared/uploads.ts, as sharp names them. */
 const IMAGE_FORMATS = new Set(['jpeg', 'png', 'gif', 'webp', 'heif']);
@@ -69,12 +69,12 @@ async function captureOf(ctx: AppContext, companyId: number, input: ImageComplet
 }
 
 /**
- * POST /media_upload/s3-upload-complete (SPEC §7 Uploads): the photo the caller PUT to `url`
+ * POST /media_upload/s3-upload-complete (docs/product/api.md §6 Uploads): the photo the caller PUT to `url`
  * becomes an image of the ticket. The url must be this company's media upload and exist; the
  * server makes the thumbnail itself (the client's thumbUrl is not trusted) and keeps it beside
  * the original. At most 10 images per ticket, counted under a lock of the ticket row, so parallel
  * uploads cannot pass the limit together. The image records when and where the photo was taken
- * (`captureOf`, DESIGN §7.1 photos).
+ * (`captureOf`, docs/product/field-mode.md §8 photos).
  */
 export async function completeImageUpload(
   ctx: AppContext,
@@ -105,7 +105,7 @@ export async function completeImageUpload(
   } catch {
     throw badRequest(MSG.imageNotUploaded);
   }
-  // Not an image at all (a PDF, a web page): 415 naming what a photo may be (DESIGN §7.7).
+  // Not an image at all (a PDF, a web page): 415 naming what a photo may be (docs/product/sessions-and-safety.md).
   const wrongKind = wrongFileKind(original, 'media', 'photo');
   if (wrongKind) {
     await deleteUnreferencedFiles(ctx, user.companyId, [url], log);

@@ -130,7 +130,7 @@ describe('PUT /tickets/merge/{id}: a refused merge writes nothing', () => {
     expect(await stored(primary.id)).toEqual(before);
   });
 
-  it('tickets of different jobs are not merged (SPEC §4: a merge joins two tickets of one job on one pole): 400, both stay', async () => {
+  it('tickets of different jobs are not merged (docs/product/rules.md §2.4: a merge joins two tickets of one job on one pole): 400, both stay', async () => {
     const primary = await ticketWithChildren(j1);
     const secondary = await ticketWithChildren(j2);
     const [a, b] = [await stored(primary.id), await stored(secondary.id)];

@@ -9,7 +9,7 @@ import { createTestApp } from '../../test/harness';
 import { multipart } from '../../test/files';
 
 /**
- * DESIGN §7.1 photos: an image records when and where it was taken, from the optional
+ * docs/product/field-mode.md §8 photos: an image records when and where it was taken, from the optional
  * takenAt / lat / lon of the image-complete call, else from the stored file's EXIF; unknown is
  * null, and bad values are refused with a message that names the field.
  */

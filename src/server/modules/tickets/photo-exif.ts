@@ -34,7 +34,7 @@ interface RawExif {
 }
 
 /**
- * The capture time and position in a photo's EXIF (DESIGN §7.1 photos). A file without EXIF,
+ * The capture time and position in a photo's EXIF (docs/product/field-mode.md §8 photos). A file without EXIF,
  * with broken EXIF or with values out of range gives nulls: never an error, the photo is kept.
  *
  * Time: EXIF's DateTimeOriginal is the camera's wall clock, without a zone unless the camera

@@ -8,7 +8,7 @@ import { isoInstant } from '../../db/sql';
 import { accessTypes, images, notes, permits, permitTypes, poles, tickets, ticketTasks, units, users, utilities, workOrders } from '../../db/schema/index';
 
 /**
- * The ticket read model (SPEC §3 Ticket) loaded in a fixed number of statements, whatever the
+ * The ticket read model (docs/product/entities.md §2 Ticket) loaded in a fixed number of statements, whatever the
  * number of tickets: one for tickets + pole + assignee, then one each for tasks, notes, work
  * orders, permits and images, filtered by a sub-select of the same tickets (no N+1, no id list
  * sent back to the server). Every statement is scoped by the caller's company.
@@ -114,7 +114,7 @@ const selectTickets = (db: DbOrTx, where: SQL) =>
     .orderBy(asc(tickets.id));
 
 /**
- * A task's description (DESIGN §7.5): its workbook row's own text, else (null: the row had none,
+ * A task's description (docs/product/imports.md §12): its workbook row's own text, else (null: the row had none,
  * or the task was added in the app) the unit library's.
  */
 const taskDescription = sql<string>`coalesce(${ticketTasks.description}, ${units.description})`;

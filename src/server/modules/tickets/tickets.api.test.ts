@@ -146,7 +146,7 @@ describe('PUT /tickets/ (update)', () => {
     expect(pending.actual_completion_date).toBeNull();
   });
 
-  it('the job’s status follows its tickets’ completion (DESIGN §4)', async () => {
+  it('the job’s status follows its tickets’ completion (docs/product/roles-and-statuses.md §5)', async () => {
     const j3 = (await t.ctx.db.select().from(jobs).where(eq(jobs.jobNumber, 'J-1003')).orderBy(asc(jobs.id)))[0].id;
     const jobStatus = async () => (await api('GET', `/jobs/${j3}`, tok.admin)).json().status;
     expect(await jobStatus()).toBe('Complete');
@@ -329,7 +329,7 @@ describe('PUT /tickets/ (create)', () => {
   });
 });
 
-describe('role matrix of a ticket save (DESIGN §4)', () => {
+describe('role matrix of a ticket save (docs/product/roles-and-statuses.md §2)', () => {
   it('a lineman or apprentice may add a note, sending the whole ticket back', async () => {
     for (const role of ['lineman', 'apprentice']) {
       const cur = await read(j1Tickets[3], tok[role]);

@@ -46,7 +46,7 @@ export async function updateTicket(db: DbOrTx, companyId: number, id: number, se
 export const deleteTicketRow = (db: DbOrTx, companyId: number, id: number) =>
   db.delete(tickets).where(and(eq(tickets.companyId, companyId), eq(tickets.id, id)));
 
-/** Ids of the job's tickets on this pole, oldest first (SPEC §4 merge check). */
+/** Ids of the job's tickets on this pole, oldest first (docs/product/rules.md §2.4 merge check). */
 export async function ticketsOnPole(db: DbOrTx, companyId: number, jobId: number, poleId: number, exceptTicketId?: number) {
   const rows = await db
     .select({ id: tickets.id })
@@ -181,7 +181,7 @@ export const findImage = async (db: DbOrTx, companyId: number, id: number) =>
 export const deleteImageRow = (db: DbOrTx, companyId: number, id: number) =>
   db.delete(images).where(and(eq(images.companyId, companyId), eq(images.id, id)));
 
-/** The pole and line names shown with an image (SPEC §3 Image). */
+/** The pole and line names shown with an image (docs/product/entities.md §6 Image). */
 export async function poleLineOfTicket(db: DbOrTx, ticketId: number) {
   const [row] = await db
     .select({ pole_name: poles.poleName, line_name: poles.lineName })

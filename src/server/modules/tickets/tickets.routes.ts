@@ -21,7 +21,7 @@ const jobParams = z.object({ jobId: rowId });
 const tags = ['tickets'];
 
 /**
- * Tickets (SPEC §7 Tickets; DESIGN §4 role matrix:
+ * Tickets (docs/product/api.md §4 Tickets; docs/product/roles-and-statuses.md §2 role matrix:
  * create / delete / merge need tickets.write, field edits tickets.edit, notes and images
  * tickets.annotate — the save service checks what a PUT actually changes).
  */
@@ -78,7 +78,7 @@ export async function ticketRoutes(app: App, ctx: AppContext) {
   app.post(
     '/tickets/:id/unlock',
     {
-      // Billing's permission: who may invoice may unlock (DESIGN §7.3, decision 025).
+      // Billing's permission: who may invoice may unlock (docs/product/billing.md §5, decision 025).
       config: { allow: 'billing.write' },
       schema: { tags: ['tickets', 'invoices'], summary: "Unlock a billed ticket's tasks and status, with a reason", params: idParams, body: unlockBody, response: { 200: ticketReply } },
     },

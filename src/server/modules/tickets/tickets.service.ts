@@ -19,7 +19,7 @@ import * as repo from './tickets.repository';
 import { loadTicket } from './ticket-reads.repository';
 
 /**
- * Ticket rules (SPEC §4 Ticket window, §5 Add pole / Tasks; DESIGN §4 roles, statuses,
+ * Ticket rules (docs/product/roles-and-statuses.md §5 Ticket window, §5 Add pole / Tasks; docs/product/roles-and-statuses.md §5 roles, statuses,
  * concurrency, atomicity). Every write runs in one transaction; stored files that a write made
  * unreachable are removed after it commits, unless another record still points at them.
  */
@@ -56,7 +56,7 @@ async function mergeFlags(db: DbOrTx, companyId: number, t: { id: number; job_id
 }
 
 /**
- * Inserts the ticket of a job for a pole (SPEC §4: adding a pole saves its ticket at once).
+ * Inserts the ticket of a job for a pole (docs/product/rules.md §2.2: adding a pole saves its ticket at once).
  * Address and coordinates start as the pole's; EHASP starts as the job's override.
  */
 export async function insertTicketForPole(
@@ -86,7 +86,7 @@ export async function insertTicketForPole(
 }
 
 // ---------------------------------------------------------------------------------------------
-// The billed-ticket lock (DESIGN §7.3, docs/decisions/025-invoices.md)
+// The billed-ticket lock (docs/product/billing.md §5, docs/decisions/025-invoices.md)
 
 /** Billed and not unlocked: its tasks and status may not change (the invoice was made from them). */
 export const isBilledLocked = (t: Pick<repo.TicketRow, 'billedAt' | 'unlockedAt'>) => t.billedAt != null && t.unlockedAt == null;
@@ -116,7 +116,7 @@ export async function unlockTicket(ctx: AppContext, me: CurrentUser, id: number,
 // ---------------------------------------------------------------------------------------------
 // PUT /tickets/
 
-/** Equal within the 6 decimals kept (SPEC §9): a stored 42.1049 may come back as 42.104899. */
+/** Equal within the 6 decimals kept (docs/product/rules.md §2.3): a stored 42.1049 may come back as 42.104899. */
 const sameCoordinate = (a: number | null, b: number | null) => (a === null || b === null ? a === b : Math.abs(a - b) < 1e-6);
 
 const blankToNull = (v: string | null | undefined) => (v == null || v.trim() === '' ? null : v);
@@ -212,7 +212,7 @@ async function diffFields({ db, user, cur, c, edit }: Diff, input: TicketSave) {
   }
 }
 
-/** Dig-safe and NRA documents (SPEC §4): uploading one sets its flag to 1, removing it sets 0. */
+/** Dig-safe and NRA documents (docs/product/rules.md §2.5): uploading one sets its flag to 1, removing it sets 0. */
 async function diffDocuments({ ctx, db, user, cur, c, edit }: Diff, input: TicketSave) {
   const doc = async (
     label: string,
@@ -346,7 +346,7 @@ async function diffPermits({ ctx, db, user, cur, c }: Diff, input: TicketSave) {
   }
 }
 
-/** DESIGN §4: pole changes need tickets.write, other edits tickets.edit, notes tickets.annotate. */
+/** docs/product/roles-and-statuses.md: pole changes need tickets.write, other edits tickets.edit, notes tickets.annotate. */
 function checkRole(user: CurrentUser, c: Changes) {
   if (c.structural.length && !can(user.roleId, 'tickets.write')) {
     throw forbidden(can(user.roleId, 'tickets.edit') ? MSG.forbidden : MSG.ticketNotesAndImagesOnly);
@@ -387,7 +387,7 @@ export interface SaveResult {
   ticketIdToMerge?: number;
 }
 
-/** PUT /tickets/ (DESIGN §5): create (no id) or update with the version that was read. */
+/** PUT /tickets/ (docs/product/rules.md §1.3): create (no id) or update with the version that was read. */
 export async function saveTicket(ctx: AppContext, user: CurrentUser, input: TicketSave, log?: (err: unknown) => void): Promise<SaveResult> {
   const { db } = ctx;
   let orphanUrls: string[] = [];

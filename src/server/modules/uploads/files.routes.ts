@@ -34,7 +34,7 @@ function mediaType(header: string | undefined): string {
 }
 
 /**
- * The URLs LocalStorage hands out (DESIGN §2 Files), outside /api/v1 because they are storage
+ * The URLs LocalStorage hands out (docs/product/platform.md §2 Files), outside /api/v1 because they are storage
  * URLs, not API calls: `PUT /files/<key>?ct&max&exp&sig` takes the bytes the server signed for,
  * once (the signature is the permission, like an S3 presigned URL); `GET /files/<key>` serves a file
  * to a signed-in member of the company that owns it (the session cookie comes with <img src>).

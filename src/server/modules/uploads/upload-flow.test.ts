@@ -3,7 +3,7 @@ import { MSG } from '../../../shared/messages';
 import { uploadFile, UploadError } from '../../../web/api/upload';
 import { createTestApp } from '../../test/harness';
 
-/** The browser's half of SPEC §7 (src/web/api/upload.ts) against the real server over HTTP. */
+/** The browser's half of docs/product/api.md §6 (src/web/api/upload.ts) against the real server over HTTP. */
 const t = await createTestApp();
 const origin = await t.app.listen({ port: 0, host: '127.0.0.1' });
 const token = await t.login('foreman@example.com');

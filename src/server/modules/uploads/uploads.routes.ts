@@ -22,7 +22,7 @@ const signedReply = z.object({
 const responses = { 200: signedReply };
 
 /**
- * Signed uploads (SPEC §7 Uploads, DESIGN §5): the browser asks for a URL, PUTs the file there
+ * Signed uploads (docs/product/api.md §6 Uploads, docs/product/api.md §1): the browser asks for a URL, PUTs the file there
  * with `headers`, and keeps `url` for the record it saves next; a photo is then recorded on its
  * ticket with POST /media_upload/s3-upload-complete (the work is the tickets module's images.service).
  */

@@ -20,7 +20,7 @@ export function docKind(directory: string | undefined): UploadKind {
 }
 
 /**
- * Signs one upload (SPEC §7 Uploads): checks the file against the rules of its kind
+ * Signs one upload (docs/product/api.md §6 Uploads): checks the file against the rules of its kind
  * (src/shared/uploads.ts), makes the key on the server — company/kind/random/sanitized name, so
  * nothing the client sends becomes a path — and asks the storage for a URL bound to that key,
  * content type and size. The caller has checked the permission of the kind.

@@ -10,7 +10,7 @@ import { createTestApp } from '../../test/harness';
 import { SEEDED_USERS, type SeededRole } from '../../test/seeded-users';
 
 /**
- * GET /work (DESIGN §7.1 My Work): each role sees exactly the open tickets that concern it, as
+ * GET /work (docs/product/field-mode.md §1 My Work): each role sees exactly the open tickets that concern it, as
  * the job page's rows plus the job number, grouped by job and soonest due first.
  *
  * The fixture adds, in the demo company: job A run by Frank (foreman@, the crew foreman of the
@@ -70,7 +70,7 @@ async function workOf(role: SeededRole, query = ''): Promise<WorkTicket[]> {
   return workReply.strict().parse(res.json()).tickets;
 }
 
-/** The DESIGN §7.1 rule, applied to every ticket in the database: the open tickets that concern `userId`. */
+/** The docs/product/field-mode.md rule, applied to every ticket in the database: the open tickets that concern `userId`. */
 async function expectedIds(userIdOf: number): Promise<number[]> {
   const [me] = await t.ctx.db.select().from(users).where(eq(users.id, userIdOf));
   const rows = await t.ctx.db

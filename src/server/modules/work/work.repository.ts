@@ -5,7 +5,7 @@ import { jobs, tickets, users } from '../../db/schema/index';
 import { jobIsPublished } from '../../db/sql';
 import { selectTicketRows, toTicketRow } from '../tickets/tickets.service';
 
-/** My Work's SQL (DESIGN §7.1). Every statement is scoped by the caller's company. */
+/** My Work's SQL (docs/product/field-mode.md §1). Every statement is scoped by the caller's company. */
 
 /** Whose tickets: the rule of which tickets concern a role is the service's (work.service.ts). */
 export type WorkScope =

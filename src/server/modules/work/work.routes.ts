@@ -2,7 +2,7 @@ import { workQuery, workReply } from '../../../shared/work.schemas';
 import type { App, AppContext } from '../../context';
 import * as service from './work.service';
 
-/** My Work (DESIGN §7.1): every role reads the open tickets that concern it. */
+/** My Work (docs/product/field-mode.md §1): every role reads the open tickets that concern it. */
 export async function workRoutes(app: App, ctx: AppContext) {
   app.get(
     '/work',

@@ -8,7 +8,7 @@ import type { CurrentUser } from '../../plugins/auth';
 import * as repo from './work.repository';
 
 /**
- * Which open tickets concern a member (DESIGN §7.1 My Work): a foreman, those of the jobs he
+ * Which open tickets concern a member (docs/product/field-mode.md §1 My Work): a foreman, those of the jobs he
  * runs; a working foreman, those assigned to him and those of his crew foreman's jobs; linemen
  * and apprentices, those of their crew foreman's jobs; the office, all of them.
  */

@@ -9,7 +9,7 @@ import type { TicketMapProps } from './TicketMap';
 // (issue 17's page weights).
 const TicketMap = lazy(loadTicketMap);
 
-/** A map of the list's tickets (DESIGN §7.2): see TicketMap. */
+/** A map of the list's tickets (docs/product/map.md §1): see TicketMap. */
 export function MapView(props: TicketMapProps) {
   return (
     <Suspense

@@ -27,7 +27,7 @@ import {
 import classes from './TicketMap.module.css';
 
 /**
- * The ticket map (DESIGN §7.2), loaded on demand (MapView imports it lazily, so Leaflet,
+ * The ticket map (docs/product/map.md §1), loaded on demand (MapView imports it lazily, so Leaflet,
  * supercluster and this code never weigh on the job and My Work pages until someone picks Map).
  *
  * Speed for a job of 5,000 poles: supercluster indexes the points once per list (a few ms), and

@@ -13,7 +13,7 @@ const t = (id: number, geo_lat: number | null, geo_lon: number | null, over: Par
   ...over,
 });
 
-describe('map points (DESIGN §7.2)', () => {
+describe('map points (docs/product/map.md §1)', () => {
   it('one point per ticket with both coordinates, with its state and title', () => {
     const rows = [
       t(1, 42.1, -72.5),

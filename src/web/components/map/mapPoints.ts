@@ -3,7 +3,7 @@ import { placeOf, type LatLon } from '../../../shared/distance';
 import { ticketState, type TicketState } from '../../../shared/ticket-state';
 
 /**
- * What the ticket maps draw (DESIGN §7.2), as pure data: one point per ticket with coordinates,
+ * What the ticket maps draw (docs/product/map.md §1), as pure data: one point per ticket with coordinates,
  * its state and its look. Kept apart from Leaflet so that it is tested without a browser and
  * the pages that only count points do not load the map's code.
  */

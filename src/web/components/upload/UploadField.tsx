@@ -35,7 +35,7 @@ export interface UploadFieldProps {
   dropText?: string;
   /** A field-level error to show under the field (e.g. from the workbook check). */
   error?: ReactNode;
-  /** The headline of a failed upload; SPEC §8's MSG.uploadError unless a screen names its own (Excel: MSG.fileUploadFailed). */
+  /** The headline of a failed upload; docs/product/messages.md's MSG.uploadError unless a screen names its own (Excel: MSG.fileUploadFailed). */
   failureTitle?: string;
 }
 
@@ -45,9 +45,9 @@ function acceptOf(kind: UploadKind): Record<string, string[]> {
 }
 
 /**
- * A one-file upload field (SPEC §7 signed uploads): a drop area (click or drag), a spinner and
+ * A one-file upload field (docs/product/api.md §6 signed uploads): a drop area (click or drag), a spinner and
  * progress while uploading, the uploaded file with a link and a remove control, and on failure
- * 'An error has occurred while uploading. Please retry your request.' with the SPEC §8 detail and,
+ * 'An error has occurred while uploading. Please retry your request.' with the docs/product/messages.md detail and,
  * after 10 seconds, a Retry control that clears the file.
  */
 export function UploadField({

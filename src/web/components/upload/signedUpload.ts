@@ -42,7 +42,7 @@ function putWithProgress(url: string, file: File, headers: Record<string, string
 }
 
 /**
- * The signed-upload flow of SPEC §7 for one file, in the browser, with progress: the same signing
+ * The signed-upload flow of docs/product/api.md §6 for one file, in the browser, with progress: the same signing
  * as `uploadFile` (src/web/api/upload.ts, signUpload), then the bytes sent with XMLHttpRequest,
  * which reports upload progress (fetch cannot). A cancelled upload throws an AbortError.
  */

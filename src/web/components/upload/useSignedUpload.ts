@@ -15,7 +15,7 @@ export interface SignedUpload {
   /** The finished upload (status 'done'). */
   file: UploadedFile | null;
   /**
-   * What went wrong, word for word from SPEC §8 (signed URL, storage, invalid response, not
+   * What went wrong, word for word from docs/product/messages.md (signed URL, storage, invalid response, not
    * logged in) or the file check of src/shared/uploads.ts. With status 'error' the UI shows
    * MSG.uploadError above it; a rejected file (wrong type, too big) leaves status 'idle'.
    */
@@ -24,15 +24,15 @@ export interface SignedUpload {
   canRetry: boolean;
   /** Uploads one file; resolves with it, or null when it failed or was cancelled. */
   upload: (file: File) => Promise<UploadedFile | null>;
-  /** SPEC §4: retry clears the file, so the person can pick it (or another) again. */
+  /** docs/product/rules.md: retry clears the file, so the person can pick it (or another) again. */
   retry: () => void;
   /** Stops an upload in progress and clears everything. */
   cancel: () => void;
 }
 
 /**
- * One signed upload of SPEC §7 with the states a UI needs: spinner/progress while uploading,
- * the SPEC §8 messages on failure and the Retry control that appears 10 seconds later.
+ * One signed upload of docs/product/api.md §6 with the states a UI needs: spinner/progress while uploading,
+ * the docs/product/messages.md messages on failure and the Retry control that appears 10 seconds later.
  * A pending upload is cancelled when the component unmounts.
  */
 export function useSignedUpload(kind: UploadKind, opts: { onUploaded?: (file: UploadedFile) => void } = {}): SignedUpload {

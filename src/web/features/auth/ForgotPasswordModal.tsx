@@ -8,7 +8,7 @@ import { useRequestNewLink } from './api/forgotPassword';
 /** The rules POST /crew/forgot-password applies (src/shared/auth.schemas), as the form's `validate`. */
 const forgotRules = schemaResolver(forgotBody, { sync: true });
 
-/** 'What's My Password?' (SPEC §2), on the login page and in one's account: asks for an email and mails a reset link. */
+/** 'What's My Password?' (docs/product/screens.md §2), on the login page and in one's account: asks for an email and mails a reset link. */
 export function ForgotPasswordModal({
   opened,
   onClose,

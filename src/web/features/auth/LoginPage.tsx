@@ -19,7 +19,7 @@ const ForgotPasswordModal = lazyDialog(() => import('./ForgotPasswordModal').the
 const loginRules = schemaResolver(loginBody, { sync: true });
 
 /**
- * SPEC §2 Login: email and password, inputs disabled while signing in, the spec's messages. A
+ * docs/product/screens.md §2 Login: email and password, inputs disabled while signing in, the spec's messages. A
  * refused form (the shared rules, or the server) says why once, above the fields.
  */
 export default function LoginPage() {

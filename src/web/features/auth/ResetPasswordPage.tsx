@@ -40,7 +40,7 @@ export default function ResetPasswordPage() {
     setError(null);
     try {
       await reset.mutateAsync({ resetToken, userId: Number(userId), password });
-      // The new password is set and every earlier session ended; sign in on the login page (SPEC §2).
+      // The new password is set and every earlier session ended; sign in on the login page (docs/product/screens.md).
       clearSession();
       notifications.show({ color: 'green', message: 'Your password is set. Log in with it now.' });
       navigate('/login', { replace: true });

@@ -9,7 +9,7 @@ import { useEndSession, useLogoutOthers, useMySessions } from './api/sessions';
 /** "Last seen just now", "… 12 minutes ago", "… 3 hours ago", or the date: when a device was last used. */
 export function lastSeenText(iso: string, now = Date.now()): string {
   const minutes = Math.floor((now - Date.parse(iso)) / 60_000);
-  // Last seen moves at most once a minute on the server (DESIGN §7.7): two minutes is "just now".
+  // Last seen moves at most once a minute on the server (docs/product/sessions-and-safety.md): two minutes is "just now".
   if (minutes < 2) return 'Last seen just now';
   if (minutes < 60) return `Last seen ${minutes} minutes ago`;
   const hours = Math.floor(minutes / 60);
@@ -46,7 +46,7 @@ function SessionRow({ session, onEnd, ending }: { session: SessionItem; onEnd: (
 }
 
 /**
- * "Where you're signed in" on the User page (DESIGN §7.7): one row per sign-in, this device
+ * "Where you're signed in" on the User page (docs/product/sessions-and-safety.md): one row per sign-in, this device
  * first, with Sign out per other device and "Sign out everywhere else". This device signs out
  * with Logout, which asks first when changes are still waiting on it.
  */

@@ -28,7 +28,7 @@ type ProfileForm = { first_name: string; last_name: string; email: string; phone
 /** The rules PUT /crew/myProfileData applies (src/shared/auth.schemas profileUpdate). */
 const profileRules = schemaResolver(profileUpdate, { sync: true });
 
-/** SPEC §2 User Account: own profile, read-only join date and company, reset, logout, save. */
+/** docs/product/screens.md §8 User Account: own profile, read-only join date and company, reset, logout, save. */
 export default function UserPage() {
   const myData = useMyData();
   const { user } = useSession();
@@ -40,7 +40,7 @@ export default function UserPage() {
   const [banner, setBanner] = useState<Banner>(null);
   const [resetOpen, setResetOpen] = useState(false);
   const bannerTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
-  // A new sign-in address needs the current password (DESIGN §7.7); the field shows only then.
+  // A new sign-in address needs the current password (docs/product/sessions-and-safety.md); the field shows only then.
   const signInEmail = data?.email;
   const form = useForm<ProfileForm>({
     initialValues: { first_name: '', last_name: '', email: '', phone_number: '', current_password: '' },
@@ -65,7 +65,7 @@ export default function UserPage() {
   }, [profileKey]);
   useEffect(() => () => clearTimeout(bannerTimer.current), []);
 
-  // Banners disappear after 5 seconds (SPEC §4).
+  // Banners disappear after 5 seconds (docs/product/rules.md).
   function show(b: Banner) {
     setBanner(b);
     clearTimeout(bannerTimer.current);
@@ -125,7 +125,7 @@ export default function UserPage() {
               <Button variant="default" onClick={() => setResetOpen(true)} disabled={!online}>
                 Reset Password
               </Button>
-              {/* Logout ends this session and every other of this user on the server (SPEC §2, item 5). */}
+              {/* Logout ends this session and every other of this user on the server (docs/product/screens.md, item 5). */}
               <Button variant="default" color="red" onClick={logout} loading={loggingOut}>
                 Logout
               </Button>
@@ -144,7 +144,7 @@ export default function UserPage() {
         </Stack>
       </Paper>
       <SessionsCard />
-      {/* SPEC §2: the same 'What's My Password?' modal as the login page; its own errors show in it. */}
+      {/* docs/product/screens.md §2: the same 'What's My Password?' modal as the login page; its own errors show in it. */}
       <ForgotPasswordModal
         opened={resetOpen}
         onClose={() => setResetOpen(false)}

@@ -31,7 +31,7 @@ const valuesOf = (m: CrewMember | null): CrewFormValues =>
 const crewRules = schemaResolver(crewCreate, { sync: true });
 
 /**
- * Add User / Edit User (SPEC §2, §4, §5): the shared rules of src/shared/crew.schemas show their
+ * Add User / Edit User (docs/product/screens.md §7, rules.md §3.3, rules.md §3.1): the shared rules of src/shared/crew.schemas show their
  * messages once a field has been left, and the server's `fields` after a refused save; Save is
  * enabled only when the form is valid and changed; closing with changes asks first. Mounted
  * only while open, so each opening starts fresh.
@@ -51,7 +51,7 @@ export function CrewModal({
 }) {
   const editing = member != null;
   const isSelf = editing && member.id === currentUserId;
-  // The server refuses it too (DESIGN §4): only an Admin changes an Admin's account.
+  // The server refuses it too (docs/product/roles-and-statuses.md): only an Admin changes an Admin's account.
   const locked = editing && member.role_id === ROLE.ADMIN && currentRoleId !== ROLE.ADMIN;
   const small = useMediaQuery('(max-width: 48em)');
   const [saveError, setSaveError] = useState<string | null>(null);
@@ -121,7 +121,7 @@ export function CrewModal({
       onSaved(reply, !editing);
       onClose();
     } catch (err) {
-      // SPEC §7/§8: alert body.status, else 'Error saving user'.
+      // docs/product/api.md, messages.md: alert body.status, else 'Error saving user'.
       const status = err instanceof ApiError ? (err.body?.status as string | undefined) : undefined;
       setSaveError(status || MSG.saveUserError);
       form.setErrors(serverFieldErrors(err, Object.keys(values)));

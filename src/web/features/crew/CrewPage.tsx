@@ -44,7 +44,7 @@ const COLUMNS: { column: CrewSortColumn; label: string }[] = [
 type ModalState = { mode: 'closed' } | { mode: 'add' } | { mode: 'edit'; member: CrewMember };
 
 /**
- * The crew roster (SPEC §2 Crew). A role that may not view crew (DESIGN §4) is told whom the page
+ * The crew roster (docs/product/screens.md §7 Crew). A role that may not view crew (docs/product/roles-and-statuses.md §2) is told whom the page
  * is for, with a way back, rather than shown a blank page.
  */
 export default function CrewPage() {

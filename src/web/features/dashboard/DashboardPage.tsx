@@ -18,7 +18,7 @@ import { useStoredSort } from '../../components/useStoredSort';
 import { useDashboard } from './api/dashboard';
 
 /**
- * The dashboard (DESIGN §7.3, decision 026): what is open and overdue, what was done this week,
+ * The dashboard (docs/product/billing.md §6, decision 026): what is open and overdue, what was done this week,
  * what is done but not billed yet, by job and by foreman, and the completed amount of the last
  * 12 weeks. Its own route chunk, so the chart library never weighs on the other pages.
  */

@@ -16,7 +16,7 @@ import { useCreateInvoice, usePreviewInvoice } from './api/createInvoice';
 const choiceRules = schemaResolver(invoiceChoiceForm, { sync: true });
 
 /**
- * Create invoice (DESIGN §7.3): what to bill (every completed unbilled ticket, those completed
+ * Create invoice (docs/product/billing.md §5): what to bill (every completed unbilled ticket, those completed
  * through a date, or chosen ones), Preview (the lines and total the server would freeze), then
  * Confirm, which sends the previewed tickets: if someone billed one meanwhile, the 409 says which
  * and the preview is dropped, never silently replaced by another invoice.

@@ -15,7 +15,7 @@ import { CreateInvoiceModal } from './CreateInvoiceModal';
 const day = (iso: string) => new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: '2-digit', day: '2-digit' });
 
 /**
- * The job's invoices (DESIGN §7.3), on the job page for roles 1–3: number, date, tickets, total
+ * The job's invoices (docs/product/billing.md §4), on the job page for roles 1–3: number, date, tickets, total
  * and the XLSX / PDF downloads; roles 1–2 also "Create invoice". Roles 4–6 see none of it.
  */
 export default function InvoicesSection({ jobId }: { jobId: number }) {

@@ -14,10 +14,10 @@ import { ExcelMappingModal, type LibraryMap, type MappingRead, type TicketMap } 
 export type ExcelState = 'none' | 'busy' | 'unmapped' | 'mapped';
 
 /**
- * The Excel ticket file of the Create Job modal (SPEC §2, §4): upload the workbook, read its
+ * The Excel ticket file of the Create Job modal (docs/product/screens.md §4, imports.md §3): upload the workbook, read its
  * columns (GET /jobs/excel/getColumns), map them in 'Excel Column Mapping' (which may read
  * another sheet's columns), and attach the saved mapping and the sheets picked to the draft as
- * `ticketsFile`. The messages of SPEC §5: too few columns and parse errors
+ * `ticketsFile`. The messages of docs/product/imports.md §3: too few columns and parse errors
  * come from the server word for word; an upload failure shows 'File upload failed.'.
  */
 export function ExcelTicketsField({
@@ -61,7 +61,7 @@ export function ExcelTicketsField({
       setMappingOpen(true);
     } catch (err) {
       if ((err as Error).name === 'AbortError') return;
-      // The server answers 422 with the SPEC §5 message (too few columns, unparsable, .xls).
+      // The server answers 422 with the docs/product/imports.md §3 message (too few columns, unparsable, .xls).
       setError(err instanceof ApiError && err.status >= 400 && err.status < 500 && err.status !== 401 ? err.message : MSG.excelUnparsable);
       setFile(null);
     }

@@ -9,7 +9,7 @@ import { useJobExportXlsxDownload } from './api/jobExportFile';
 import { useJobMapDownload } from './api/jobMapFile';
 import { useJobTickets } from './api/jobTickets';
 
-/** The export options, named for what they hold (SPEC §2's Option 1 and 2, and one row per unit). */
+/** The export options, named for what they hold (docs/product/screens.md §5.4's Option 1 and 2, and one row per unit). */
 const OPTIONS: { option: ExportOption; name: string; rows: string; description: string }[] = [
   {
     option: 1,
@@ -87,11 +87,11 @@ function DownloadButton({
 }
 
 /**
- * 'Select an export option' (SPEC §2 Export): each option named for what it holds, downloadable
+ * 'Select an export option' (docs/product/screens.md §5.4 Export): each option named for what it holds, downloadable
  * as CSV (built here by src/shared/export.ts) or as Excel (.xlsx, built by the server from the
- * same rows: a CSV cannot keep a pole '007' as text, DESIGN §7.5); refused, with the reason of
- * SPEC §5 as tooltip, unless the data is complete. The full tickets are loaded when the modal
- * opens (the job page holds only the table's rows). Then the job's map layers (DESIGN §7.2),
+ * same rows: a CSV cannot keep a pole '007' as text, docs/product/imports.md §9); refused, with the reason of
+ * docs/product/rules.md as tooltip, unless the data is complete. The full tickets are loaded when the modal
+ * opens (the job page holds only the table's rows). Then the job's map layers (docs/product/map.md §1),
  * which the server builds: GeoJSON and KML of the tickets with coordinates. A failed download
  * says why in the modal.
  */

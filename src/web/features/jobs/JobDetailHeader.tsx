@@ -50,9 +50,9 @@ function Field({ label, children }: { label: string; children: React.ReactNode }
 }
 
 /**
- * The job detail header (SPEC §2 Job detail): Job number, Foreman, Utility, Due Date, Date
+ * The job detail header (docs/product/screens.md §1.2 Job detail): Job number, Foreman, Utility, Due Date, Date
  * Completed, and the links Delete Job, Edit Job Info and Export Job Info (hidden for roles that
- * may not change jobs, DESIGN §4).
+ * may not change jobs, docs/product/roles-and-statuses.md).
  */
 export default function JobDetailHeader({ jobId }: { jobId: number }) {
   const { claims } = useSession();

@@ -21,10 +21,10 @@ const IN_SHEET = { withinPortal: true, floatingStrategy: 'fixed' } as const;
 import type { JobForm } from './jobForm';
 
 /**
- * The fields Create Job and Edit Job share (SPEC §2): job type, due date (MM/DD/YYYY calendar),
+ * The fields Create Job and Edit Job share (docs/product/screens.md §4): job type, due date (MM/DD/YYYY calendar),
  * utility, work packet, foreman, work contact phone, hospital. Job number and overrides are
  * placed by JobFormModal (editable only when creating). Messages are the form's errors: the
- * SPEC §5 rules as a field changes, and the server's `fields` after a refused save.
+ * docs/product/rules.md rules as a field changes, and the server's `fields` after a refused save.
  */
 export function JobFormFields({
   form,

@@ -22,7 +22,7 @@ import { emptyJobForm, jobFieldsOf, jobFormErrors, jobFormField, jobFormFrom, ty
 import { useJobNumberCheck } from './useJobNumberCheck';
 
 /**
- * Create Job and Edit Job (SPEC §2, §4, §5): one form of the job's fields, validated by the
+ * Create Job and Edit Job (docs/product/screens.md §4, rules.md §1.2, rules.md): one form of the job's fields, validated by the
  * shared Job save schema, with server `fields` errors shown on their fields.
  * - Without `job` it creates: a blank draft due one month from today; the job number is checked
  *   when it loses focus; Save is enabled when the number is free, a utility is chosen, the packet
@@ -74,7 +74,7 @@ function JobFormDialog({ job, onClose }: { job: Job | null; onClose: () => void 
     secondary_voltage_override: values.secondary_voltage_override,
   };
 
-  // SPEC §5 Job creation: number present and not taken, utility chosen, packet present; plus
+  // docs/product/rules.md §1.2 Job creation: number present and not taken, utility chosen, packet present; plus
   // the general Job save rules (due date) and nothing still uploading or left unmapped.
   const blockers: string[] = [];
   if (creating) {
@@ -223,7 +223,7 @@ function JobFormDialog({ job, onClose }: { job: Job | null; onClose: () => void 
   );
 }
 
-/** The job-wide overrides of a new job (SPEC §4): each replaces its Excel column on every ticket. */
+/** The job-wide overrides of a new job (docs/product/imports.md §3): each replaces its Excel column on every ticket. */
 function OverridesFields({ form }: { form: UseFormReturnType<JobForm> }) {
   return (
     <Accordion variant="contained" chevronPosition="right">

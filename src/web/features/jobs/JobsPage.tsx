@@ -40,7 +40,7 @@ const COLUMNS: { column: JobSortColumn; label: string }[] = [
   { column: 'percent_complete', label: '% Complete' },
 ];
 
-/** "59.6%": the server's figure has one decimal already (DESIGN §7.3). */
+/** "59.6%": the server's figure has one decimal already (docs/product/billing.md §1). */
 const percentText = (p: number | undefined) => `${(p ?? 0).toLocaleString('en-US', { maximumFractionDigits: 1 })}%`;
 
 /** Rows per page: the list stays fast with thousands of jobs by rendering one page at a time. */
@@ -51,7 +51,7 @@ const PAGE_CONTROL_LABEL = { first: 'First page', previous: 'Previous page', nex
 const STATUS_COLOR: Record<string, string> = { 'In Estimation': 'grape', 'In Progress': 'blue', Complete: 'green' };
 const jobHref = (id: number) => `/job?id=${id}`;
 
-/** The jobs list (SPEC §2 Jobs list): 'Job View', status filters, search, sortable columns, Create Job. */
+/** The jobs list (docs/product/screens.md §3 Jobs list): 'Job View', status filters, search, sortable columns, Create Job. */
 export default function JobsPage() {
   const { claims } = useSession();
   const canWrite = can(claims?.roleId, 'jobs.write');

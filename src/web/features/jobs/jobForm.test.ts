@@ -4,7 +4,7 @@ import { emptyJobForm, jobFieldsOf, jobFormErrors, jobFormField, jobFormFrom } f
 
 const packet = { url: '/files/1/work_packet/abc/packet.pdf', name: 'packet.pdf', size: 601, type: 'application/pdf' };
 
-describe('job form (SPEC §4 Create/Edit Job, §5 Job save)', () => {
+describe('job form (docs/product/rules.md §1.2 Create/Edit Job, §5 Job save)', () => {
   it('opens blank with Normal job type and a due date one month from today', () => {
     const form = emptyJobForm(new Date(2026, 0, 31));
     expect(form.job_number).toBe('');

@@ -4,7 +4,7 @@ import { defaultDueDate } from '../../../shared/dates';
 import { jobFieldsSchema, type Job, type JobFieldsInput, type JobListItem } from '../../../shared/jobs.schemas';
 import type { StoredFile } from '../../components/upload/UploadField';
 
-/** What the Job form (JobFormModal: Create Job and Edit Job) edits (SPEC §3 Job and New job draft). */
+/** What the Job form (JobFormModal: Create Job and Edit Job) edits (docs/product/entities.md §1 Job and New job draft). */
 export interface JobForm {
   job_number: string;
   job_type: number;
@@ -22,7 +22,7 @@ export interface JobForm {
   secondary_voltage_override: string;
 }
 
-/** SPEC §4: a blank draft whose due date is one month from today. */
+/** docs/product/rules.md §1.2: a blank draft whose due date is one month from today. */
 export function emptyJobForm(today = new Date()): JobForm {
   return {
     job_number: '',
@@ -91,7 +91,7 @@ export const jobFormField = (field: string) => (field.startsWith('work_packet_')
 const checkJobFields = schemaResolver(jobFieldsSchema, { sync: true });
 
 /**
- * The `validate` of the Job form (SPEC §5 Job save rules, checked by the same schema the server
+ * The `validate` of the Job form (docs/product/rules.md §1.2 Job save rules, checked by the same schema the server
  * uses): a message per form field that is wrong, empty when the job can be saved.
  */
 export function jobFormErrors(form: JobForm): FormErrors {

@@ -5,7 +5,7 @@ import { jobNumberTakenQuery, useJobNumberTaken } from './api/jobExists';
 export type NumberState = 'checking' | 'exists' | 'free' | 'failed';
 
 /**
- * Whether a new job's number is taken (SPEC §4: checked when the field loses focus, and again on
+ * Whether a new job's number is taken (docs/product/rules.md: checked when the field loses focus, and again on
  * save if it was not). `stateOf(number)` answers only for the number last checked, so a number
  * typed since then reads as not checked; an answer for an older number is another query's, and
  * is not shown.

@@ -11,7 +11,7 @@ const qty = (n: number) => n.toLocaleString('en-US', { maximumFractionDigits: 6 
 const pct = (n: number) => `${n.toLocaleString('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 })}%`;
 
 /**
- * The job's Production (DESIGN §7.3, roles 1–3; the page shows it only to them): how far the job
+ * The job's Production (docs/product/roles-and-statuses.md §3, roles 1–3; the page shows it only to them): how far the job
  * is, by amount (or by quantity when no unit has a price), its totals, and on demand the figures
  * per unit and per foreman. Every figure is the server's (computeProduction); nothing is summed here.
  */

@@ -25,7 +25,7 @@ const COLUMNS: { column: UnitSortColumn; label: string }[] = [
 ];
 
 /**
- * /units (DESIGN §7.3, roles 1–3): one utility's unit library with prices; roles 1–2 edit a price
+ * /units (docs/product/billing.md §2, roles 1–3): one utility's unit library with prices; roles 1–2 edit a price
  * in place (saved on Enter or when the field is left), role 3 reads them. `?utility=<id>` picks
  * the utility (the Production view links here with the job's).
  */

@@ -30,7 +30,7 @@ const newTaskRules = ({ unit, init_qty, additional_qty }: NewTask) => {
 };
 
 /**
- * 'Create Task' on the job page (SPEC §2): one unit of the library added to every ticked ticket.
+ * 'Create Task' on the job page (docs/product/screens.md §5): one unit of the library added to every ticked ticket.
  * Each ticket is read fresh and saved with its own version, so nobody's edits are overwritten;
  * tickets that fail are named and the rest keep their new task.
  */

@@ -2,7 +2,7 @@ import { Group, Text } from '@mantine/core';
 import { IconAlertCircleFilled, IconCircleCheckFilled, IconCircleDashed } from '@tabler/icons-react';
 
 /**
- * SPEC §2 NRA/DNR and Digsafe cells: grey = not required, red = required but no document,
+ * docs/product/screens.md NRA/DNR and Digsafe cells: grey = not required, red = required but no document,
  * green = document present. Each state also has its own shape (dashed ring, exclamation mark,
  * tick) and a label, so that nobody needs to tell red from green in sunlight.
  */

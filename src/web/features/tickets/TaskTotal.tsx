@@ -7,7 +7,7 @@ export const signedQty = (n: number) => (n > 0 ? `+${formatQty(n)}` : n < 0 ? `\
 
 /**
  * The quantity a task comes to: bid plus change. A new task starts with a
- * change of 1 (SPEC §5), so the total is said beside the two numbers, never left to be guessed.
+ * change of 1 (docs/product/rules.md), so the total is said beside the two numbers, never left to be guessed.
  */
 export function TaskTotal({ init, change, uom }: { init: number; change: number; uom?: string | null }) {
   return (

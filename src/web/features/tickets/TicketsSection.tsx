@@ -29,7 +29,7 @@ const TicketWindow = lazy(() => import('./window/TicketWindow').then((m) => ({ d
 const CreateTaskModal = lazy(() => import('./CreateTaskModal').then((m) => ({ default: m.CreateTaskModal })));
 
 /**
- * The ticket part of the job page (SPEC §2 Job detail): buttons, filters, the sortable ticket
+ * The ticket part of the job page (docs/product/screens.md §5 Job detail): buttons, filters, the sortable ticket
  * table and the ticket window. It puts together what its hooks do: the rows (useTicketRows:
  * filters, search, sort), the ticks (useTicketSelection), the open ticket in the address
  * (useTicketRoute) and Upload Spreadsheet (spreadsheet/). The rows are virtualised, so a job of
@@ -43,7 +43,7 @@ export default function TicketsSection({ jobId }: { jobId: number }) {
   const canWrite = can(roleId, 'tickets.write');
   const canEdit = can(roleId, 'tickets.edit');
   const jobQuery = useJob(jobId);
-  // Table or Map (DESIGN §7.2), remembered on this device; read at once, so a reload in Map
+  // Table or Map (docs/product/map.md §1), remembered on this device; read at once, so a reload in Map
   // view never flashes the table first.
   const [view, setView] = useLocalStorage<TicketView>({ key: TICKET_VIEW_KEY, defaultValue: 'table', getInitialValueInEffect: false });
   const onView = useCallback((v: string) => setView(v === 'map' ? 'map' : 'table'), [setView]);

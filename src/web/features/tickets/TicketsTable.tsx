@@ -102,7 +102,7 @@ const Row = memo(function Row({
       <td>
         <span className={t.status === 'Complete' ? classes.complete : undefined}>{t.status}</span>
         {t.invoice_number && (
-          // DESIGN §7.3: billed tickets are marked; the invoice number shows on hover and in the window.
+          // docs/product/billing.md §5: billed tickets are marked; the invoice number shows on hover and in the window.
           <span className={classes.billed} title={`Billed on ${t.invoice_number}${t.unlocked_at ? ' (unlocked)' : ''}`} data-testid="billed-badge">
             {t.unlocked_at ? 'Billed · unlocked' : 'Billed'}
           </span>
@@ -137,7 +137,7 @@ const Header = memo(function Header({
 });
 
 /**
- * The job's tickets (SPEC §2 Job detail). Only the rows in view (plus a few) are in the DOM, so a
+ * The job's tickets (docs/product/screens.md §5 Job detail). Only the rows in view (plus a few) are in the DOM, so a
  * job of 5,000 tickets scrolls, filters and re-sorts without delay; the header stays in place.
  */
 export function TicketsTable({

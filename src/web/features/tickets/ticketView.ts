@@ -1,4 +1,4 @@
-/** How the job page shows its tickets (DESIGN §7.2): as a table or on a map, remembered per device. */
+/** How the job page shows its tickets (docs/product/map.md §1): as a table or on a map, remembered per device. */
 export type TicketView = 'table' | 'map';
 
 /** The localStorage key of that choice (Mantine's useLocalStorage keeps it as JSON: '"map"'). */

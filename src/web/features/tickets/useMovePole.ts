@@ -11,7 +11,7 @@ import { confirmDialog } from '../../components/confirm';
 import { useSaveTicket } from './api/saveTicket';
 
 /**
- * A point dragged on the job map (DESIGN §7.2, office roles): asks "Move pole X here?", then
+ * A point dragged on the job map (docs/product/map.md §3, office roles): asks "Move pole X here?", then
  * saves the new coordinates through the one ticket save, with the version of the row the map
  * drew (a stale one is refused with the server's usual 409 message, and the job is read again).
  * Resolves whether the move was saved: the map puts the point back otherwise.

@@ -77,7 +77,7 @@ function WorkCard({ t, today, waiting, onOpen, away }: { t: WorkItem; today: str
   );
 }
 
-/** My Work (DESIGN §7.1): the open tickets that concern me, grouped by job, soonest due first. */
+/** My Work (docs/product/field-mode.md §1): the open tickets that concern me, grouped by job, soonest due first. */
 export default function WorkPage() {
   usePageTitle('My Work');
   const navigate = useNavigate();
@@ -92,7 +92,7 @@ export default function WorkPage() {
   useKeepTicketsOnDevice(work.data?.tickets, online);
   const [search, setSearch] = useState('');
   const [shown, setShown] = useState(PAGE);
-  // List or Map (DESIGN §7.2), remembered on this device.
+  // List or Map (docs/product/map.md §1), remembered on this device.
   const [view, setView] = useLocalStorage<'list' | 'map'>({ key: 'linecrew.work.view', defaultValue: 'list', getInitialValueInEffect: false });
   // The phone's position is asked for only when the person asks (Show my position, or choosing
   // Nearest first), never on opening the page: so it is not remembered either.

@@ -70,7 +70,7 @@ function DeletedWithoutCopy({ label, held }: { label: string; held: readonly Out
 }
 
 /**
- * The phone-first ticket view of My Work (DESIGN §7.1): big targets at 390 px, and every change
+ * The phone-first ticket view of My Work (docs/product/field-mode.md §2): big targets at 390 px, and every change
  * goes through the outbox, so it is kept on the phone first and sent when there is a network.
  * What the screen shows is the server's copy with the queued changes on top.
  */

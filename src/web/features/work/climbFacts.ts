@@ -3,7 +3,7 @@ import type { Ticket } from '../../../shared/tickets.schemas';
 
 /**
  * What "Before you climb" says about one safety value: the job's override where the office set
- * one (SPEC §2: it overrides the workbook's column for the whole job), else the pole's or the
+ * one (docs/product/screens.md: it overrides the workbook's column for the whole job), else the pole's or the
  * ticket's own value. When both are set and differ — the override was changed after the import,
  * or the pole record says otherwise — both are shown: a crew must never be told one voltage
  * while the office's records hold another (decision 039).
@@ -42,7 +42,7 @@ export function climbDocuments(ticket: Ticket, header: JobListItem | undefined):
   return docs;
 }
 
-/** Dig Safe / NRA status in field words (SPEC §2's grey / red / green circles). */
+/** Dig Safe / NRA status in field words (docs/product/screens.md's grey / red / green circles). */
 export function docStatus(required: number, url: string | null): string {
   if (url) return 'Required · document on file';
   return required ? 'Required · no document yet: ask the office' : 'Not required';

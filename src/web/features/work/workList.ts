@@ -10,7 +10,7 @@ export interface WorkGroup {
 }
 
 /**
- * My Work's list (DESIGN §7.1): the tickets matching the search (the job page's rule,
+ * My Work's list (docs/product/field-mode.md §1): the tickets matching the search (the job page's rule,
  * src/shared/ticket-search.ts: pole, line, street, work orders, unit codes and job number, every
  * word somewhere), grouped by job, in the server's work order (soonest due first:
  * src/shared/work.list.ts sortWorkTickets, the one place of that rule).

@@ -68,7 +68,7 @@ describe('shownText and cellNumber', () => {
   });
 });
 
-describe('importDate (DESIGN §7.5): never a year 0027', () => {
+describe('importDate (docs/product/imports.md §8): never a year 0027', () => {
   const ok = (date: string) => ({ ok: true, date });
   it('reads serials, MM/DD/YYYY, M/D/YY as 20YY and ISO', () => {
     expect(importDate(46100)).toEqual(ok('2026-03-19'));

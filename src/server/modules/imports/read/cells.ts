@@ -3,7 +3,7 @@ import { toIsoDate } from '../../../../shared/dates';
 import { isNoResult, isShownNumber, type CellValue } from '../../../../shared/excel';
 
 /**
- * One cell as the person sees it (DESIGN §7.5 "text as shown", "formulas"): what a reader of
+ * One cell as the person sees it (docs/product/imports.md §6 "text as shown", "formulas"): what a reader of
  * .xlsx or CSV hands the converter. A number keeps its value, and when its number format shows
  * it otherwise (a pole id 123 formatted 00000 shows 00123) the shown text travels with it; a
  * formula with no saved result is marked, so that a mapped cell holding one is refused instead of
@@ -119,7 +119,7 @@ export function serialToIsoDate(serial: number, date1904 = false): string | null
   return toIsoDate(new Date(Math.round((days - 25569) * 86_400_000)));
 }
 
-/** DESIGN §7.5: the years an imported date may have. Never a year 0027. */
+/** docs/product/imports.md §8: the years an imported date may have. Never a year 0027. */
 export const DATE_YEARS = { min: 2000, max: 2100 } as const;
 
 /** ISO 'YYYY-MM-DD', maybe with a time of day after it (unambiguous: the date is kept). */
@@ -131,7 +131,7 @@ export const TWO_DIGIT_YEAR = /^\d{1,2}\/\d{1,2}\/\d{2}$/;
 export type ImportDate = { ok: true; date: string } | { ok: false };
 
 /**
- * An imported date (DESIGN §7.5): an Excel serial (1900 or 1904 system), a date cell (already
+ * An imported date (docs/product/imports.md §8): an Excel serial (1900 or 1904 system), a date cell (already
  * 'YYYY-MM-DD'), 'MM/DD/YYYY', 'M/D/YY' (2000 + YY) or ISO 'YYYY-MM-DD'; a year from 2000 to
  * 2100. Anything else is refused: a date is never guessed.
  */

@@ -5,7 +5,7 @@ import { buildSheet, headerScore, HEADER_SCAN_ROWS, type RawRow } from './header
 import { Budget, DEFAULT_WORKBOOK_LIMITS, type WorkbookLimits } from './limits';
 
 /**
- * CSV as people's tools write it (DESIGN §7.5): UTF-8 with or without a BOM, else Windows-1252
+ * CSV as people's tools write it (docs/product/imports.md §9): UTF-8 with or without a BOM, else Windows-1252
  * (Excel's "CSV (Comma delimited)"); separated by ',', ';' or TAB, whichever makes a header
  * line; in a ';'-separated file the decimal separator is the comma (what Excel writes where the
  * comma is the decimal mark).

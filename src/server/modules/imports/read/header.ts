@@ -11,8 +11,8 @@ import {
 import { cellNumber, hasDecimalComma, importDate, shownText, TWO_DIGIT_YEAR } from './cells';
 
 /**
- * Where a sheet's header is (DESIGN §7.5 "header row"): within the first 20 rows, the row that
- * holds the most of the sheet's default column names (SPEC §4), at least 3. Titles, group-title
+ * Where a sheet's header is (docs/product/imports.md §5 "header row"): within the first 20 rows, the row that
+ * holds the most of the sheet's default column names (docs/product/imports.md §3), at least 3. Titles, group-title
  * rows and "Job: … Prepared: …" lines above it are skipped, whatever their number of cells.
  * Rows are taken as they are read (the import streams them), so the first 20 wait until the
  * choice can be made.

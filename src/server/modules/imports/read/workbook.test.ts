@@ -90,7 +90,7 @@ describe('parseWorkbook with workbooks written by openpyxl', () => {
     expect(parsed.tickets.headerRow).toBe(1);
   });
 
-  it('answers the SPEC §5 message for too few ticket columns', async () => {
+  it('answers the docs/product/imports.md §3 message for too few ticket columns', async () => {
     const parsed = await parseWorkbook(fixture('too-few-columns.xlsx'));
     expect(parsed.tickets.columns).toHaveLength(5);
     const err = await rejection(() => assertEnoughColumns(parsed));
@@ -98,7 +98,7 @@ describe('parseWorkbook with workbooks written by openpyxl', () => {
     expect(err.message).toBe(`${MSG.tooFewJobColumns} ${MSG.excelHeaderUsed('Unit Tracking', 1, 5, 9)}`);
   });
 
-  it('answers the SPEC §5 message for too few library columns', async () => {
+  it('answers the docs/product/imports.md §3 message for too few library columns', async () => {
     const parsed = await parseWorkbook(fixture('too-few-library-columns.xlsx'));
     expect(() => assertTicketColumns(parsed)).not.toThrow();
     const err = await rejection(() => assertEnoughColumns(parsed));
@@ -119,7 +119,7 @@ describe('parseWorkbook with workbooks written by openpyxl', () => {
     expect(err.message).toBe(MSG.excelUnparsable);
   });
 
-  it('answers 415 naming the kinds expected for a zip that is not a workbook, binary junk and an empty file (DESIGN §7.7)', async () => {
+  it('answers 415 naming the kinds expected for a zip that is not a workbook, binary junk and an empty file (docs/product/sessions-and-safety.md)', async () => {
     for (const buf of [fixture('not-a-workbook.xlsx'), Buffer.from([0xff, 0xfe, 0x00, 0x01, 0x02]), Buffer.alloc(0)]) {
       const err = await rejection(parseWorkbook(buf));
       expect(err.statusCode).toBe(415);

@@ -12,7 +12,7 @@ import { readZipDirectory, type ZipEntry } from './zip-check';
 export { DEFAULT_WORKBOOK_LIMITS, READ_DEADLINE_MS, withDeadline, type WorkbookLimits } from './limits';
 
 /**
- * Reading a ticket workbook (DESIGN §7.5): .xlsx through exceljs (xlsx.ts), CSV through
+ * Reading a ticket workbook (docs/product/imports.md §9): .xlsx through exceljs (xlsx.ts), CSV through
  * csv.ts; a legacy .xls or an OpenDocument .ods refused by their first bytes, naming their kind
  * (exceljs would throw an obscure zip error or, as CSV, return junk — STACK-NOTES).
  */
@@ -33,15 +33,15 @@ export function sniffFormat(buf: Buffer): WorkbookFormat {
   }
   const head = buf.subarray(0, 64 * 1024);
   // Text (UTF-8 or Windows-1252: csv.ts decodes it) has no NUL bytes; a PDF is not a CSV, and
-  // neither is a web page or other markup (DESIGN §7.7 file kinds).
+  // neither is a web page or other markup (docs/product/sessions-and-safety.md §10 file kinds).
   if (head.length > 0 && !head.includes(0) && sniffFileKind(head) === 'text') return 'csv';
   return 'unknown';
 }
 
 /**
  * The one answer every route gives a file of another kind: .xls and .ods named by their own 422
- * (DESIGN §7.5 "other kinds"); anything else that is no workbook at all (a PDF, a web page,
- * binary) a 415 naming the kinds expected (DESIGN §7.7 "file kinds").
+ * (docs/product/imports.md §10 "other kinds"); anything else that is no workbook at all (a PDF, a web page,
+ * binary) a 415 naming the kinds expected (docs/product/sessions-and-safety.md §10 "file kinds").
  */
 function refuseKind(format: WorkbookFormat, buf: Buffer): never {
   if (format === 'xls') throw unprocessable(MSG.excelLegacyXls, ERROR_CODE.workbookKind);
@@ -105,7 +105,7 @@ export function columnsOf(parsed: ParsedWorkbook): WorkbookColumns {
   };
 }
 
-/** SPEC §5/§9: a header row and at least 9 ticket columns, else 422 naming the sheet and row. */
+/** docs/product/imports.md §3, rules.md §6: a header row and at least 9 ticket columns, else 422 naming the sheet and row. */
 export function assertTicketColumns(parsed: Pick<ParsedWorkbook, 'tickets'>): void {
   const t = parsed.tickets;
   if (!t.headerRow) throw unprocessable(MSG.excelNoHeader(t.name, 'tickets'));

@@ -16,7 +16,7 @@ import { entryText, readZipDirectory, type ZipEntry } from './zip-check';
  */
 const loadExcelJs = () => import('exceljs');
 
-/** The tickets and library sheets, read (DESIGN §7.5). */
+/** The tickets and library sheets, read (docs/product/imports.md §4). */
 export interface PickedSheets {
   tickets: ParsedSheet;
   library: ParsedSheet | null;
@@ -32,7 +32,7 @@ export interface SheetIndexes {
 const squash = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, '');
 
 /**
- * DESIGN §7.5 "sheets": a sheet the person picked, by name; otherwise the visible sheet named like
+ * docs/product/imports.md §4 "sheets": a sheet the person picked, by name; otherwise the visible sheet named like
  * "unit tracking" (or "tickets"), else the first visible sheet with a tickets header row; the
  * library likewise ("unit library", "library"). Hidden and very hidden sheets are never chosen
  * by themselves. `hasHeader` reads a sheet's first rows.
@@ -191,7 +191,7 @@ export async function openXlsx(buf: Buffer, limits: WorkbookLimits, entries: Zip
   return { sheets: model.map((m) => ({ name: m.name, hidden: m.state === 'hidden' || m.state === 'veryHidden' })), ctx, read };
 }
 
-/** The sheets of DESIGN §7.5 in an opened book. */
+/** The sheets of docs/product/imports.md §4 in an opened book. */
 async function pick(book: XlsxBook, choice?: SheetChoice): Promise<SheetIndexes> {
   return chooseSheets(
     book.sheets,

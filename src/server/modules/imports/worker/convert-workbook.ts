@@ -22,7 +22,7 @@ export interface WorkbookImportRequest {
   ticketsMappings: TicketsMappings;
   libraryMappings: LibraryMappings | null;
   overrides?: JobOverrides | null;
-  /** The sheets picked on the mapping step (DESIGN §7.5). */
+  /** The sheets picked on the mapping step (docs/product/imports.md §4). */
   sheets?: SheetChoice;
 }
 

@@ -3,7 +3,7 @@ import type { LogoutAllReply, SessionsReply } from '../../../../shared/auth.sche
 import { apiFetch } from '../../../api/client';
 import { queryKeys } from '../../../api/queryKeys';
 
-/** GET /crew/sessions: my sessions, this device first (DESIGN §7.7). */
+/** GET /crew/sessions: my sessions, this device first (docs/product/sessions-and-safety.md §4). */
 export const getMySessions = () => apiFetch<SessionsReply>('/crew/sessions');
 export const mySessionsQuery = () => queryOptions({ queryKey: queryKeys.mySessions, queryFn: getMySessions });
 export const useMySessions = () => useQuery(mySessionsQuery());

@@ -3,7 +3,7 @@ import type { DashboardReply } from '../../../../shared/dashboard.schemas';
 import { apiFetch } from '../../../api/client';
 import { queryKeys } from '../../../api/queryKeys';
 
-/** GET /dashboard: the company's figures (DESIGN §7.3), optionally one foreman's jobs only. */
+/** GET /dashboard: the company's figures (docs/product/billing.md §6), optionally one foreman's jobs only. */
 export const dashboardQuery = (foremanId: number | null) =>
   queryOptions({
     queryKey: queryKeys.dashboard(foremanId),

@@ -3,7 +3,7 @@ import type { ProductionReply } from '../../../../shared/production.schemas';
 import { apiFetch } from '../../../api/client';
 import { queryKeys } from '../../../api/queryKeys';
 
-/** GET /jobs/{id}/production (DESIGN §7.3, roles 1–3): per-unit figures, totals, per-foreman totals. */
+/** GET /jobs/{id}/production (docs/product/billing.md §3, roles 1–3): per-unit figures, totals, per-foreman totals. */
 export const getProduction = (jobId: number, signal?: AbortSignal) => apiFetch<ProductionReply>(`/jobs/${jobId}/production`, { signal });
 export const productionQuery = (jobId: number) =>
   queryOptions({ queryKey: queryKeys.jobProduction(jobId), queryFn: ({ signal }) => getProduction(jobId, signal) });

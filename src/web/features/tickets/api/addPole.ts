@@ -4,7 +4,7 @@ import type { AddPoleReply } from '../../../../shared/tickets.schemas';
 import { apiFetch } from '../../../api/client';
 import { queryKeys } from '../../../api/queryKeys';
 
-/** The body of 'Add as a New Pole' (SPEC §7 POST /poles/; DESIGN §5: utility is its id). */
+/** The body of 'Add as a New Pole' (docs/product/api.md §5 POST /poles/; docs/product/api.md §1: utility is its id). */
 export type AddPoleInput = AddPoleBody & { utility: number };
 
 /** POST /poles/ with job_id: creates the pole and its ticket on the job in one go. */

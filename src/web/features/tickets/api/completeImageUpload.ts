@@ -7,7 +7,7 @@ import { isSignedIn } from '../../../api/session';
 /**
  * POST /media_upload/s3-upload-complete with a form body (ticketId, url, thumbUrl, isVideo='false')
  * → {id, image}: records an uploaded photo on the ticket; the server makes the thumbnail.
- * A form body, not JSON (SPEC §7). Failures carry the SPEC §8 texts.
+ * A form body, not JSON (docs/product/api.md). Failures carry the docs/product/messages.md texts.
  */
 export async function completeImageUpload(ticketId: number, url: string): Promise<ImageCompleteReply> {
   if (!isSignedIn()) throw new Error(MSG.notSignedIn);

@@ -8,7 +8,7 @@ import { sheetParams } from '../../../components/workbookRead';
 /**
  * The chosen mapping; `libraryMappings` is absent for a workbook without a Unit Library sheet.
  * `sheets`: the sheets picked on the mapping step, sent with every later call (absent: the
- * server's rules choose them, DESIGN §7.5).
+ * server's rules choose them, docs/product/imports.md).
  */
 export interface SheetMapping {
   ticketsMappings: TicketsMappings;

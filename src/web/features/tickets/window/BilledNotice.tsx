@@ -11,7 +11,7 @@ const unlockRules = schemaResolver(unlockForm, { sync: true });
 const when = (iso: string) => new Date(iso).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' });
 
 /**
- * A billed ticket in the ticket window (DESIGN §7.3): which invoice holds it and that its tasks
+ * A billed ticket in the ticket window (docs/product/billing.md §5): which invoice holds it and that its tasks
  * and status are locked; for roles 1–2, Unlock with a reason. Once unlocked, who, when and why.
  */
 export function BilledNotice({

@@ -54,7 +54,7 @@ export function GeoInput({
 }
 
 /**
- * "Use my location" (DESIGN §7.2): fills latitude and longitude from the phone's position (cut
+ * "Use my location" (docs/product/map.md §3): fills latitude and longitude from the phone's position (cut
  * to 6 decimals like typed ones). Only the draft changes: the ticket's Save stores it, with the
  * version it read, like any other edit.
  */

@@ -22,7 +22,7 @@ const ACCEPT = Object.fromEntries(Object.entries(IMAGE_TYPES).map(([t, exts]) =>
 const isImage = (f: File) => f.type.startsWith('image/') && f.type !== 'image/svg+xml';
 
 /**
- * The ticket's photos (SPEC §2 Images, §5, §7 Uploads, §8): a grid of thumbnails, the photos full
+ * The ticket's photos (docs/product/screens.md §6.5 Images, §5, §7 Uploads, §8): a grid of thumbnails, the photos full
  * screen (PhotoViewer), delete with confirmation, and upload by picker or drag-and-drop. Each photo goes
  * through the signed upload (with progress) and is then recorded with s3-upload-complete; the
  * server makes the thumbnail and refuses an 11th photo too.

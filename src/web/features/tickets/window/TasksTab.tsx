@@ -9,7 +9,7 @@ import { blankTask, fieldError, hasBlankTask, type DraftTask } from './ticketDra
 
 const num = (v: string | number) => (typeof v === 'number' ? v : v.trim() === '' || v === '-' ? 0 : Number(v));
 /**
- * SPEC §5 Tasks: units of the library on the ticket with their bid (init_qty), the change to the
+ * docs/product/rules.md §2.6 Tasks: units of the library on the ticket with their bid (init_qty), the change to the
  * bid (additional_qty, clamped so the total never goes below 0) and the total they come to. One blank new task at a time, at the
  * top; its unit (code and description) can be chosen only until the ticket is saved. `errors`:
  * a refused save's messages, by path of the draft ('tasks.2.init_qty').

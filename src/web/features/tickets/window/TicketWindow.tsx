@@ -30,7 +30,7 @@ function Fact({ label, children }: { label: string; children: React.ReactNode })
 }
 
 /**
- * The ticket window (SPEC §2 Ticket modal, §4 Ticket window): Create Ticket / Edit Ticket with the
+ * The ticket window (docs/product/screens.md §6 Ticket modal, §4 Ticket window): Create Ticket / Edit Ticket with the
  * tabs Pole, Info and Tasks. What it does (working copy, dirty, asking before leaving, saving,
  * the pole and merge flows) is useTicketEditor's; the window renders it, full screen on a phone.
  */
@@ -60,7 +60,7 @@ export function TicketWindow({
   const [viewerOpen, setViewerOpen] = useState(false);
   const { draft, ticketId, allowed } = t;
   const { claims } = useSession();
-  // Billed and not unlocked: the tasks and status are read-only here, as the server refuses them (DESIGN §7.3).
+  // Billed and not unlocked: the tasks and status are read-only here, as the server refuses them (docs/product/billing.md §5).
   const billedLocked = !!draft?.billed_at && !draft.unlocked_at;
   const ready = draft != null;
   useEffect(() => {
@@ -118,7 +118,7 @@ export function TicketWindow({
               )}
             </Group>
             {!allowed.edit && (
-              // Roles 5 and 6 read the ticket and add notes and photos only (DESIGN §4).
+              // Roles 5 and 6 read the ticket and add notes and photos only (docs/product/roles-and-statuses.md).
               <Group gap={6} wrap="nowrap" data-testid="view-only">
                 <Badge variant="outline" color="gray" leftSection={<IconEye size={14} />}>
                   View only

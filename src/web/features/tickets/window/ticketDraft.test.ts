@@ -62,7 +62,7 @@ const ticket: Ticket = {
   images: [],
 } as Ticket;
 
-describe('ticket window draft (SPEC §4)', () => {
+describe('ticket window draft (docs/product/rules.md §2.1)', () => {
   it('is clean as loaded and dirty after a field, a task quantity, a new note or a pole edit', () => {
     const original = toDraft(ticket);
     expect(isDirty(toDraft(ticket), original)).toBe(false);
@@ -120,7 +120,7 @@ describe('ticket window draft (SPEC §4)', () => {
     expect(notesNewestFirst(notes).map((n) => n.id)).toEqual([null, 2, 1]);
   });
 
-  it('limits photos to 10 per ticket and per pick (SPEC §5)', () => {
+  it('limits photos to 10 per ticket and per pick (docs/product/rules.md §2.7)', () => {
     expect(tooManyImages(7, 3)).toBe(false);
     expect(tooManyImages(8, 3)).toBe(true);
     expect(tooManyImages(0, 11)).toBe(true);

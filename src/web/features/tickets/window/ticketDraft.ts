@@ -7,7 +7,7 @@ import { ticketSaveSchema, type Note, type Permit, type Pole, type Ticket, type 
 import { QUEUED_FIELDS, type FieldValues } from '../../../offline/outboxLogic';
 
 /**
- * The ticket window's working copy (SPEC §4 Ticket window). Rows not saved yet have a null id;
+ * The ticket window's working copy (docs/product/rules.md §2.1 Ticket window). Rows not saved yet have a null id;
  * every list row carries a client `key` for React. Pure functions, unit-tested beside this file.
  */
 export type DraftTask = Omit<TicketTask, 'ticket_task_id'> & { ticket_task_id: number | null; key: string };
@@ -154,7 +154,7 @@ export function samePole(a: DraftPole | null, b: DraftPole | null): boolean {
   return POLE_FIELDS.every((f) => norm(a[f]) === norm(b[f]));
 }
 
-/** SPEC §4: dirty when the ticket or its pole differs from what was loaded. */
+/** docs/product/rules.md §2.2: dirty when the ticket or its pole differs from what was loaded. */
 export function isDirty(draft: TicketDraft, original: TicketDraft): boolean {
   if (TICKET_FIELDS.some((f) => norm(draft[f]) !== norm(original[f]))) return true;
   if (!samePole(draft.pole, original.pole)) return true;
@@ -166,11 +166,11 @@ export function isDirty(draft: TicketDraft, original: TicketDraft): boolean {
   return draft.permits.map(permitSig).join('|') !== original.permits.map(permitSig).join('|');
 }
 
-/** A pole has been chosen (an existing pole row): Info and Tasks open only then (SPEC §2). */
+/** A pole has been chosen (an existing pole row): Info and Tasks open only then (docs/product/screens.md). */
 export const hasChosenPole = (d: TicketDraft) => d.pole?.id != null;
 
 /**
- * SPEC §4 Save rule: allowed when dirty, or when just created and the pole has a pole name, a
+ * docs/product/rules.md §2.2 Save rule: allowed when dirty, or when just created and the pole has a pole name, a
  * line name and a valid utility; never while a merge is needed or without a chosen pole.
  */
 export function canSave(draft: TicketDraft, original: TicketDraft, opts: { justCreated: boolean; needsMerge: boolean }): boolean {
@@ -243,7 +243,7 @@ export function toSaveBody(d: TicketDraft): TicketSave & { job_id: number } {
 // ---------------------------------------------------------------------------------------------
 // The pole of the draft (Pole tab)
 
-// Typing one of these unselects the pole (SPEC §4): the ticket would otherwise point at a pole
+// Typing one of these unselects the pole (docs/product/rules.md §2.2): the ticket would otherwise point at a pole
 // whose name no longer matches what the person sees.
 const IDENTITY_FIELDS = ['pole_name', 'line_name', 'sub_curcuit', 'sap_curcuit'] as const;
 
@@ -281,7 +281,7 @@ export const poleEdited = (d: TicketDraft, basePole: DraftPole | null): boolean 
   d.pole != null && basePole != null && d.pole.id != null && d.pole.id === basePole.id && !samePole(d.pole, basePole);
 
 /**
- * Why 'Add as a New Pole' cannot go ahead (SPEC §5), or null: pole, line and utility are needed,
+ * Why 'Add as a New Pole' cannot go ahead (docs/product/rules.md §1.2), or null: pole, line and utility are needed,
  * and no other ticket of the job may hold that pole and line (compared trimmed, any case).
  */
 export function addPoleProblem(p: DraftPole, tickets: readonly { id: number; pole_name: string | null; line_name: string | null }[], ticketId: number | null): string | null {
@@ -352,7 +352,7 @@ export function errorSummary(errors: FormErrors): string | null {
 // ---------------------------------------------------------------------------------------------
 // Lists
 
-/** A blank new task for the top of the list (SPEC §5: only one at a time, starting at 1). */
+/** A blank new task for the top of the list (docs/product/rules.md §2.6: only one at a time, starting at 1). */
 export function blankTask(): DraftTask {
   return {
     key: newKey('task'),
@@ -372,7 +372,7 @@ export function blankTask(): DraftTask {
 
 export const hasBlankTask = (tasks: DraftTask[]) => tasks.some((t) => t.ticket_task_id == null && t.task_id <= 0);
 
-/** Notes newest first (SPEC §2: author and time). */
+/** Notes newest first (docs/product/screens.md: author and time). */
 export function notesNewestFirst<T extends { created_date: string | null; id: number | null }>(notes: readonly T[]): T[] {
   return [...notes].sort((a, b) => {
     const ta = a.created_date ? Date.parse(a.created_date) : Infinity;
@@ -381,12 +381,12 @@ export function notesNewestFirst<T extends { created_date: string | null; id: nu
   });
 }
 
-/** SPEC §5 Images: selected plus existing may not exceed 10; a pick is capped at 10. */
+/** docs/product/rules.md §2.7 Images: selected plus existing may not exceed 10; a pick is capped at 10. */
 export function tooManyImages(existing: number, picked: number): boolean {
   return picked > LIMITS.imagesPerPick || existing + picked > LIMITS.imagesPerTicket;
 }
 
-/** Cuts typed coordinate text to 6 decimals (SPEC §5, §9), keeping what is still being typed ("42.", "-"). */
+/** Cuts typed coordinate text to 6 decimals (docs/product/rules.md §2.3), keeping what is still being typed ("42.", "-"). */
 export function cutGeoText(text: string): string {
   const m = /^(\s*-?\d*)(\.(\d*))?(.*)$/.exec(text);
   if (!m) return text;
@@ -394,7 +394,7 @@ export function cutGeoText(text: string): string {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Saving without a connection (DESIGN §7.1 outbox)
+// Saving without a connection (docs/product/field-mode.md §5 outbox)
 
 /** What of a draft can wait in the outbox, and what needs a connection. */
 export interface OfflineSave {

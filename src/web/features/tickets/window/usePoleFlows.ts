@@ -13,7 +13,7 @@ import { addPoleBody, addPoleProblem, choosePole, draftErrors, editPole, poleEdi
 import type { TicketCopy } from './useTicketDraft';
 
 /**
- * The pole flows of the Pole tab (SPEC §2, §4): edit the pole's fields (typing a name, line,
+ * The pole flows of the Pole tab (docs/product/screens.md §6, rules.md §2.2): edit the pole's fields (typing a name, line,
  * substation or circuit unselects it), choose a pole from the search, add what was typed as a
  * new pole, save the pole's own fields, and the needs-merge warning with its merge.
  */
@@ -102,7 +102,7 @@ export function usePoleFlows({
 
   /**
    * Before a ticket save: the ticket save only re-points the ticket at a pole; edits of the
-   * pole's own fields go through PUT /poles/ first. SPEC §7: a failing pole save is logged and
+   * pole's own fields go through PUT /poles/ first. docs/product/api.md §5: a failing pole save is logged and
    * the ticket save goes on.
    */
   const saveEditedPole = async (sent: TicketDraft) => {

@@ -6,11 +6,11 @@ import { useTicket } from '../../../api/ticket';
 import { emptyDraft, emptyPole, isDirty, saveErrors, toDraft, withoutErrorsOf, type DraftPole, type TicketDraft } from './ticketDraft';
 
 /**
- * The window's working copy of the ticket (SPEC §4 Ticket window), kept in @mantine/form: its
+ * The window's working copy of the ticket (docs/product/rules.md §2.1 Ticket window), kept in @mantine/form: its
  * values, its initial values (the copy as loaded, which dirty is measured against) and its field
  * errors (the shared ticketSaveSchema before a save, the server's `fields` after one).
  * ticketDraft.ts stays the one model of the ticket:
- * - dirty is its isDirty, not the form's deep-equal: SPEC §4 counts '' as null, ignores
+ * - dirty is its isDirty, not the form's deep-equal: docs/product/rules.md §2.1 counts '' as null, ignores
  *   read-only names and saved notes, and compares tasks and permits by what is sent;
  * - the server's `fields` go through its draftErrors, not components/form's serverFieldErrors,
  *   whose flat field list cannot name a task by its index or a field of the pole;

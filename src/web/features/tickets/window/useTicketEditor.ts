@@ -11,7 +11,7 @@ import { useTicketDraft } from './useTicketDraft';
 import { useTicketSave } from './useTicketSave';
 
 /**
- * What the ticket window does (SPEC §4 Ticket window), put together from one hook per job: the
+ * What the ticket window does (docs/product/rules.md §2.1 Ticket window), put together from one hook per job: the
  * working copy (useTicketDraft), asking before leaving with changes (useLeaveGuard), the photos
  * saved meanwhile (usePhotosChanged), the pole flows of the Pole tab (usePoleFlows) and saving,
  * reloading and deleting (useTicketSave). The window only renders what this returns; the rules
@@ -75,7 +75,7 @@ export function useTicketEditor({
     dirty,
     merging,
     saveAllowed,
-    /** Info and Tasks open only with a chosen pole and no merge pending (SPEC §2). */
+    /** Info and Tasks open only with a chosen pole and no merge pending (docs/product/screens.md). */
     tabsLocked: merging || !(draft && hasChosenPole(draft)),
     poleChanged: pole.poleChanged,
     errors: copy.form.errors,

@@ -16,7 +16,7 @@ import { draftErrors, errorSummary, offlineSaveOf, toSaveBody, type TicketDraft 
 import type { TicketCopy } from './useTicketDraft';
 
 /**
- * What the window sends (SPEC §4, §7): Save and Mark Complete / Reopen with the version it read
+ * What the window sends (docs/product/rules.md §2.1, api.md): Save and Mark Complete / Reopen with the version it read
  * (a 409 offers a Reload while the person's edits stay on screen), on this device when there is
  * no connection, Reload, and Delete Ticket.
  */
@@ -63,7 +63,7 @@ export function useTicketSave({
   };
 
   /**
-   * No connection (DESIGN §7.1): what the outbox can carry is queued on this device and sent
+   * No connection (docs/product/field-mode.md §5): what the outbox can carry is queued on this device and sent
    * when the network is back, with the version it was made on; what needs the server at once
    * (a new ticket, the pole, documents) stays in the window with a message, nothing dropped.
    */

@@ -5,7 +5,7 @@ import { queryKeys } from '../../../api/queryKeys';
 
 export type WorkItem = WorkTicket;
 
-/** GET /work: the open tickets that concern me, in work order (DESIGN §7.1); office roles may narrow to one foreman. */
+/** GET /work: the open tickets that concern me, in work order (docs/product/field-mode.md §1); office roles may narrow to one foreman. */
 export const workQuery = (foremanId: number | null) =>
   queryOptions({
     queryKey: queryKeys.workOf(foremanId),

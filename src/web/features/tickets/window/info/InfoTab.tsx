@@ -8,7 +8,7 @@ import { SafetySection } from './SafetySection';
 import { StatusBar } from './StatusBar';
 
 /**
- * SPEC §2/§3/§4 Info tab: where and what, who and when, work orders, notes, permits, the dig-safe
+ * docs/product/screens.md, entities.md §4, rules.md §2.5 Info tab: where and what, who and when, work orders, notes, permits, the dig-safe
  * and NRA documents (uploading one sets its flag to 1, removing it sets 0), EHASP, ambulance
  * meet-up and the Mark Complete action. `errors`: a refused save's messages, by path of the draft.
  */
@@ -29,7 +29,7 @@ export function InfoTab({
   update: (patch: Partial<TicketDraft>) => void;
   errors: FormErrors;
   canEdit: boolean;
-  /** A billed ticket not unlocked: no Mark Complete / Reopen (DESIGN §7.3). */
+  /** A billed ticket not unlocked: no Mark Complete / Reopen (docs/product/billing.md §5). */
   statusLocked?: boolean;
   canAnnotate: boolean;
   authorName: string;

@@ -56,7 +56,7 @@ export function PermitsEditor({
                   p.key,
                   f
                     ? { permit_url: f.url, permit_name: f.name, filename: f.name, permit_file_type: f.type }
-                    : // SPEC §4: removing a permit document clears its url, name and type.
+                    : // docs/product/rules.md §2.5: removing a permit document clears its url, name and type.
                       { permit_url: null, permit_name: null, filename: null, permit_file_type: null, permit_type: null, permit_type_title: null },
                 )
               }

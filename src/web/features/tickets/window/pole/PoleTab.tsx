@@ -10,7 +10,7 @@ import { PoleDetails } from './PoleDetails';
 import { PoleReadOnly } from './PoleReadOnly';
 
 /**
- * SPEC §2/§4 Pole tab: search the company's poles by utility, pole and line; pick one; or add
+ * docs/product/screens.md §6, rules.md §2.2 Pole tab: search the company's poles by utility, pole and line; pick one; or add
  * what was typed as a new pole (FindPole). The chosen pole's own fields follow, with 'Save Pole'
  * when they changed (PoleDetails). Typing a pole name, line, substation or circuit unselects the
  * pole (the parent clears its id), so the ticket is never silently re-pointed at a different
