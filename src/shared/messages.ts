@@ -1,8 +1,11 @@
+import { SHELL_MSG } from './messages-shell';
+
 /** docs/product/imports.md §10 "other kinds": the same answer from every route, naming the kind of file. */
 const otherKind = (kind: string) => `This is ${kind}, which can't be read here. Save it as an Excel Workbook (.xlsx) and upload it again.`;
 
 /** Every message a person reads that docs/product/rules.md, messages.md fix word for word. One place, both sides. */
 export const MSG = {
+  ...SHELL_MSG,
   // Login and account (docs/product/messages.md)
   loginWrong: 'Username or Password is incorrect',
   loginUnverified: 'Account has not been verified, check your email for a link to set your password',
@@ -32,8 +35,6 @@ export const MSG = {
   tooManyMails: 'Too many emails were sent to this person recently. Wait 15 minutes and try again.',
   signUpSent: 'Check your email for a link to set your password and finish signing up',
   forbidden: 'You do not have permission to do that.',
-  notFound: 'Could not find that URL on this server',
-  generic: 'Something went wrong.',
   // Refused by the HTTP parser, before a route is known (plugins/errors.ts clientErrorReply).
   requestHeadersTooLarge:
     'The request is too large to read: its address or headers are longer than 16 KB. Use a shorter address (fewer or shorter search words), or sign out and in again to clear old cookies.',
@@ -46,7 +47,6 @@ export const MSG = {
   confirmDeleteJob: 'Are you sure you want to delete this job?',
   confirmDeleteTicket: 'Are you sure you want to delete this ticket?',
   confirmDeleteImage: 'Are you sure you want to delete this image?',
-  unsavedChanges: 'You have unsaved changes. If you close you will lose these changes. Close anyway?',
   staleVersion: 'Someone else saved this record after you opened it. Reload to see their changes, then make yours again.',
 
   // Excel (docs/product/imports.md §3)

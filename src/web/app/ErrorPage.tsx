@@ -1,5 +1,5 @@
 import { Alert, Button, Code, Stack } from '@mantine/core';
-import { MSG } from '../../shared/messages';
+import { SHELL_MSG } from '../../shared/messages-shell';
 import { usePageTitle } from '../components/usePageTitle';
 
 /** The error boundary of docs/product/screens.md §1.3: 'Something went wrong.' with details. */
@@ -8,7 +8,7 @@ export function ErrorPage({ error }: { error: unknown }) {
   const detail = error instanceof Error ? error.message : typeof error === 'string' ? error : JSON.stringify(error);
   return (
     <Stack p="md" maw={720} mx="auto">
-      <Alert color="red" title={MSG.generic} role="alert">
+      <Alert color="red" title={SHELL_MSG.generic} role="alert">
         {/* Wrapped: a long message (a chunk URL) must be readable on a phone, not cut at the edge. */}
         <Code block style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
           {detail}

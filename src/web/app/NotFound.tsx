@@ -1,6 +1,6 @@
 import { Anchor, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
-import { MSG } from '../../shared/messages';
+import { SHELL_MSG } from '../../shared/messages-shell';
 import { usePageTitle } from '../components/usePageTitle';
 
 export function NotFound() {
@@ -10,7 +10,7 @@ export function NotFound() {
       <Title order={1} size="h2">
         404
       </Title>
-      <Text>{MSG.notFound}</Text>
+      <Text>{SHELL_MSG.notFound}</Text>
       <Anchor component={Link} to="/">
         Go to the start page
       </Anchor>

@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from 'react';
-import { MSG } from '../../shared/messages';
+import { SHELL_MSG } from '../../shared/messages-shell';
 import { lazyDialog } from './lazyDialog';
 
 export interface ConfirmRequest {
@@ -66,7 +66,7 @@ export function confirmDialog({
  * `note` says what is NOT lost (the ticket window's photos, saved as they are added).
  */
 export const confirmDiscard = (note?: string) =>
-  confirmDialog({ title: 'Unsaved changes', message: note ? `${MSG.unsavedChanges} ${note}` : MSG.unsavedChanges, confirmLabel: 'Close anyway', cancelLabel: 'Keep editing', danger: true });
+  confirmDialog({ title: 'Unsaved changes', message: note ? `${SHELL_MSG.unsavedChanges} ${note}` : SHELL_MSG.unsavedChanges, confirmLabel: 'Close anyway', cancelLabel: 'Keep editing', danger: true });
 
 // The dialog (Mantine's Modal, its focus trap and scroll lock) loads on the first question, not
 // with every page: most visits never ask one (issue 17's initial JavaScript).
