@@ -314,7 +314,7 @@ test.describe('jobs', () => {
     await expect(page.getByText('Showing 1–50 of 5,000 jobs')).toBeVisible({ timeout: 30_000 });
     await expect(page.getByRole('table', { name: 'Jobs' }).getByRole('row')).toHaveCount(51);
     await expect(page.getByRole('link', { name: 'BULK-5000', exact: true })).toBeVisible(); // job_number desc, natural order
-    await page.getByRole('navigation', { name: 'Pages' }).getByRole('button', { name: '2', exact: true }).click();
+    await page.getByRole('navigation', { name: 'Pages' }).getByRole('button', { name: 'Page 2', exact: true }).click();
     await expect(page.getByText('Showing 51–100 of 5,000 jobs')).toBeVisible();
     await expect(page.getByRole('link', { name: 'BULK-4950', exact: true })).toBeVisible();
     await page.getByRole('textbox', { name: 'Search jobs' }).fill('BULK-49');
