@@ -22,11 +22,11 @@ export function SyncStatus() {
   return (
     <>
       {/* On a phone "Offline · 1 change waiting to sync · 2 need you" wraps inside its text; Review stays whole beside it.
-          It sticks under the header (56 px, Layout.module.css): a crew halfway down a ticket still sees
+          It sticks under the header (--lc-header-height, app.css): a crew halfway down a ticket still sees
           whether the note just added has reached the office, and can reach Review. */}
       <Group
         pos="sticky"
-        top={56}
+        top="var(--lc-header-height)"
         style={{ zIndex: 99 }}
         gap="xs"
         justify="center"
