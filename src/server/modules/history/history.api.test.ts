@@ -228,7 +228,7 @@ describe('GET /jobs/{id}/history', () => {
     id: j.id,
     version: j.version,
     job_number: j.job_number,
-    job_type: j.job_type,
+    job_type: j.job_type as 0 | 1,
     due_date: j.due_date,
     selected_utility_id: j.selected_utility_id,
     foreman_id: j.foreman_id,
