@@ -35,6 +35,7 @@ function placedOnce(order, dir, name, skip = []) {
  */
 const SERVER_MODULES = [
   'auth', //        accounts, companies, sessions, throttles
+  'history', //     the record of every change: the recorder each service calls, and its reads
   'reference', //   utilities, units, specs, permit types
   'job-record', //  the job row every module looks up: findJob, lockJob, jobFingerprint
   'crew', //        the roster (auth: invitations; job-record: a job's foreman crew)

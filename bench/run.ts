@@ -44,6 +44,8 @@ import { defaultMappings } from '../src/shared/excel';
 import { buildExportCsv, exportProblems } from '../src/shared/export';
 import type { Job } from '../src/shared/jobs.schemas';
 import type { Ticket } from '../src/shared/tickets.schemas';
+import { recordImport } from '../src/server/modules/history/history.service';
+import { recordTicketChange, ticketNow } from '../src/server/modules/tickets/ticket-history.service';
 import { generateData } from './data';
 import { measureBrowser, type BrowserFigures } from './lib/browser';
 import { measureField, type FieldFigures } from './lib/field';
@@ -137,6 +139,8 @@ interface DbResults {
   mapExport: MapExportFigures | null;
   /** An invoice of ~5,000 lines: preview, create, XLSX, PDF (bench/lib/invoices.ts). */
   invoice?: InvoiceFigures | null;
+  /** What recording the history costs (issue 30, decision 044). */
+  history?: HistoryFigures | null;
   /** The job map in the browser (bench/lib/map.ts). */
   map?: MapFigures | null;
   /** Lighthouse's mobile load figures: the job page's blocking time, /work's layout shift (bench/lib/vitals.ts). */
@@ -285,7 +289,64 @@ interface Phase1 {
   invoice: InvoiceFigures | null;
   exceljsSeconds: number;
   putTickets: { id: number; version: number }[];
+  history: HistoryFigures | null;
   notes: string[];
+}
+
+/**
+ * What recording the history costs (issue 30: no more than 20 % on a ticket save or the
+ * 10,000-row import). The save is timed whole (PUT /tickets/ in process); its history part (the
+ * read model before the change, the diff and the entries' insert) is timed alone on the same
+ * ticket in a transaction that is rolled back, so "without" = whole − part. The import's part is
+ * its one INSERT … SELECT of per-ticket entries over the big job, timed alone the same way.
+ */
+interface HistoryFigures {
+  saveMs: number;
+  saveHistoryMs: number;
+  importEntriesMs: number;
+  importTickets: number;
+}
+
+class RolledBack extends Error {}
+/** Runs `work` in a transaction that is always rolled back; its time in ms. */
+async function timedRollback(db: AppContext['db'], work: (tx: Parameters<Parameters<AppContext['db']['transaction']>[0]>[0]) => Promise<void>) {
+  let ms = 0;
+  await db
+    .transaction(async (tx) => {
+      const t0 = performance.now();
+      await work(tx);
+      ms = performance.now() - t0;
+      throw new RolledBack();
+    })
+    .catch((e: unknown) => {
+      if (!(e instanceof RolledBack)) throw e;
+    });
+  return ms;
+}
+
+async function measureHistory(ctx: AppContext, inject: (method: 'GET' | 'PUT', url: string, payload?: unknown) => Promise<{ statusCode: number; json: () => unknown }>, m: Manifest): Promise<HistoryFigures> {
+  const [tk] = await ctx.db.select({ id: tickets.id }).from(tickets).where(eq(tickets.jobId, m.bigJobId)).orderBy(asc(tickets.id)).limit(1);
+  const [admin] = await ctx.db.select().from(users).where(eq(users.email, m.adminEmail));
+  const actor = { id: admin.id, companyId: m.companyId };
+  const saves: number[] = [];
+  const parts: number[] = [];
+  for (let i = 0; i < (QUICK ? 6 : 12); i++) {
+    const cur = (await inject('GET', `/api/v1/tickets/${tk.id}`)).json() as Ticket;
+    const t0 = performance.now();
+    const r = await inject('PUT', '/api/v1/tickets/', { ticket: { id: cur.id, version: cur.version, description: `bench history ${i}` } });
+    const ms = performance.now() - t0;
+    if (r.statusCode !== 200) throw new Error(`ticket save: ${r.statusCode}`);
+    parts.push(
+      await timedRollback(ctx.db, async (tx) => {
+        const before = (await ticketNow(tx, m.companyId, tk.id))!;
+        await recordTicketChange(tx, actor, before, { ...before, description: `${before.description} (bench)` });
+      }),
+    );
+    if (i > 0) saves.push(ms); // the first one warms up
+  }
+  const importTickets = (await ctx.db.select({ id: tickets.id }).from(tickets).where(eq(tickets.jobId, m.bigJobId))).length;
+  const imports = await repeat(3, 120_000, () => timedRollback(ctx.db, (tx) => recordImport(tx, { companyId: m.companyId, userId: admin.id, jobId: m.bigJobId }, { fromJobId: m.bigJobId })));
+  return { saveMs: median(saves), saveHistoryMs: median(parts.slice(1)), importEntriesMs: median(imports), importTickets };
 }
 
 async function phase1(t: Target, m: Manifest): Promise<Phase1> {
@@ -461,6 +522,13 @@ async function phase1(t: Target, m: Manifest): Promise<Phase1> {
       notes.push(`invoice: ${(e as Error).message}`);
     }
 
+    let history: HistoryFigures | null = null;
+    try {
+      history = await measureHistory(ctx, inject, m);
+    } catch (e) {
+      notes.push(`history: ${(e as Error).message}`);
+    }
+
     // exceljs reading the same workbook alone (what the import can at best approach).
     const buf = readFileSync(m.workbook.path);
     const reads = await repeat(3, 120_000, async () => {
@@ -477,6 +545,7 @@ async function phase1(t: Target, m: Manifest): Promise<Phase1> {
       invoice,
       exceljsSeconds: median(reads),
       putTickets: rows.map((r) => ({ id: r.id, version: r.version })),
+      history,
       notes,
     };
   } finally {
@@ -803,6 +872,7 @@ async function benchDatabase(kind: Kind): Promise<DbResults> {
     res.exportMs = p1.exportMs;
     res.mapExport = p1.mapExport;
     res.invoice = p1.invoice;
+    res.history = p1.history;
     res.notes.push(...p1.notes);
     log(`${kind}: phase 2 (server process)`);
     await phase2(t, m, p1, res);
@@ -882,6 +952,19 @@ function buildRows(all: DbResults[]): Row[] {
       text: `${round(f.seconds, 2)} s, ${round(f.rowsPerSecond, 0)} rows/s; exceljs alone ${round(f.exceljsSeconds, 2)} s (×${round(x, 2)})`,
       status: status(f.seconds < 5 && x <= 2),
     };
+  });
+  row('History: ticket save (PUT /tickets/, in process): whole / its history part; whole ÷ without', '≤ 1.2×', (r) => {
+    const h = r.history;
+    if (!h) return { text: 'not measured' };
+    const x = h.saveMs / Math.max(0.1, h.saveMs - h.saveHistoryMs);
+    return { text: `${round(h.saveMs, 1)} ms / ${round(h.saveHistoryMs, 1)} ms; ${round(x, 2)}×`, status: status(x <= 1.2) };
+  });
+  row(`History: the import's per-ticket entries (one INSERT … SELECT over the big job's tickets); import ÷ without`, '≤ 1.2×', (r) => {
+    const h = r.history;
+    if (!h) return { text: 'not measured' };
+    const importMs = (r.importFig?.seconds ?? 0) * 1000;
+    const x = importMs > h.importEntriesMs ? importMs / (importMs - h.importEntriesMs) : null;
+    return { text: `${round(h.importEntriesMs, 0)} ms for ${h.importTickets.toLocaleString('en-US')} tickets${x ? `; ${round(x, 2)}×` : ''}`, status: status(x === null ? null : x <= 1.2) };
   });
   row('GET /api/v1/health during the imports after the first: max / p99 (samples)', 'max < 100 ms', (r) => {
     const f = r.importFig;

@@ -31,7 +31,7 @@ import { unitRoutes } from './modules/reference/units.routes';
 import { poleRoutes } from './modules/poles/poles.routes';
 import { referenceRoutes } from './modules/reference/reference.routes';
 import { ticketRoutes } from './modules/tickets/tickets.routes';
-import { insertTicketForPole, loadTicket } from './modules/tickets/tickets.service';
+import { createTicketForPole, loadTicket } from './modules/tickets/tickets.service';
 import type { TicketSlices } from './modules/jobs/job-page-reply';
 import { jobsRoutes } from './modules/jobs/jobs.routes';
 import { workRoutes } from './modules/work/work.routes';
@@ -92,7 +92,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
       await uploadRoutes(api, ctx);
       await unitRoutes(api, ctx);
       // Adding a pole to a job writes its ticket: the tickets module is above poles, so it is handed in.
-      await poleRoutes(api, ctx, { insertTicketForPole, loadTicket });
+      await poleRoutes(api, ctx, { createTicketForPole, loadTicket });
       await referenceRoutes(api, ctx);
       await ticketRoutes(api, ctx);
       await spreadsheetUploadRoutes(api, ctx);

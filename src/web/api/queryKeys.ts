@@ -20,6 +20,10 @@ export const queryKeys = {
   /** GET /jobs/job_exists/{number}: whether a new job's number is taken (asked on leaving the field, never kept fresh). */
   jobNumberTaken: (jobNumber: string) => ['jobNumbers', jobNumber] as const,
   ticket: (id: number) => ['tickets', id] as const,
+  /** GET /tickets/{id}/history: under the ticket's key, so a save that refreshes the ticket refreshes it. */
+  ticketHistory: (id: number) => ['tickets', id, 'history'] as const,
+  /** GET /jobs/{id}/history: under the job's key, refreshed with the job page. */
+  jobHistory: (id: number) => ['jobs', id, 'history'] as const,
   /** GET /tickets/needsMerge/{jobId}?pole_id=: asked afresh each time a pole is chosen. */
   needsMerge: (jobId: number, poleId: number) => ['tickets', 'needsMerge', jobId, poleId] as const,
   /** GET /work: My Work's open tickets; everything under it is refreshed with it. */

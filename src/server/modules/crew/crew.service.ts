@@ -1,3 +1,4 @@
+import { recordDiff, type HistoryView } from '../history/history.service';
 import { CREW_STATUS, ROLE } from '../../../shared/constants';
 import { MSG } from '../../../shared/messages';
 import { canGrantRole } from '../../../shared/permissions';
@@ -91,6 +92,7 @@ export async function createMember(ctx: AppContext, me: CurrentUser, body: CrewC
         crewStatus: body.crew_status,
         foremanId,
       });
+      await recordDiff(tx, me, { entity: 'crew', entityId: row.id }, null, crewView((await repo.findUser(tx, me.companyId, row.id))!));
       return row.id;
     });
   } catch (err) {
@@ -109,6 +111,17 @@ export async function createMember(ctx: AppContext, me: CurrentUser, body: CrewC
     return { success: true, crew, invited: false, message: MSG.crewInviteFailed };
   }
 }
+
+/** A crew member as the history compares it (API field names; DESIGN §7.4). */
+const crewView = (u: repo.UserRecord): HistoryView => ({
+  first_name: u.firstName,
+  last_name: u.lastName,
+  email: u.email,
+  phone_number: u.phoneNumber,
+  role_id: u.roleId,
+  crew_status: u.crewStatus,
+  foreman_id: u.foremanId,
+});
 
 export async function updateMember(ctx: AppContext, me: CurrentUser, id: number, body: CrewUpdate): Promise<CrewSaveReply> {
   await ctx.db.transaction(async (tx) => {
@@ -132,6 +145,7 @@ export async function updateMember(ctx: AppContext, me: CurrentUser, id: number,
       foremanId,
       crewStatus: body.crew_status,
     });
+    await recordDiff(tx, me, { entity: 'crew', entityId: id }, crewView(existing), crewView((await repo.findUser(tx, me.companyId, id))!));
   });
   return { success: true, crew: await memberOrThrow(ctx.db, me.companyId, id) };
 }

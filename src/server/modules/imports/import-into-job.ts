@@ -1,3 +1,4 @@
+import { recordImport } from '../history/history.service';
 import type { Db, DbOrTx } from '../../db/client';
 import { AppError } from '../../errors';
 import { jobFingerprint, lockJob } from '../job-record/job-record.service';
@@ -70,6 +71,8 @@ export async function importIntoJob(
       await lockJob(tx, scope.companyId, scope.jobId);
       if ((await jobFingerprint(tx, scope.companyId, scope.jobId)) !== before) throw new JobChanged();
       await prepare?.(tx);
+      // History: one entry per staged ticket, filed under the job they move into (DESIGN §7.4).
+      await recordImport(tx, scope, { fromJobId: stagingId });
       await stagedRepo.moveStagedTickets(tx, scope.companyId, stagingId, scope.jobId);
       // The library was written with the staged rows (its new units are the job's now).
       if (merging.length) rest = await reimportTickets(tx, scope, merging, [], { mode: importOptions.mode });

@@ -1,3 +1,4 @@
+import { importTaskCounts, recordImport } from '../history/history.service';
 import { MSG } from '../../../shared/messages';
 import type { DbOrTx } from '../../db/client';
 import { ERROR_CODE } from '../../../shared/error-codes';
@@ -68,6 +69,10 @@ export async function reimportTickets(
     }
   }
 
+  // History (DESIGN §7.4): one entry per ticket the import writes, from its tasks before.
+  const landsOn = [...planned.mergedKeys].map((k) => ticketOfPole.get(poleIds.get(k)!)!);
+  const before = await importTaskCounts(tx, scope.companyId, landsOn);
+
   // 7. Write: the library rows, the missing poles, the missing tickets, then work orders and tasks.
   const unitIds = await writeLibrary(tx, scope, library, counts);
   await writePoles(tx, scope, groups, poleIds, counts);
@@ -81,5 +86,7 @@ export async function reimportTickets(
   }
   // A ticket window opened before the import must not save its old tasks over the new ones.
   await repo.bumpTicketVersions(tx, scope, [...touched]);
+  const created = [...groups.keys()].filter((k) => !planned.mergedKeys.has(k)).map((k) => ticketOfPole.get(poleIds.get(k)!)!);
+  await recordImport(tx, scope, { ids: [...created, ...touched], before });
   return { counts, updated, plan };
 }

@@ -1,3 +1,4 @@
+import { discardHistoryOfJob } from '../history/history.service';
 import { sql } from 'drizzle-orm';
 import { rowsOf, type DbOrTx } from '../../db/client';
 
@@ -56,6 +57,8 @@ export async function discardStagedImport(db: DbOrTx, companyId: number, jobId: 
   const pending = rowsOf(await db.execute(sql`select 1 from jobs where company_id = ${companyId} and id = ${jobId} and import_pending`));
   if (pending.length === 0) return;
   await deleteStagedTickets(db, companyId, jobId);
+  // The job never became visible: neither does its creation in the history.
+  await discardHistoryOfJob(db, companyId, jobId);
   await db.execute(sql`delete from jobs where company_id = ${companyId} and id = ${jobId} and import_pending`);
   await deleteStagedPoles(db, companyId, jobId);
   await db.execute(sql`delete from units u where u.company_id = ${companyId} and u.import_job_id = ${jobId}

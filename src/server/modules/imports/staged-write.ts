@@ -1,3 +1,4 @@
+import { recordImport } from '../history/history.service';
 import type { TicketDraft } from '../../../shared/excel';
 import type { Db, DbOrTx } from '../../db/client';
 import { AppError } from '../../errors';
@@ -24,6 +25,8 @@ export async function importTicketsStaged(
 ): Promise<ImportCounts> {
   const publish = async (tx: DbOrTx) => {
     if (!(await stagedRepo.publishStagedJob(tx, scope.companyId, scope.jobId))) throw new Error(`job ${scope.jobId}: its staged import is gone`);
+    // Its history, with the publication: one entry per ticket it created (DESIGN §7.4).
+    await recordImport(tx, scope, { fromJobId: scope.jobId });
   };
   try {
     return await writeStagedImport(db, scope, batches, publish);

@@ -1,3 +1,5 @@
+import { recordMany } from '../history/history.service';
+import { billingLabel } from '../tickets/ticket-history.service';
 import Big from 'big.js';
 import { ERROR_CODE } from '../../../shared/error-codes';
 import {
@@ -131,6 +133,12 @@ export async function createInvoice(ctx: AppContext, me: CurrentUser, jobId: num
       });
       await repo.insertLines(tx, me.companyId, invoice.id, draft.lines);
       await repo.markBilled(tx, me.companyId, invoice.id, number, draft.ticketIds);
+      // History (DESIGN §7.4): the invoice's creation on the job, and each ticket's billing.
+      const billed = billingLabel({ billed_at: 'now', invoice_number: number, unlocked_at: null, unlock_reason: null });
+      await recordMany(tx, me, [
+        { target: { entity: 'invoice', entityId: invoice.id, jobId }, changes: [{ action: 'create', new: { number, total: draft.total, tickets: draft.ticketIds.length } }] },
+        ...draft.ticketIds.map((t) => ({ target: { entity: 'ticket' as const, entityId: t, ticketId: t, jobId }, changes: [{ action: 'bill' as const, field: 'billing', old: null, new: billed }] })),
+      ]);
       return invoice.id;
     });
   } catch (err) {

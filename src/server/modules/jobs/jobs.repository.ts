@@ -73,6 +73,35 @@ export function selectJobs(db: DbOrTx, companyId: number, jobId?: number) {
 export type JobRow = Awaited<ReturnType<typeof selectJobs>>[number];
 
 /**
+ * The job's fields as its history compares them (API names; the utility's code and the foreman's
+ * name rather than ids), one statement without the ticket counts. A job whose import is still
+ * pending is read too: its creation is recorded when its row is written.
+ */
+export async function selectJobForHistory(db: DbOrTx, companyId: number, id: number) {
+  const [row] = await db
+    .select({
+      job_number: jobs.jobNumber,
+      job_type: jobs.jobType,
+      due_date: jobs.dueDate,
+      selected_utility_id: utilities.code,
+      foreman_id: name(foreman),
+      work_packet_url: jobs.workPacketName,
+      work_contact_phone: jobs.workContactPhone,
+      hospital_name: jobs.hospitalName,
+      hospital_address: jobs.hospitalAddress,
+      ehasp_override: jobs.ehaspOverride,
+      arc_rating_override: jobs.arcRatingOverride,
+      primary_voltage_override: jobs.primaryVoltageOverride,
+      secondary_voltage_override: jobs.secondaryVoltageOverride,
+    })
+    .from(jobs)
+    .innerJoin(utilities, eq(utilities.id, jobs.utilityId))
+    .leftJoin(foreman, and(eq(foreman.id, jobs.foremanId), eq(foreman.companyId, jobs.companyId)))
+    .where(and(eq(jobs.companyId, companyId), eq(jobs.id, id)));
+  return row;
+}
+
+/**
  * A fingerprint of every row GET /jobs reads, in ONE statement (the method of `jobFingerprint`
  * below: per table the count and Σ xmin, so any committed write by any process changes it):
  * the company's jobs, its tickets (count, completion) and its units (prices, for "% Complete").

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { jobDeleteReply, jobExistsReply, jobListItemSchema, jobListRowSchema, jobSaveBody, jobSaveReply, jobSchema } from '../../../shared/jobs.schemas';
+import { historyQuery, historyReply } from '../../../shared/history.schemas';
 import { ticketSchema } from '../../../shared/tickets.schemas';
 import type { App, AppContext } from '../../context';
 import { MAP_EXPORT_TYPE, mapExportFileName, ticketsToGeoJson, ticketsToKml } from '../../../shared/map-export';
@@ -36,6 +37,15 @@ export async function jobsRoutes(app: App, ctx: AppContext, replies: ReplyCache<
     '/jobs/:id/header',
     { config: { allow: 'read' }, schema: { tags, summary: 'The job without its tickets', params: idParams, response: { 200: jobListItemSchema } } },
     (request) => service.jobHeaderOf(ctx, request.user, request.params.id),
+  );
+
+  app.get(
+    '/jobs/:id/history',
+    {
+      config: { allow: 'read' },
+      schema: { tags, summary: "The job's history and its tickets', newest first (paged: limit, cursor)", params: idParams, querystring: historyQuery, response: { 200: historyReply } },
+    },
+    (request) => service.jobHistory(ctx, request.user, request.params.id, request.query),
   );
 
   app.get(

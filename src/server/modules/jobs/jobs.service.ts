@@ -21,6 +21,8 @@ import type { BuiltReply, CachedReply, ReplyCache } from '../../plugins/reply-ca
 import { assembleJobPage, freshTicket, mergeTickets, staleTickets, type TicketSlices } from './job-page-reply';
 import { jobHasInvoices } from '../invoices/invoices.service';
 import * as repo from './jobs.repository';
+import { historyPage, recordDiff, type HistoryView } from '../history/history.service';
+import type { HistoryQuery, HistoryReply } from '../../../shared/history.schemas';
 import { companyTimeZone } from '../auth/auth.service';
 import { findJob, jobFingerprint } from '../job-record/job-record.service';
 import { jobPercents } from '../production/production.service';
@@ -102,6 +104,15 @@ async function buildJobPage(ctx: AppContext, companyId: number, id: number, kept
   return assembleJobPage(header, versions.timeZone, mergeTickets(kept, versions.tickets, fresh));
 }
 
+/**
+ * GET /jobs/{id}/history: the job's own entries and its tickets' (deleted ones included),
+ * newest first, paged (DESIGN §7.4). Every role reads it, as the job.
+ */
+export async function jobHistory(ctx: AppContext, me: CurrentUser, id: number, query: HistoryQuery): Promise<HistoryReply> {
+  if (!(await findJob(ctx.db, me.companyId, id))) throw notFound('job');
+  return historyPage(ctx.db, me.companyId, { jobId: id }, query.limit, query.cursor);
+}
+
 export async function ticketsOfJob(ctx: AppContext, me: CurrentUser, id: number): Promise<Ticket[]> {
   if (!(await findJob(ctx.db, me.companyId, id))) throw notFound('job');
   return loadTicketsOfJob(ctx.db, me.companyId, id);
@@ -170,12 +181,22 @@ export async function saveJob(ctx: AppContext, me: CurrentUser, input: JobSave, 
     secondaryVoltageOverride: input.secondary_voltage_override ?? null,
   };
 
+  // Each write of the row records its history in its own transaction (a job's own entries
+  // carry no ticket; DESIGN §7.4). A staged import's hidden job that is discarded takes its
+  // creation entry with it (imports' discardStagedImport).
   const update = async (tx: DbOrTx) => {
+    const before = await jobView(tx, companyId, existing!.id);
     const row = await repo.updateJob(tx, companyId, existing!.id, input.version!, values);
     if (!row) throw conflict(MSG.staleVersion, ERROR_CODE.staleVersion);
+    await recordJobChange(tx, me, row.id, before, await jobView(tx, companyId, row.id));
     return row.id;
   };
-  const insert = async (importPending: boolean) => (await repo.insertJob(ctx.db, { ...values, companyId, createdBy: me.id, importPending })).id;
+  const insert = async (importPending: boolean) =>
+    ctx.db.transaction(async (tx) => {
+      const { id } = await repo.insertJob(tx, { ...values, companyId, createdBy: me.id, importPending });
+      await recordJobChange(tx, me, id, null, await jobView(tx, companyId, id));
+      return id;
+    });
   let saved: Awaited<ReturnType<typeof importJobWorkbook>>;
   try {
     // The row written with the drafts of newTickets / newUnits / ticketsFile (the import module).
@@ -192,6 +213,12 @@ export async function saveJob(ctx: AppContext, me: CurrentUser, input: JobSave, 
   return imported ? { job, imported } : { job };
 }
 
+/** The job as its history compares it (repo.selectJobForHistory). */
+const jobView = async (db: DbOrTx, companyId: number, id: number): Promise<HistoryView | null> => (await repo.selectJobForHistory(db, companyId, id)) ?? null;
+
+const recordJobChange = (db: DbOrTx, me: CurrentUser, id: number, before: HistoryView | null, after: HistoryView | null) =>
+  recordDiff(db, me, { entity: 'job', entityId: id, jobId: id }, before, after);
+
 /**
  * GET /jobs/delete/{id} and DELETE /jobs/{id}: the job and (by cascade) its tickets, tasks,
  * notes, work orders, permits and images; then the stored files only this job pointed at.
@@ -202,6 +229,7 @@ export async function deleteJob(ctx: AppContext, me: CurrentUser, id: number, lo
     // Deleting the job would delete its invoices (docs/product/billing.md §4: an invoice is kept).
     if (await jobHasInvoices(tx, me.companyId, id)) throw conflict(MSG.jobHasInvoices, ERROR_CODE.jobHasInvoices);
     const urls = await repo.fileUrlsOfJob(tx, me.companyId, id);
+    await recordJobChange(tx, me, id, await jobView(tx, me.companyId, id), null);
     await repo.deleteJob(tx, me.companyId, id);
     return urls;
   });

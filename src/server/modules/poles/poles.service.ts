@@ -24,7 +24,8 @@ export const findPole = repo.findPole;
  * functions to poleRoutes (docs/decisions/041-mods-module-order.md).
  */
 export interface TicketsOfPoles {
-  insertTicketForPole(db: DbOrTx, companyId: number, job: JobRecord, poleId: number, dueDate: string | null | undefined): Promise<number>;
+  /** Inserts the ticket and records its creation in the history (in the caller's transaction). */
+  createTicketForPole(db: DbOrTx, user: CurrentUser, job: JobRecord, poleId: number, dueDate: string | null | undefined): Promise<number>;
   loadTicket(db: DbOrTx, companyId: number, ticketId: number): Promise<Ticket | null>;
 }
 
@@ -127,7 +128,7 @@ export async function addPole(ctx: AppContext, user: CurrentUser, body: AddPoleB
     if (jobId != null && !job) throw notFound('job');
     const poleFields = { ...fields, pole_name: fields.pole_name ?? undefined, line_name: fields.line_name ?? undefined };
     const newPoleId = await insertNewPole(tx, user.companyId, { ...poleFields, utility }, job?.id ?? null);
-    const newTicketId = job ? await tickets.insertTicketForPole(tx, user.companyId, job, newPoleId, dueDate) : undefined;
+    const newTicketId = job ? await tickets.createTicketForPole(tx, user, job, newPoleId, dueDate) : undefined;
     return { poleId: newPoleId, ticketId: newTicketId };
   });
   const pole = (await repo.findPole(ctx.db, user.companyId, poleId))!;

@@ -13,6 +13,8 @@ import { deleteUnreferencedFiles, holdFileUrls } from '../../storage/stored-file
 import { companyTimeZone } from '../auth/auth.service';
 import { readPhotoCapture, type PhotoCapture } from './photo-exif';
 import * as repo from './tickets.repository';
+import { loadTicket } from './ticket-reads.repository';
+import { recordTicketChange } from './ticket-history.service';
 
 /** Longest side of a stored thumbnail (docs/product/rules.md §2.7 Images). */
 const THUMBNAIL_MAX_PX = 400;
@@ -132,7 +134,8 @@ export async function completeImageUpload(
       // just wrote went with it).
       await holdFileUrls(tx, storage, [url, thumbnailUrl]);
       if (!(await storage.head(key))) throw badRequest(MSG.imageNotUploaded);
-      return repo.insertImage(tx, {
+      const before = (await loadTicket(tx, user.companyId, ticket.id))!;
+      const image = await repo.insertImage(tx, {
         companyId: user.companyId,
         ticketId: ticket.id,
         url,
@@ -142,6 +145,8 @@ export async function completeImageUpload(
         geoLat: capture.lat,
         geoLon: capture.lon,
       });
+      await recordTicketChange(tx, user, before, (await loadTicket(tx, user.companyId, ticket.id))!);
+      return image;
     });
     return { id: row.id, image: toImage(row, await repo.poleLineOfTicket(db, ticket.id)) };
   } catch (err) {
@@ -156,7 +161,9 @@ export async function deleteImage(ctx: AppContext, user: CurrentUser, id: number
   const image = await ctx.db.transaction(async (tx) => {
     const row = await repo.findImage(tx, user.companyId, id);
     if (!row) throw notFound('image');
+    const before = await loadTicket(tx, user.companyId, row.ticketId);
     await repo.deleteImageRow(tx, user.companyId, id);
+    if (before) await recordTicketChange(tx, user, before, (await loadTicket(tx, user.companyId, row.ticketId))!);
     return row;
   });
   await deleteUnreferencedFiles(ctx, user.companyId, [image.url, image.thumbnailUrl], log);

@@ -11,6 +11,7 @@ import {
   ticketSaveBody,
   ticketSaveReply,
 } from '../../../shared/tickets.schemas';
+import { historyQuery, historyReply } from '../../../shared/history.schemas';
 import { unlockBody } from '../../../shared/invoices.schemas';
 import type { App, AppContext } from '../../context';
 import { idParams, rowId } from '../../plugins/routes';
@@ -32,6 +33,15 @@ export async function ticketRoutes(app: App, ctx: AppContext) {
     '/tickets/needsMerge/:jobId',
     { config: { allow: 'read' }, schema: { tags, summary: "The job's tickets on a pole", params: jobParams, querystring: needsMergeQuery, response: { 200: needsMergeReply } } },
     (request) => service.needsMerge(ctx, request.user, request.params.jobId, request.query.pole_id, request.query.ticket_id),
+  );
+
+  app.get(
+    '/tickets/:id/history',
+    {
+      config: { allow: 'read' },
+      schema: { tags, summary: "The ticket's history, newest first (paged: limit, cursor)", params: idParams, querystring: historyQuery, response: { 200: historyReply } },
+    },
+    (request) => service.ticketHistory(ctx, request.user, request.params.id, request.query),
   );
 
   app.get(

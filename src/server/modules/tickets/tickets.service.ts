@@ -17,6 +17,9 @@ import { findPole, insertNewPole } from '../poles/poles.service';
 import { permitTypeExists } from '../reference/reference.service';
 import * as repo from './tickets.repository';
 import { loadTicket } from './ticket-reads.repository';
+import { recordTicketChange } from './ticket-history.service';
+import { historyPage, record } from '../history/history.service';
+import type { HistoryQuery, HistoryReply } from '../../../shared/history.schemas';
 
 /**
  * Ticket rules (docs/product/roles-and-statuses.md §5 Ticket window, §5 Add pole / Tasks; docs/product/roles-and-statuses.md §5 roles, statuses,
@@ -40,6 +43,15 @@ export async function getTicket({ db }: AppContext, user: CurrentUser, id: numbe
   const ticket = await loadTicket(db, user.companyId, id);
   if (!ticket) throw notFound('ticket');
   return ticket;
+}
+
+/**
+ * GET /tickets/{id}/history: newest first, paged (DESIGN §7.4). Read by whoever may read the
+ * ticket (every role of its company; another company's id answers 404 like the ticket).
+ */
+export async function ticketHistory({ db }: AppContext, user: CurrentUser, id: number, query: HistoryQuery): Promise<HistoryReply> {
+  if (!(await repo.findTicketRow(db, user.companyId, id))) throw notFound('ticket');
+  return historyPage(db, user.companyId, { ticketId: id }, query.limit, query.cursor);
 }
 
 async function reload(db: DbOrTx, companyId: number, id: number): Promise<Ticket> {
@@ -85,6 +97,13 @@ export async function insertTicketForPole(
   });
 }
 
+/** insertTicketForPole, recorded as the ticket's creation (a pole added to a job: POST /poles/). */
+export async function createTicketForPole(db: DbOrTx, user: CurrentUser, job: JobRecord, poleId: number, dueDate: string | null | undefined): Promise<number> {
+  const id = await insertTicketForPole(db, user.companyId, job, poleId, dueDate);
+  await recordTicketChange(db, user, null, (await loadTicket(db, user.companyId, id))!);
+  return id;
+}
+
 // ---------------------------------------------------------------------------------------------
 // The billed-ticket lock (docs/product/billing.md §5, docs/decisions/025-invoices.md)
 
@@ -107,9 +126,11 @@ export async function unlockTicket(ctx: AppContext, me: CurrentUser, id: number,
     const t = await repo.lockTicket(tx, me.companyId, id);
     if (!t) throw notFound('ticket');
     if (!t.billedAt) throw conflict(MSG.unlockNotBilled);
+    const before = (await loadTicket(tx, me.companyId, id))!;
     await repo.unlockTicket(tx, me.companyId, id, me.id, reason);
-    const ticket = await loadTicket(tx, me.companyId, id);
-    return { ticket: ticket! };
+    const ticket = (await loadTicket(tx, me.companyId, id))!;
+    await recordTicketChange(tx, me, before, ticket);
+    return { ticket };
   });
 }
 
@@ -391,8 +412,10 @@ export interface SaveResult {
 export async function saveTicket(ctx: AppContext, user: CurrentUser, input: TicketSave, log?: (err: unknown) => void): Promise<SaveResult> {
   const { db } = ctx;
   let orphanUrls: string[] = [];
-  const id = await db.transaction(async (tx) => {
+  const saved = await db.transaction(async (tx) => {
     let cur: repo.TicketRow | undefined;
+    // The read model before the change, for its history (null: this save creates the ticket).
+    let before: Ticket | null = null;
     let body = input;
     if (input.id == null) {
       if (!can(user.roleId, 'tickets.write')) throw forbidden();
@@ -419,18 +442,23 @@ export async function saveTicket(ctx: AppContext, user: CurrentUser, input: Tick
       if (!cur) throw notFound('ticket');
       if (input.job_id != null && input.job_id !== cur.jobId) throw notFound('ticket');
       if (cur.version !== input.version) throw conflict(MSG.staleVersion, ERROR_CODE.staleVersion);
+      before = (await loadTicket(tx, user.companyId, cur.id))!;
     }
     const changes = await diffTicket(ctx, tx, user, cur!, body);
     checkRole(user, changes);
     // Checked on the row locked above: an invoice made meanwhile has already set billed_at.
     if (changes.edits.includes('tasks') || changes.edits.includes('status')) assertNotBilledLocked(cur!);
-    await applyChanges(tx, user, cur!, changes);
+    const changed = await applyChanges(tx, user, cur!, changes);
     orphanUrls = changes.orphanUrls;
-    return cur!.id;
+    if (!changed && before) return before;
+    // Read under the lock, in the save's transaction: the history entries and the reply see the
+    // same ticket, and a save that rolls back leaves no entry.
+    const after = await reload(tx, user.companyId, cur!.id);
+    await recordTicketChange(tx, user, before, after);
+    return after;
   });
   await deleteUnreferencedFiles(ctx, user.companyId, orphanUrls, log);
-  const ticket = await reload(db, user.companyId, id);
-  return { ticket, ...(await mergeFlags(db, user.companyId, ticket)) };
+  return { ticket: saved, ...(await mergeFlags(db, user.companyId, saved)) };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -489,8 +517,13 @@ export async function mergeTickets(ctx: AppContext, user: CurrentUser, primaryId
       set.geoLat = secondary.geoLat;
       set.geoLon = secondary.geoLon;
     }
+    const gone = (await loadTicket(tx, user.companyId, secondary.id))!;
     await repo.updateTicket(tx, user.companyId, primary.id, set);
     await repo.deleteTicketRow(tx, user.companyId, secondary.id);
+    // One entry on each side: the ticket that stays says what it received, the other that it went into it.
+    const what = { ticket_id: gone.id, pole: gone.pole ? `${gone.pole.pole_name} / ${gone.pole.line_name}` : null, tasks: gone.tasks.length, notes: gone.notes.length, images: gone.images.length };
+    await record(tx, user, { entity: 'ticket', entityId: primary.id, ticketId: primary.id, jobId: primary.jobId }, [{ action: 'merge', new: what }]);
+    await record(tx, user, { entity: 'ticket', entityId: gone.id, ticketId: gone.id, jobId: gone.job_id }, [{ action: 'merge', old: what, new: { merged_into: primary.id } }]);
     // Read under the lock: the reply is the merged ticket even when someone deletes it the
     // moment this commits (read after the commit, that would answer 404 to a merge that happened).
     return reload(tx, user.companyId, primaryId);
@@ -507,6 +540,7 @@ export async function deleteTicket(ctx: AppContext, user: CurrentUser, id: numbe
     if (!t) throw notFound('ticket');
     // A locked billed ticket stays (its invoice keeps its frozen lines either way once unlocked).
     assertNotBilledLocked(t);
+    await recordTicketChange(tx, user, (await loadTicket(tx, user.companyId, id))!, null);
     urls.push(t.digSafeUrl, t.nraUrl);
     for (const img of await repo.imagesOf(tx, id)) urls.push(img.url, img.thumbnailUrl);
     for (const p of await repo.permitsOf(tx, id)) urls.push(p.permitUrl);

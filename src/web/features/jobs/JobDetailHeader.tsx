@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { Alert, Anchor, Badge, Button, Group, Paper, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconDownload, IconFileTypePdf, IconPencil, IconTrash } from '@tabler/icons-react';
+import { IconDownload, IconFileTypePdf, IconHistory, IconPencil, IconTrash } from '@tabler/icons-react';
 import { formatLongDate } from '../../../shared/dates';
 import { jobTypeLabel } from '../../../shared/jobs.list';
 import { MSG } from '../../../shared/messages';
@@ -19,6 +19,7 @@ import { lazyDialog } from '../../components/lazyDialog';
 // first opened: the job page's first load carries none of them (issue 27: the phone's blocking time).
 const JobFormModal = lazyDialog(() => import('./JobFormModal').then((m) => m.JobFormModal));
 const ExportJobModal = lazyDialog(() => import('./ExportJobModal').then((m) => m.ExportJobModal));
+const JobHistoryModal = lazyDialog(() => import('./JobHistoryModal').then((m) => m.JobHistoryModal));
 
 const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
 
@@ -62,6 +63,7 @@ export default function JobDetailHeader({ jobId }: { jobId: number }) {
   const navigate = useNavigate();
   const [editing, setEditing] = useState(false);
   const [exporting, setExporting] = useState(false);
+  const [showHistory, setShowHistory] = useState(false);
   const missing = job.error instanceof ApiError && job.error.status === 404;
   usePageTitle(job.data ? `Job ${job.data.job_number}` : missing ? 'Job not found' : 'Job');
 
@@ -113,21 +115,26 @@ export default function JobDetailHeader({ jobId }: { jobId: number }) {
               {jobTypeLabel(j.job_type)}
             </Badge>
           </Group>
-          {canWrite && (
-            // Delete Job comes last: the first stop of the keyboard (and of a thumb) is never the
-            // one that destroys the job.
-            <Group gap="xs" wrap="wrap">
-              <Button variant="subtle" size="compact-sm" leftSection={<IconPencil size={16} />} onClick={() => setEditing(true)}>
-                Edit Job Info
-              </Button>
-              <Button variant="subtle" size="compact-sm" leftSection={<IconDownload size={16} />} onClick={() => setExporting(true)}>
-                Export Job Info
-              </Button>
-              <Button variant="subtle" color="red" size="compact-sm" leftSection={<IconTrash size={16} />} onClick={() => void onDelete()} loading={del.isPending}>
-                Delete Job
-              </Button>
-            </Group>
-          )}
+          {/* Delete Job comes last: the first stop of the keyboard (and of a thumb) is never the
+              one that destroys the job. Everyone reads the history (as the job). */}
+          <Group gap="xs" wrap="wrap">
+            <Button variant="subtle" size="compact-sm" leftSection={<IconHistory size={16} />} onClick={() => setShowHistory(true)}>
+              History
+            </Button>
+            {canWrite && (
+              <>
+                <Button variant="subtle" size="compact-sm" leftSection={<IconPencil size={16} />} onClick={() => setEditing(true)}>
+                  Edit Job Info
+                </Button>
+                <Button variant="subtle" size="compact-sm" leftSection={<IconDownload size={16} />} onClick={() => setExporting(true)}>
+                  Export Job Info
+                </Button>
+                <Button variant="subtle" color="red" size="compact-sm" leftSection={<IconTrash size={16} />} onClick={() => void onDelete()} loading={del.isPending}>
+                  Delete Job
+                </Button>
+              </>
+            )}
+          </Group>
         </Group>
         <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="sm">
           <Field label="Foreman">{j.foreman_name || '--'}</Field>
@@ -160,6 +167,7 @@ export default function JobDetailHeader({ jobId }: { jobId: number }) {
       </Stack>
       {canWrite && <JobFormModal job={j} opened={editing} onClose={() => setEditing(false)} />}
       {canWrite && <ExportJobModal job={j} opened={exporting} onClose={() => setExporting(false)} />}
+      <JobHistoryModal job={j} opened={showHistory} onClose={() => setShowHistory(false)} />
     </Paper>
   );
 }

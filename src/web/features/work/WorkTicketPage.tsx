@@ -43,6 +43,7 @@ import { preparePhoto } from '../../offline/photo';
 import { isOverdue, localIsoDay } from '../../../shared/ticket-state';
 import { useJobHeader } from './api/jobHeader';
 import { BeforeYouClimb } from './BeforeYouClimb';
+import { WorkTicketHistory } from './WorkTicketHistory';
 import { DeletedBanner, HeldNotes, HeldPhotos, PhonePhoto } from './HeldOnPhone';
 
 
@@ -325,6 +326,7 @@ export default function WorkTicketPage() {
           </>
         )}
       </Stack>
+      {!deleted && <WorkTicketHistory ticketId={server.id} />}
     </Stack>
     {resolving && <ConflictDialog entry={resolving} onClose={() => setResolving(null)} />}
     </Container>

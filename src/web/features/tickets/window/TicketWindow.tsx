@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { Alert, Anchor, Badge, Button, Center, Group, Modal, Stack, Tabs, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import { IconEye, IconInfoCircle, IconListCheck, IconMapPin, IconTrash } from '@tabler/icons-react';
+import { IconEye, IconHistory, IconInfoCircle, IconListCheck, IconMapPin, IconTrash } from '@tabler/icons-react';
 import { Spinner } from '../../../components/Spinner';
 import type { Job } from '../../../../shared/jobs.schemas';
 import { MSG } from '../../../../shared/messages';
@@ -12,6 +12,7 @@ import { ImagesPanel } from './ImagesPanel';
 import { InfoTab } from './info/InfoTab';
 import { PoleTab } from './pole/PoleTab';
 import { TasksTab } from './TasksTab';
+import { TicketHistoryTab } from './TicketHistoryTab';
 import type { WindowTarget } from '../ticketUrl';
 import { useTicketEditor } from './useTicketEditor';
 
@@ -165,6 +166,11 @@ export function TicketWindow({
               <Tabs.Tab value="tasks" leftSection={<IconListCheck size={14} />} disabled={t.tabsLocked}>
                 Tasks ({draft.tasks.length})
               </Tabs.Tab>
+              {ticketId != null && (
+                <Tabs.Tab value="history" leftSection={<IconHistory size={14} />} disabled={t.tabsLocked}>
+                  History
+                </Tabs.Tab>
+              )}
             </Tabs.List>
             <Tabs.Panel value="home" pt="sm">
               <PoleTab
@@ -211,6 +217,11 @@ export function TicketWindow({
             <Tabs.Panel value="tasks" pt="sm">
               <TasksTab tasks={draft.tasks} errors={t.errors} utilityId={job.selected_utility_id} canEdit={allowed.edit && !billedLocked} onChange={(tasks) => t.update({ tasks })} />
             </Tabs.Panel>
+            {ticketId != null && (
+              <Tabs.Panel value="history" pt="sm">
+                <TicketHistoryTab ticketId={ticketId} />
+              </Tabs.Panel>
+            )}
           </Tabs>
 
           <Group

@@ -1,0 +1,35 @@
+import { bigserial, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { companies, users } from './core';
+
+/**
+ * The record of every change (DESIGN §7.4, docs/decisions/044-hist-history.md): one row per
+ * changed field (or per created / deleted / imported record), written in the transaction of the
+ * change by the history module's recorder. `ticket_id` and `job_id` carry no foreign key on
+ * purpose: a deleted ticket's or job's record stays (who deleted it, and what it held).
+ */
+export const history = pgTable(
+  'history',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    companyId: integer('company_id').notNull().references(() => companies.id, { onDelete: 'cascade' }),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    /** Who made the change; null once that user is deleted (the entry stays). */
+    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    /** create, update, delete, import, merge, bill, unlock */
+    action: text('action').notNull(),
+    /** job, ticket, crew, invoice */
+    entity: text('entity').notNull(),
+    entityId: integer('entity_id').notNull(),
+    ticketId: integer('ticket_id'),
+    jobId: integer('job_id'),
+    /** The API's field name (`hospital_name`, `status`, `tasks`); null for a whole record. */
+    field: text('field'),
+    old: jsonb('old'),
+    new: jsonb('new'),
+  },
+  (t) => [
+    index('history_ticket_idx').on(t.companyId, t.ticketId, t.id),
+    index('history_job_idx').on(t.companyId, t.jobId, t.id),
+    index('history_entity_idx').on(t.companyId, t.entity, t.entityId, t.id),
+  ],
+);

@@ -1,0 +1,59 @@
+import type { Ticket } from '../../../shared/tickets.schemas';
+import type { DbOrTx } from '../../db/client';
+import { recordDiff, type Actor, type HistoryView } from '../history/history.service';
+import type { CurrentUser } from '../../plugins/auth';
+import { loadTicket } from './ticket-reads.repository';
+
+/**
+ * A ticket as its history compares it (DESIGN §7.4): the fields a person edits, by their API
+ * names, with what a person reads as value (the assignee's name, a task as its code and
+ * quantities, a photo as its file name). Derived fields (version, completion stamps, the names
+ * the pole carries) are left out, so marking complete is one entry (`status`), not four.
+ */
+
+/** What the Billing field of a ticket's history says. */
+export function billingLabel(t: Pick<Ticket, 'billed_at' | 'invoice_number' | 'unlocked_at' | 'unlock_reason'>): string | null {
+  if (!t.billed_at) return null;
+  const billed = `Billed on ${t.invoice_number ?? 'an invoice'}`;
+  return t.unlocked_at ? `${billed}, unlocked: ${t.unlock_reason ?? ''}` : billed;
+}
+
+const fileName = (url: string | null) => (url == null ? null : decodeURIComponent(url.split('?')[0].split('/').pop() ?? url));
+const signed = (n: number) => (n < 0 ? `${n}` : `+${n}`);
+
+export function ticketView(t: Ticket): HistoryView {
+  return {
+    pole: t.pole ? `${t.pole.pole_name} / ${t.pole.line_name}` : null,
+    status: t.status,
+    due_date: t.due_date,
+    assigned_to: t.assigned_to == null ? null : (t.assigned_to_name ?? String(t.assigned_to)),
+    street_address: t.street_address,
+    geo_lat: t.geo_lat,
+    geo_lon: t.geo_lon,
+    description: t.description,
+    ehasp: t.ehasp,
+    ambulance_meetup: t.ambulance_meetup,
+    dig_safe_required: t.dig_safe_required,
+    dig_safe_url: t.dig_safe_url == null ? null : (t.dig_safe_name ?? fileName(t.dig_safe_url)),
+    nra_required: t.nra_required,
+    nra_url: t.nra_url == null ? null : (t.nra_name ?? fileName(t.nra_url)),
+    work_orders: t.work_orders,
+    notes: t.notes.map((n) => n.note_text),
+    tasks: t.tasks.map((k) => `${k.code}: bid ${k.init_qty}, change ${signed(k.additional_qty)}`),
+    permits: t.permits.map((p) => [p.permit_type_title, p.permit_name ?? p.filename ?? fileName(p.permit_url)].filter(Boolean).join(': ') || 'Permit'),
+    images: t.images.map((i) => fileName(i.url) ?? `photo ${i.id}`),
+    billing: billingLabel(t),
+  };
+}
+
+/** The ticket's read model inside the caller's transaction (before or after its change). */
+export const ticketNow = (db: DbOrTx, companyId: number, id: number) => loadTicket(db, companyId, id);
+
+/**
+ * Records a ticket's change from its read model before and after (null before: created; null
+ * after: deleted), in the caller's transaction.
+ */
+export async function recordTicketChange(db: DbOrTx, user: Actor | CurrentUser, before: Ticket | null, after: Ticket | null) {
+  const t = (after ?? before)!;
+  await recordDiff(db, user, { entity: 'ticket', entityId: t.id, ticketId: t.id, jobId: t.job_id }, before && ticketView(before), after && ticketView(after));
+}
