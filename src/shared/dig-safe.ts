@@ -15,11 +15,14 @@ import { isoToUs } from './dates';
  */
 export const COMPANY_TIME_ZONE = 'America/New_York';
 
+// One formatter per zone: making one costs far more than using it (a list of rows asks per row).
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
+
 /** 'YYYY-MM-DD' of the company's calendar day at `now`. The one "today" of these rules. */
 export function companyToday(now: Date = new Date(), timeZone: string = COMPANY_TIME_ZONE): string {
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(now).map((p) => [p.type, p.value]),
-  );
+  let format = dayFormats.get(timeZone);
+  if (!format) dayFormats.set(timeZone, (format = new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' })));
+  const parts = Object.fromEntries(format.formatToParts(now).map((p) => [p.type, p.value]));
   return `${parts.year}-${parts.month}-${parts.day}`;
 }
 
@@ -91,7 +94,8 @@ export interface ClearToDig {
  * date (the crew may come on any day up to it). Without a due date only today counts.
  */
 export function clearToDig(t: Omit<DigFields, 'permit_expires_on'>, today: string): ClearToDig {
-  if (t.dig_safe_required !== 1 || t.status === TICKET_STATUS.COMPLETE) return { clear_to_dig: null, clear_to_dig_reason: null };
+  // A copy kept on a phone by an earlier release has no dig-safe dates: unknown until refreshed, not "missing".
+  if (t.dig_safe_required !== 1 || t.status === TICKET_STATUS.COMPLETE || t.dig_safe_expires_on === undefined) return { clear_to_dig: null, clear_to_dig_reason: null };
   const no = (reason: string): ClearToDig => ({ clear_to_dig: false, clear_to_dig_reason: reason });
   const expires = t.dig_safe_expires_on;
   if (!expires) return t.dig_safe_number || t.dig_safe_url ? no('Dig safe ticket has no expiry date') : no('No dig safe ticket');
