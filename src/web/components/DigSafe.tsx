@@ -26,7 +26,7 @@ export function ExpiryBadge({ expiry, what, size = 'sm' }: { expiry: Expiry | nu
       title={`${what ? `${what}: ` : ''}${label} (${isoToUs(expiry.expires_on)})`}
       style={{ flex: 'none' }}
     >
-      {what ? `${what} ${label.toLowerCase()}` : label}
+      {what ? `${what}: ${label}` : label}
     </Badge>
   );
 }
