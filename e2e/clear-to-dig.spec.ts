@@ -137,8 +137,8 @@ test('the office filters the table on "Not clear to dig" and "Permits: expiring 
   await page.getByRole('checkbox', { name: 'Permits: expiring / expired' }).check();
   // The expired dig safe and the permit expiring in 3 days; not the ticket with no papers.
   await expect(page.locator('tr[data-ticket-id]')).toHaveCount(2);
-  await expect(row(clear)).toContainText('Expires in 3 days');
-  await expect(row(expired)).toContainText('Permit expired');
+  await expect(row(clear)).toContainText('Permits: Expires in 3 days');
+  await expect(row(expired)).toContainText('Permits: Expired');
   await expect(row(none)).toHaveCount(0);
   await page.getByRole('checkbox', { name: 'Permits: expiring / expired' }).uncheck();
 

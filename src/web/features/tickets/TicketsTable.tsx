@@ -57,7 +57,7 @@ function DigMarks({ t }: { t: TicketRow }) {
       )}
       {expiry && (
         <span className={expiry.state === 'expired' ? classes.notClear : classes.expiry} title={`Permits and dig safe: ${expiryLabel(expiry)} (${isoToUs(expiry.expires_on)})`}>
-          {expiry.state === 'expired' ? 'Permit expired' : expiryLabel(expiry)}
+          Permits: {expiryLabel(expiry)}
         </span>
       )}
     </>
