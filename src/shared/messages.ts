@@ -209,4 +209,8 @@ export const MSG = {
   draftPoleTooLong: (label: string, max: number) => `${label}: Pole or line is longer than ${max} characters`,
   draftDueDateInvalid: (label: string, value: string) => `${label}: Due date '${value}' is not a date (use MM/DD/YYYY)`,
   draftUnitMissing: (where: string) => `${where}: Unit/task code is missing`,
+  // Permits and dig safe (DESIGN §7.4, decision 045)
+  recordDateInvalid: (what: string) => `The ${what} is not a date (use MM/DD/YYYY).`,
+  recordDatesOrder: (what: string) => `The ${what} expires before it is valid: the "valid from" date must be on or before the expiry date.`,
+  completeNotClearToDig: (reason: string) => `Not clear to dig: ${reason}. Mark it complete anyway?`,
 } as const;

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { LIMITS, TICKET_STATUS } from './constants';
+import { toIsoDate } from './dates';
+import { MSG } from './messages';
 import { latitudeSchema, longitudeSchema } from './geo';
 import { checkPositionPair, photoCaptureFields } from './photo-capture';
 import { poleFieldsSchema } from './poles.schemas';
@@ -92,6 +94,10 @@ export const permitSchema = z.object({
   /** Content type of the uploaded document. */
   permit_file_type: z.string().nullable(),
   filename: z.string().nullable(),
+  /** The permit's own number and its validity (DESIGN §7.4): calendar dates, expires_on the last valid day. */
+  number: z.string().nullable(),
+  valid_from: day.nullable(),
+  expires_on: day.nullable(),
 });
 export type Permit = z.infer<typeof permitSchema>;
 
@@ -140,6 +146,18 @@ export const ticketSchema = z.object({
   dig_safe_required: z.number().int(),
   dig_safe_url: z.string().nullable(),
   dig_safe_name: z.string().nullable(),
+  /** The dig-safe record (DESIGN §7.4): the utility-locate ticket's number and validity, calendar dates. */
+  dig_safe_number: z.string().nullable(),
+  dig_safe_valid_from: day.nullable(),
+  dig_safe_expires_on: day.nullable(),
+  /** The earliest expires_on among the ticket's permits, null when none has one (the table's badge and filter). */
+  permit_expires_on: day.nullable(),
+  /**
+   * Clear to dig (DESIGN §7.4, src/shared/dig-safe.ts `clearToDig`, on the company's calendar
+   * day): null when dig safe is not required (or the ticket is Complete); the reason when false.
+   */
+  clear_to_dig: z.boolean().nullable(),
+  clear_to_dig_reason: z.string().nullable(),
   nra_required: z.number().int(),
   nra_url: z.string().nullable(),
   nra_name: z.string().nullable(),
@@ -189,6 +207,12 @@ export const ticketRowSchema = ticketSchema.pick({
   geo_lon: true,
   dig_safe_required: true,
   dig_safe_url: true,
+  dig_safe_number: true,
+  dig_safe_valid_from: true,
+  dig_safe_expires_on: true,
+  permit_expires_on: true,
+  clear_to_dig: true,
+  clear_to_dig_reason: true,
   nra_required: true,
   nra_url: true,
   version: true,
@@ -235,15 +259,39 @@ export const noteSaveSchema = z.object({
   note_text: z.string().max(LIMITS.textMax),
 });
 
+/**
+ * A calendar date of a permit or the dig-safe record in a save: 'YYYY-MM-DD' or 'MM/DD/YYYY'
+ * (src/shared/dates.ts `toIsoDate`), blank or null for none; anything else names the field.
+ */
+const recordDay = (what: string) =>
+  z
+    .string()
+    .max(30)
+    .nullable()
+    .optional()
+    .refine((v) => v == null || v.trim() === '' || toIsoDate(v) !== null, MSG.recordDateInvalid(what));
+
+/** Valid from on or before the expiry (both given): otherwise the expiry date is refused, naming the record. */
+function checkValidity(what: string, from: string | null | undefined, to: string | null | undefined, ctx: z.RefinementCtx, path: (string | number)[]) {
+  const a = toIsoDate(from);
+  const b = toIsoDate(to);
+  if (a && b && a > b) ctx.addIssue({ code: 'custom', message: MSG.recordDatesOrder(what), path });
+}
+
 /** A permit in a ticket save: with id it updates that permit; without, it adds one. */
-export const permitSaveSchema = z.object({
-  id: rowId.nullable().optional(),
-  permit_type: rowId.nullable().optional(),
-  permit_url: saveUrl,
-  permit_name: saveText,
-  permit_file_type: saveText,
-  filename: saveText,
-});
+export const permitSaveSchema = z
+  .object({
+    id: rowId.nullable().optional(),
+    permit_type: rowId.nullable().optional(),
+    permit_url: saveUrl,
+    permit_name: saveText,
+    permit_file_type: saveText,
+    filename: saveText,
+    number: saveText,
+    valid_from: recordDay('permit\'s "valid from" date'),
+    expires_on: recordDay('permit\'s expiry date'),
+  })
+  .superRefine((p, ctx) => checkValidity('permit', p.valid_from, p.expires_on, ctx, ['expires_on']));
 export type PermitSave = z.infer<typeof permitSaveSchema>;
 
 /** The pole of a ticket save: an existing pole (id) or a new one (pole_name, line_name, utility). */
@@ -277,6 +325,9 @@ export const ticketSaveSchema = z.object({
   dig_safe_required: flag.optional(),
   dig_safe_url: saveUrl,
   dig_safe_name: saveText,
+  dig_safe_number: saveText,
+  dig_safe_valid_from: recordDay('dig safe "valid from" date'),
+  dig_safe_expires_on: recordDay('dig safe expiry date'),
   nra_required: flag.optional(),
   nra_url: saveUrl,
   nra_name: saveText,
@@ -288,7 +339,7 @@ export const ticketSaveSchema = z.object({
   notes: z.array(noteSaveSchema).max(5000).optional(),
   permits: z.array(permitSaveSchema).max(200).optional(),
   tasks: z.array(taskSaveSchema).max(2000).optional(),
-});
+}).superRefine((t, ctx) => checkValidity('dig safe ticket', t.dig_safe_valid_from, t.dig_safe_expires_on, ctx, ['dig_safe_expires_on']));
 export type TicketSave = z.infer<typeof ticketSaveSchema>;
 export const ticketSaveBody = z.object({ ticket: ticketSaveSchema });
 

@@ -125,6 +125,17 @@ describe('GET /tickets/{id}/history', () => {
     const permit = await t.storeFile(company, 'permit', 'road.pdf');
     const p = await entriesOf(() => ticketHistory(tk.id), async () => save({ ...(await read(tk.id)), permits: [{ permit_url: permit.url, permit_name: 'Road permit' }] }));
     expect(p).toEqual([expect.objectContaining({ field: 'permits', old: [], new: ['Road permit'] })]);
+    // The dig-safe record's dates and a permit's number and validity are part of the record too.
+    const cur = await read(tk.id);
+    const dated = await entriesOf(
+      () => ticketHistory(tk.id),
+      () => save({ ...cur, dig_safe_number: 'DS-77', dig_safe_expires_on: '2027-03-15', permits: cur.permits.map((x) => ({ ...x, number: 'P-9', expires_on: '2027-04-01' })) }),
+    );
+    expect(dated.map((e) => [e.field, e.old, e.new]).sort()).toEqual([
+      ['dig_safe_expires_on', null, '2027-03-15'],
+      ['dig_safe_number', null, 'DS-77'],
+      ['permits', ['Road permit'], ['Road permit, no. P-9, … to 2027-04-01']],
+    ]);
   });
 
   it('a photo added and deleted: one entry each', async () => {

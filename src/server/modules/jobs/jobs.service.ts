@@ -1,4 +1,5 @@
 import { TICKET_STATUS } from '../../../shared/constants';
+import { companyToday } from '../../../shared/dig-safe';
 import type { Job, JobListItem, JobListRow, JobSave, JobSaveReply } from '../../../shared/jobs.schemas';
 import type { MapTicket } from '../../../shared/map-export';
 import { MSG } from '../../../shared/messages';
@@ -77,7 +78,9 @@ export async function getJob(ctx: AppContext, me: CurrentUser, id: number): Prom
  * which the next request sees as a change; a reply older than the database is never served.
  */
 export async function getJobReply(ctx: AppContext, me: CurrentUser, id: number, cache: ReplyCache<TicketSlices>): Promise<CachedReply> {
-  const key = `${me.companyId}:${id}`;
+  // The rows' Clear to dig depends on the company's calendar day (DESIGN §7.4): a new day is a
+  // new reply, built afresh; yesterday's is dropped by the cache's size limit.
+  const key = `${me.companyId}:${id}:${companyToday()}`;
   const fingerprint = await jobFingerprint(ctx.db, me.companyId, id);
   if (fingerprint === null) {
     cache.delete(key);

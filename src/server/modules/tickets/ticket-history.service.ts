@@ -35,15 +35,25 @@ export function ticketView(t: Ticket): HistoryView {
     ambulance_meetup: t.ambulance_meetup,
     dig_safe_required: t.dig_safe_required,
     dig_safe_url: t.dig_safe_url == null ? null : (t.dig_safe_name ?? fileName(t.dig_safe_url)),
+    dig_safe_number: t.dig_safe_number,
+    dig_safe_valid_from: t.dig_safe_valid_from,
+    dig_safe_expires_on: t.dig_safe_expires_on,
     nra_required: t.nra_required,
     nra_url: t.nra_url == null ? null : (t.nra_name ?? fileName(t.nra_url)),
     work_orders: t.work_orders,
     notes: t.notes.map((n) => n.note_text),
     tasks: t.tasks.map((k) => `${k.code}: bid ${k.init_qty}, change ${signed(k.additional_qty)}`),
-    permits: t.permits.map((p) => [p.permit_type_title, p.permit_name ?? p.filename ?? fileName(p.permit_url)].filter(Boolean).join(': ') || 'Permit'),
+    permits: t.permits.map(permitLabel),
     images: t.images.map((i) => fileName(i.url) ?? `photo ${i.id}`),
     billing: billingLabel(t),
   };
+}
+
+/** A permit as the history reads it: its type and name, then its number and validity when set. */
+function permitLabel(p: Ticket['permits'][number]) {
+  const name = [p.permit_type_title, p.permit_name ?? p.filename ?? fileName(p.permit_url)].filter(Boolean).join(': ') || 'Permit';
+  const dates = p.valid_from || p.expires_on ? `${p.valid_from ?? '…'} to ${p.expires_on ?? '…'}` : null;
+  return [name, p.number ? `no. ${p.number}` : null, dates].filter(Boolean).join(', ');
 }
 
 /** The ticket's read model inside the caller's transaction (before or after its change). */

@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { alias, type SelectedFields } from 'drizzle-orm/pg-core';
 import { TICKET_STATUS } from '../../../shared/constants';
+import { clearToDig, companyToday, earliestExpiry } from '../../../shared/dig-safe';
 import { fullName } from '../../../shared/names';
 import type { Note, Permit, Pole, Ticket, TicketImage, TicketRow, TicketRowFields, TicketTask } from '../../../shared/tickets.schemas';
 import type { DbOrTx } from '../../db/client';
@@ -48,6 +49,9 @@ const rowColumns = {
   geoLon: tickets.geoLon,
   digSafeRequired: tickets.digSafeRequired,
   digSafeUrl: tickets.digSafeUrl,
+  digSafeNumber: tickets.digSafeNumber,
+  digSafeValidFrom: tickets.digSafeValidFrom,
+  digSafeExpiresOn: tickets.digSafeExpiresOn,
   nraRequired: tickets.nraRequired,
   nraUrl: tickets.nraUrl,
   version: tickets.version,
@@ -58,15 +62,34 @@ const rowColumns = {
 };
 type RowRecord = Pick<typeof tickets.$inferSelect, keyof typeof rowColumns>;
 
-/** What a ticket row and a full ticket share; status and names are derived here only. */
-function toRow(t: RowRecord, poleName: string | null, lineName: string | null, aFirst: string | null, aLast: string | null): TicketRowFields {
+/**
+ * What a ticket row and a full ticket share; status, names and Clear to dig (on the company's
+ * calendar day `today`, src/shared/dig-safe.ts) are derived here only.
+ */
+function toRow(
+  t: RowRecord,
+  poleName: string | null,
+  lineName: string | null,
+  aFirst: string | null,
+  aLast: string | null,
+  permitExpiresOn: string | null,
+  today: string,
+): TicketRowFields {
+  const status = t.actualCompletionDate ? TICKET_STATUS.COMPLETE : TICKET_STATUS.PENDING;
+  const dig = {
+    dig_safe_number: t.digSafeNumber,
+    dig_safe_valid_from: t.digSafeValidFrom,
+    dig_safe_expires_on: t.digSafeExpiresOn,
+    permit_expires_on: permitExpiresOn,
+  };
+  const clear = clearToDig({ status, due_date: t.dueDate, dig_safe_required: t.digSafeRequired, dig_safe_url: t.digSafeUrl, ...dig }, today);
   return {
     id: t.id,
     job_id: t.jobId,
     pole_id: t.poleId,
     pole_name: poleName,
     line_name: lineName,
-    status: t.actualCompletionDate ? TICKET_STATUS.COMPLETE : TICKET_STATUS.PENDING,
+    status,
     due_date: t.dueDate,
     created_date: isoRequired(t.createdDate),
     actual_completion_date: isoInstant(t.actualCompletionDate),
@@ -77,6 +100,8 @@ function toRow(t: RowRecord, poleName: string | null, lineName: string | null, a
     geo_lon: t.geoLon,
     dig_safe_required: t.digSafeRequired,
     dig_safe_url: t.digSafeUrl,
+    ...dig,
+    ...clear,
     nra_required: t.nraRequired,
     nra_url: t.nraUrl,
     version: t.version,
@@ -179,6 +204,9 @@ const selectPermits = (db: DbOrTx, companyId: number, ids: TicketIds) =>
       permit_name: permits.permitName,
       permit_file_type: permits.permitFileType,
       filename: permits.filename,
+      number: permits.number,
+      valid_from: permits.validFrom,
+      expires_on: permits.expiresOn,
     })
     .from(permits)
     .leftJoin(permitTypes, eq(permitTypes.id, permits.permitTypeId))
@@ -278,10 +306,12 @@ async function loadTickets(db: DbOrTx, companyId: number, scope: Scope): Promise
     ({ ticketId: _t, uploaded_at, taken_at, ...r }): TicketImage => ({ ...r, uploaded_at: isoRequired(uploaded_at), taken_at: isoInstant(taken_at) }),
   );
 
+  const today = companyToday();
   return rows.map(({ t, p, utilityName, accessLabel, aFirst, aLast, uFirst, uLast }): Ticket => {
     const pole = p ? toPole(p, utilityName, accessLabel) : null;
+    const ticketPermits = permitsBy.get(t.id) ?? [];
     return {
-      ...toRow(t, pole?.pole_name ?? null, pole?.line_name ?? null, aFirst, aLast),
+      ...toRow(t, pole?.pole_name ?? null, pole?.line_name ?? null, aFirst, aLast, earliestExpiry(ticketPermits), today),
       pole,
       line_id: pole?.line_id ?? null,
       pole_lat: pole?.geo_lat ?? null,
@@ -295,7 +325,7 @@ async function loadTickets(db: DbOrTx, companyId: number, scope: Scope): Promise
       work_orders: woBy.get(t.id) ?? [],
       notes: notesBy.get(t.id) ?? [],
       tasks: tasksBy.get(t.id) ?? [],
-      permits: permitsBy.get(t.id) ?? [],
+      permits: ticketPermits,
       images: imagesBy.get(t.id) ?? [],
     };
   });
@@ -326,6 +356,8 @@ const countOf = (table: typeof ticketTasks | typeof images | typeof notes) =>
  * is upserted by code).
  */
 const workOrdersOf = sql<string[]>`array(select ${workOrders.workOrder} from ${workOrders} where ${workOrders.ticketId} = ${tickets.id} and ${workOrders.companyId} = ${tickets.companyId} order by ${workOrders.id})`;
+/** The earliest expiry among the ticket's permits (0021 touches the ticket when a permit changes). */
+const permitExpiresOnOf = sql<string | null>`(select min(${permits.expiresOn})::text from ${permits} where ${permits.ticketId} = ${tickets.id} and ${permits.companyId} = ${tickets.companyId})`;
 const unitCodesOf = sql<string[]>`array(select ${units.code} from ${ticketTasks} join ${units} on ${units.id} = ${ticketTasks.unitId} where ${ticketTasks.ticketId} = ${tickets.id} order by ${ticketTasks.id})`;
 
 /** What a ticket-table row selects: the ticket's columns, its pole's name and line, the assignee's name, the counts, work orders and unit codes. */
@@ -340,6 +372,7 @@ const rowSelection = {
   noteCount: countOf(notes),
   workOrders: workOrdersOf,
   unitCodes: unitCodesOf,
+  permitExpiresOn: permitExpiresOnOf,
 };
 
 /**
@@ -358,10 +391,13 @@ export function selectTicketRows<E extends SelectedFields>(db: DbOrTx, extra: E)
 
 type RowResult = Awaited<ReturnType<typeof selectTicketRows<Record<never, never>>>>[number];
 
-/** A result of `selectTicketRows` as the shared row shape (status and names derived in toRow). */
-export function toTicketRow(r: RowResult): TicketRow {
+/**
+ * A result of `selectTicketRows` as the shared row shape (status, names and Clear to dig derived
+ * in toRow); `today` is the company's calendar day (`companyToday()`, read once per list).
+ */
+export function toTicketRow(r: RowResult, today: string): TicketRow {
   return {
-    ...toRow(r.t, r.poleName, r.lineName, r.aFirst, r.aLast),
+    ...toRow(r.t, r.poleName, r.lineName, r.aFirst, r.aLast, r.permitExpiresOn, today),
     task_count: r.taskCount,
     photo_count: r.photoCount,
     note_count: r.noteCount,
@@ -376,7 +412,8 @@ export function toTicketRow(r: RowResult): TicketRow {
  */
 export async function loadTicketRows(db: DbOrTx, companyId: number, jobId: number): Promise<TicketRow[]> {
   const rows = await selectTicketRows(db, {}).where(ticketWhere(companyId, { jobId })).orderBy(asc(tickets.id));
-  return rows.map(toTicketRow);
+  const today = companyToday();
+  return rows.map((r) => toTicketRow(r, today));
 }
 
 /**
@@ -394,5 +431,6 @@ export async function loadTicketRowVersions(
   const rows = await selectTicketRows(db, { xmin: sql<number>`${tickets}.xmin::text::bigint`.mapWith(Number) })
     .where(ids ? and(where, inArray(tickets.id, [...ids])) : where)
     .orderBy(asc(tickets.id));
-  return rows.map((r) => ({ row: toTicketRow(r), xmin: r.xmin }));
+  const today = companyToday();
+  return rows.map((r) => ({ row: toTicketRow(r, today), xmin: r.xmin }));
 }

@@ -172,6 +172,7 @@ async function diffTicket(ctx: AppContext, db: DbOrTx, user: CurrentUser, cur: r
   const d: Diff = { ctx, db, user, cur, c, edit };
   await diffFields(d, input);
   await diffDocuments(d, input);
+  diffDigSafeRecord(d, input);
   await diffWorkOrders(d, input);
   // Notes are append-only: the ones without an id are new.
   if (input.notes !== undefined) {
@@ -280,6 +281,30 @@ async function diffDocuments({ ctx, db, user, cur, c, edit }: Diff, input: Ticke
   });
 }
 
+/**
+ * A date of a permit or the dig-safe record as stored: 'YYYY-MM-DD', or null for blank. The save
+ * schema has refused what is not a date; this is where 'MM/DD/YYYY' becomes the stored form.
+ */
+const recordDay = (v: string | null | undefined) => (v == null || v.trim() === '' ? null : toIsoDate(v));
+
+/**
+ * "Valid from" on or before the expiry, checked on what will be stored (a save may send one of
+ * the two dates and keep the other): 400 naming the record, on its expiry field.
+ */
+function assertValidity(what: string, field: string, from: string | null, to: string | null) {
+  if (from && to && from > to) throw badRequest(MSG.recordDatesOrder(what), { [field]: MSG.recordDatesOrder(what) });
+}
+
+/** The dig-safe record (DESIGN §7.4): its number and dates, edited like the ticket's other fields (tickets.edit). */
+function diffDigSafeRecord({ cur, edit }: Diff, input: TicketSave) {
+  const from = input.dig_safe_valid_from === undefined ? cur.digSafeValidFrom : recordDay(input.dig_safe_valid_from);
+  const to = input.dig_safe_expires_on === undefined ? cur.digSafeExpiresOn : recordDay(input.dig_safe_expires_on);
+  assertValidity('dig safe ticket', 'dig_safe_expires_on', from, to);
+  if (input.dig_safe_number !== undefined) edit('dig_safe_number', 'digSafeNumber', blankToNull(input.dig_safe_number)?.trim() ?? null, cur.digSafeNumber);
+  edit('dig_safe_valid_from', 'digSafeValidFrom', from, cur.digSafeValidFrom);
+  edit('dig_safe_expires_on', 'digSafeExpiresOn', to, cur.digSafeExpiresOn);
+}
+
 /** Work orders: the list as sent (trimmed, blanks and repeats dropped). */
 async function diffWorkOrders({ db, cur, c }: Diff, input: TicketSave) {
   if (input.work_orders !== undefined) {
@@ -327,6 +352,9 @@ async function diffPermits({ ctx, db, user, cur, c }: Diff, input: TicketSave) {
   const kept = new Set<number>();
   const permits: NonNullable<Changes['permits']> = { remove: [], update: [], add: [] };
   const checkPermit = async (p: PermitSave, prevUrl: string | null) => {
+    const validFrom = recordDay(p.valid_from);
+    const expiresOn = recordDay(p.expires_on);
+    assertValidity('permit', 'expires_on', validFrom, expiresOn);
     if (p.permit_type != null && !(await permitTypeExists(db, user.companyId, p.permit_type))) throw badRequest(MSG.ticketPermitTypeInvalid);
     let url = blankToNull(p.permit_url);
     if (url && url !== prevUrl) {
@@ -339,6 +367,9 @@ async function diffPermits({ ctx, db, user, cur, c }: Diff, input: TicketSave) {
       permitName: blankToNull(p.permit_name),
       permitFileType: blankToNull(p.permit_file_type),
       filename: blankToNull(p.filename),
+      number: blankToNull(p.number)?.trim() ?? null,
+      validFrom,
+      expiresOn,
     };
   };
   for (const p of input.permits) {
@@ -509,6 +540,13 @@ export async function mergeTickets(ctx: AppContext, user: CurrentUser, primaryId
         orphanUrls.push(secondary[url]);
       }
       set[required] = Math.max(primary[required], secondary[required]);
+    }
+    // The dig-safe record (number and dates) goes as one, like its document: where the primary has none.
+    const hasRecord = (t: repo.TicketRow) => t.digSafeNumber != null || t.digSafeValidFrom != null || t.digSafeExpiresOn != null;
+    if (!hasRecord(primary) && hasRecord(secondary)) {
+      set.digSafeNumber = secondary.digSafeNumber;
+      set.digSafeValidFrom = secondary.digSafeValidFrom;
+      set.digSafeExpiresOn = secondary.digSafeExpiresOn;
     }
     for (const col of ['streetAddress', 'description', 'ehasp', 'ambulanceMeetup', 'assignedTo', 'dueDate'] as const) {
       if (primary[col] == null && secondary[col] != null) (set as Record<string, unknown>)[col] = secondary[col];

@@ -1,4 +1,5 @@
 import { and, eq, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { companyToday } from '../../../shared/dig-safe';
 import type { WorkTicket } from '../../../shared/work.schemas';
 import type { DbOrTx } from '../../db/client';
 import { jobs, tickets, users } from '../../db/schema/index';
@@ -43,5 +44,6 @@ export async function openTicketRows(db: DbOrTx, companyId: number, scope: WorkS
         foremanId === undefined ? undefined : eq(jobs.foremanId, foremanId),
       ),
     );
-  return rows.map((r) => ({ ...toTicketRow(r), job_number: r.jobNumber }));
+  const today = companyToday();
+  return rows.map((r) => ({ ...toTicketRow(r, today), job_number: r.jobNumber }));
 }

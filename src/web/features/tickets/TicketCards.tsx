@@ -3,6 +3,8 @@ import { Badge, Button, Checkbox, Group, Paper, Stack, Text, UnstyledButton } fr
 import { IconMapPin } from '@tabler/icons-react';
 import { isoToUs } from '../../../shared/dates';
 import type { TicketRow } from '../../../shared/tickets.schemas';
+import { companyToday } from '../../../shared/dig-safe';
+import { TicketDigBadges } from '../../components/DigSafe';
 import { DocCircle } from './DocCircle';
 
 /** Cards shown at first and per "Show more": a phone lays out a few dozen cards at a time, not 5,000. */
@@ -85,6 +87,7 @@ const Card = memo(function Card({
               <DocCircle what="NRA/DNR" required={t.nra_required} url={t.nra_url} />
               <Text size="sm">NRA/DNR</Text>
             </Group>
+            <TicketDigBadges ticket={t} today={companyToday()} />
           </Group>
         </Stack>
       </UnstyledButton>

@@ -1,5 +1,5 @@
 import { memo, useMemo, useState } from 'react';
-import { Button, Drawer, Group, Select, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Checkbox, Drawer, Group, Select, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
 import { IconAdjustmentsHorizontal, IconSearch } from '@tabler/icons-react';
 import type { SortState } from '../../../shared/sorting';
 import type { TicketSortColumn } from '../../../shared/sorting';
@@ -40,8 +40,24 @@ const FilterSelect = memo(function FilterSelect({
   );
 });
 
-/** Pole, Line (when the job has more than one) and Status. Memoised: a re-sort does not re-render them. */
-export const FilterControls = memo(function FilterControls({ poles, lines, pole, line, status, onPole, onLine, onStatus }: TicketFilterState) {
+/**
+ * Pole, Line (when the job has more than one), Status, and the dig filters (DESIGN §7.4).
+ * Memoised: a re-sort does not re-render them.
+ */
+export const FilterControls = memo(function FilterControls({
+  poles,
+  lines,
+  pole,
+  line,
+  status,
+  onPole,
+  onLine,
+  onStatus,
+  expiring,
+  onExpiring,
+  notClear,
+  onNotClear,
+}: TicketFilterState) {
   return (
     <>
       {poles.length > 1 && <FilterSelect label="Pole" options={poles} value={pole} onChange={onPole} />}
@@ -51,6 +67,10 @@ export const FilterControls = memo(function FilterControls({ poles, lines, pole,
           Status
         </Text>
         <SegmentedControl aria-labelledby="ticket-status-filter" data={['All', 'Pending', 'Complete']} value={status} onChange={onStatus} />
+      </Stack>
+      <Stack gap={6} justify="flex-end">
+        <Checkbox label="Permits: expiring / expired" checked={expiring} onChange={(e) => onExpiring(e.currentTarget.checked)} />
+        <Checkbox label="Not clear to dig" checked={notClear} onChange={(e) => onNotClear(e.currentTarget.checked)} />
       </Stack>
     </>
   );

@@ -3,6 +3,7 @@ import { Checkbox, Table, Text, VisuallyHidden } from '@mantine/core';
 import { IconMapPin } from '@tabler/icons-react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { isoToUs } from '../../../shared/dates';
+import { clearToDig, companyToday, expiryLabel, ticketExpiry } from '../../../shared/dig-safe';
 import type { TicketSortColumn } from '../../../shared/sorting';
 import type { TicketRow } from '../../../shared/tickets.schemas';
 import { SortableTh } from '../../components/SortableTh';
@@ -19,7 +20,7 @@ export const COLUMNS: { key: TicketSortColumn; label: string; width: number }[] 
   { key: 'street_address', label: 'Address', width: 200 },
   { key: 'dig_safe_required', label: 'Digsafe', width: 86 },
   { key: 'nra_required', label: 'NRA/DNR', width: 96 },
-  { key: 'status', label: 'Status', width: 150 },
+  { key: 'status', label: 'Status', width: 250 },
   { key: 'created_date', label: 'Date Added', width: 110 },
   { key: 'actual_completion_date', label: 'Date Completed', width: 140 },
   { key: 'due_date', label: 'Due Date', width: 100 },
@@ -39,6 +40,29 @@ function shortInstant(v: string | null): string {
   return Number.isNaN(d.getTime()) ? '--' : SHORT.format(d);
 }
 
+/**
+ * "Not clear to dig" and the papers' most urgent expiry (DESIGN §7.4), from the row's fields on
+ * the company's day (src/shared/dig-safe.ts): plain spans like Billed, the reason and date on hover.
+ */
+function DigMarks({ t }: { t: TicketRow }) {
+  const today = companyToday();
+  const clear = clearToDig(t, today);
+  const expiry = ticketExpiry(t, today);
+  return (
+    <>
+      {clear.clear_to_dig === false && (
+        <span className={classes.notClear} title={clear.clear_to_dig_reason ?? undefined} data-testid="not-clear-badge">
+          Not clear to dig
+        </span>
+      )}
+      {expiry && (
+        <span className={expiry.state === 'expired' ? classes.notClear : classes.expiry} title={`Permits and dig safe: ${expiryLabel(expiry)} (${isoToUs(expiry.expires_on)})`}>
+          Permits: {expiryLabel(expiry)}
+        </span>
+      )}
+    </>
+  );
+}
 
 const Row = memo(function Row({
   t,
@@ -107,6 +131,7 @@ const Row = memo(function Row({
             {t.unlocked_at ? 'Billed · unlocked' : 'Billed'}
           </span>
         )}
+        <DigMarks t={t} />
       </td>
       <td>{shortInstant(t.created_date)}</td>
       <td>{shortInstant(t.actual_completion_date)}</td>

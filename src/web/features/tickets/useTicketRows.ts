@@ -1,6 +1,7 @@
 import { useCallback, useDeferredValue, useEffect, useMemo, useState } from 'react';
 import { nextSort, type SortState } from '../../../shared/sorting';
 import { sortTextValues, sortTickets, TICKET_SORT_COLUMNS, warmTicketSortKeys, type TicketSortColumn } from '../../../shared/sorting';
+import { clearToDig, companyToday, ticketExpiry } from '../../../shared/dig-safe';
 import { searchWords, ticketMatches } from '../../../shared/ticket-search';
 import type { TicketRow } from '../../../shared/tickets.schemas';
 import { useRowsMeasure } from './timingMarks';
@@ -20,14 +21,18 @@ function distinct(rows: TicketRow[], pick: (t: TicketRow) => string | null): str
 }
 
 /**
- * The rows the job page shows: its tickets sorted, then filtered by Pole, Line, Status and the
- * search words. Sorting and filtering are memoised, so a job of 5,000 tickets stays responsive;
+ * The rows the job page shows: its tickets sorted, then filtered by Pole, Line, Status, "Permits:
+ * expiring / expired", "Not clear to dig" and the search words. Sorting and filtering are memoised, so a job of 5,000 tickets stays responsive;
  * each change is measured (timingMarks.ts).
  */
 export function useTicketRows(tickets: TicketRow[], view: TicketView) {
   const [poleFilter, setPoleFilter] = useState<string>(ALL);
   const [lineFilter, setLineFilter] = useState<string>(ALL);
   const [statusFilter, setStatusFilter] = useState<StatusFilter>('All');
+  // DESIGN §7.4: tickets whose permits or dig safe expire within 7 days or have expired, and
+  // tickets not clear to dig, on the company's day.
+  const [expiringFilter, setExpiringFilter] = useState(false);
+  const [notClearFilter, setNotClearFilter] = useState(false);
   // Text search (issue 27): pole, line, street, work order, unit code — My Work's rule. Deferred,
   // so typing stays smooth while 5,000 rows are filtered.
   const [searchInput, setSearchInput] = useState('');
@@ -52,16 +57,19 @@ export function useTicketRows(tickets: TicketRow[], view: TicketView) {
   );
   const rows = useMemo(() => {
     const words = searchWords(search);
-    return pole === ALL && line === ALL && statusFilter === 'All' && words.length === 0
+    const today = companyToday();
+    return pole === ALL && line === ALL && statusFilter === 'All' && !expiringFilter && !notClearFilter && words.length === 0
       ? sorted
       : sorted.filter(
           (t) =>
             (pole === ALL || t.pole_name === pole) &&
             (line === ALL || t.line_name === line) &&
             (statusFilter === 'All' || t.status === statusFilter) &&
+            (!expiringFilter || ticketExpiry(t, today) !== null) &&
+            (!notClearFilter || clearToDig(t, today).clear_to_dig === false) &&
             ticketMatches(t, words),
         );
-  }, [sorted, pole, line, statusFilter, search]);
+  }, [sorted, pole, line, statusFilter, expiringFilter, notClearFilter, search]);
 
   // While the browser is idle, prepare the sort keys of the other columns: the first click on
   // any header then costs what a repeat click does.
@@ -101,6 +109,20 @@ export function useTicketRows(tickets: TicketRow[], view: TicketView) {
     },
     [startMeasure],
   );
+  const onExpiring = useCallback(
+    (v: boolean) => {
+      startMeasure('tickets-filter');
+      setExpiringFilter(v);
+    },
+    [startMeasure],
+  );
+  const onNotClear = useCallback(
+    (v: boolean) => {
+      startMeasure('tickets-filter');
+      setNotClearFilter(v);
+    },
+    [startMeasure],
+  );
   const onSearch = (v: string) => {
     startMeasure('tickets-filter');
     setSearchInput(v);
@@ -110,9 +132,9 @@ export function useTicketRows(tickets: TicketRow[], view: TicketView) {
     rows,
     sort,
     onSort,
-    filters: { poles, lines, pole, line, status: statusFilter, onPole, onLine, onStatus },
-    /** How many of Pole, Line and Status narrow the list (the phone's Filters button shows it). */
-    active: (pole !== ALL ? 1 : 0) + (line !== ALL ? 1 : 0) + (statusFilter !== 'All' ? 1 : 0),
+    filters: { poles, lines, pole, line, status: statusFilter, onPole, onLine, onStatus, expiring: expiringFilter, onExpiring, notClear: notClearFilter, onNotClear },
+    /** How many of Pole, Line, Status and the dig filters narrow the list (the phone's Filters button shows it). */
+    active: (pole !== ALL ? 1 : 0) + (line !== ALL ? 1 : 0) + (statusFilter !== 'All' ? 1 : 0) + (expiringFilter ? 1 : 0) + (notClearFilter ? 1 : 0),
     searchInput,
     /** The search as filtered (deferred): what the empty list's words depend on. */
     search,

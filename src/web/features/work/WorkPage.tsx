@@ -9,6 +9,8 @@ import { byDistance, formatDistance } from '../../../shared/distance';
 import { fullName } from '../../../shared/names';
 import { can } from '../../../shared/permissions';
 import { isOverdue, localIsoDay } from '../../../shared/ticket-state';
+import { clearToDig, companyToday, ticketExpiry } from '../../../shared/dig-safe';
+import { ExpiryBadge } from '../../components/DigSafe';
 import { useForemen } from '../../api/foremen';
 import { useSession } from '../../api/session';
 import { ApiError } from '../../api/client';
@@ -42,6 +44,10 @@ const ORDERS = [
  */
 function WorkCard({ t, today, waiting, onOpen, away }: { t: WorkItem; today: string; waiting: number; onOpen: (id: number) => void; away?: number | null }) {
   const overdue = isOverdue(t, today);
+  // From the card's own fields on the company's day: the same answer offline, from the phone's copy (DESIGN §7.4).
+  const digDay = companyToday();
+  const dig = clearToDig(t, digDay);
+  const expiry = ticketExpiry(t, digDay);
   return (
     <Paper withBorder p={0}>
       <UnstyledButton onClick={() => onOpen(t.id)} data-ticket-id={t.id} style={{ display: 'block', width: '100%', padding: 14, minHeight: 64 }}>
@@ -49,12 +55,20 @@ function WorkCard({ t, today, waiting, onOpen, away }: { t: WorkItem; today: str
           <Text fw={700} truncate="end">
             Pole {t.pole_name ?? '--'} · Line {t.line_name ?? '--'}
           </Text>
-          {overdue && (
-            <Badge color="red" variant="filled" style={{ flex: 'none' }}>
-              Overdue
-            </Badge>
-          )}
+          <Group gap={4} wrap="nowrap" style={{ flex: 'none' }}>
+            {expiry && <ExpiryBadge expiry={expiry} what="Permits" />}
+            {overdue && (
+              <Badge color="red" variant="filled" style={{ flex: 'none' }}>
+                Overdue
+              </Badge>
+            )}
+          </Group>
         </Group>
+        {dig.clear_to_dig === false && (
+          <Text size="sm" fw={700} c="red.9" data-testid="not-clear-to-dig">
+            Not clear to dig: {dig.clear_to_dig_reason}
+          </Text>
+        )}
         {away !== undefined && (
           <Text size="sm" fw={600}>
             {away === null ? 'No location' : `${formatDistance(away)} away`} · Job {t.job_number}

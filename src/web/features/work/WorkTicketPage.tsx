@@ -41,6 +41,8 @@ import { PHOTOS_FULL } from '../../offline/held';
 import { isHeld, photoRoom, tasksInConflict, withQueued, type NoteChange, type OutboxEntry, type PhotoChange, type TicketChange } from '../../offline/outboxLogic';
 import { preparePhoto } from '../../offline/photo';
 import { isOverdue, localIsoDay } from '../../../shared/ticket-state';
+import { companyToday } from '../../../shared/dig-safe';
+import { confirmCompleteDig, NotClearToDig, RecordExpiry } from '../../components/DigSafe';
 import { useJobHeader } from './api/jobHeader';
 import { BeforeYouClimb } from './BeforeYouClimb';
 import { WorkTicketHistory } from './WorkTicketHistory';
@@ -161,6 +163,11 @@ export default function WorkTicketPage() {
 
   const located = shown.geo_lat != null && shown.geo_lon != null;
   const overdue = isOverdue(shown, localIsoDay());
+  // Clear to dig and the papers' expiry from this copy on the company's day: the same offline (DESIGN §7.4).
+  const digDay = companyToday();
+  const markComplete = async () => {
+    if (await confirmCompleteDig(shown, digDay)) setStatus(TICKET_STATUS.COMPLETE);
+  };
   return (
     <Container size="sm" py="md" px="sm">
       <Stack gap="md">
@@ -192,6 +199,18 @@ export default function WorkTicketPage() {
         )}
         <CopyNote updatedAt={query.dataUpdatedAt} unreachable={query.isError} />
       </Stack>
+
+      {!complete && !deleted && (
+        <>
+          <NotClearToDig ticket={shown} today={digDay} />
+          <Group gap={6}>
+            <RecordExpiry expiresOn={shown.dig_safe_expires_on} today={digDay} what="Dig safe" />
+            {shown.permits.map((p, i) => (
+              <RecordExpiry key={p.id} expiresOn={p.expires_on} today={digDay} what={p.permit_type_title ? `Permit ${p.permit_type_title}` : `Permit ${i + 1}`} />
+            ))}
+          </Group>
+        </>
+      )}
 
       {deleted && <DeletedBanner held={[...shown.heldNotes, ...shown.heldPhotos]} />}
       {!deleted && <BeforeYouClimb ticket={shown} header={header.data} userId={claims!.userId} online={online} />}
@@ -250,7 +269,7 @@ export default function WorkTicketPage() {
               Reopen
             </Button>
           ) : (
-            <Button size="lg" color="green" onClick={() => setStatus(TICKET_STATUS.COMPLETE)}>
+            <Button size="lg" color="green" onClick={() => void markComplete()}>
               Mark complete
             </Button>
           ))}

@@ -78,6 +78,12 @@ export function emptyDraft(job: Pick<Job, 'id' | 'selected_utility_id' | 'select
     dig_safe_required: 0,
     dig_safe_url: null,
     dig_safe_name: null,
+    dig_safe_number: null,
+    dig_safe_valid_from: null,
+    dig_safe_expires_on: null,
+    permit_expires_on: null,
+    clear_to_dig: null,
+    clear_to_dig_reason: null,
     nra_required: 0,
     nra_url: null,
     nra_name: null,
@@ -121,6 +127,9 @@ const TICKET_FIELDS = [
   'dig_safe_required',
   'dig_safe_url',
   'dig_safe_name',
+  'dig_safe_number',
+  'dig_safe_valid_from',
+  'dig_safe_expires_on',
   'nra_required',
   'nra_url',
   'nra_name',
@@ -148,6 +157,8 @@ const POLE_FIELDS = [
 ] as const satisfies readonly (keyof DraftPole)[];
 
 const norm = (v: unknown) => (v === '' || v === undefined ? null : v);
+/** What of a permit a person can change: a difference makes the draft dirty. */
+const permitSig = (p: DraftPermit) => `${p.id}:${p.permit_type}:${p.permit_url}:${p.permit_name}:${norm(p.number)}:${p.valid_from}:${p.expires_on}`;
 
 export function samePole(a: DraftPole | null, b: DraftPole | null): boolean {
   if (!a || !b) return a === b;
@@ -162,7 +173,6 @@ export function isDirty(draft: TicketDraft, original: TicketDraft): boolean {
   if (draft.notes.some((n) => n.id == null)) return true;
   const taskSig = (t: DraftTask) => `${t.ticket_task_id}:${t.task_id}:${t.init_qty}:${t.additional_qty}`;
   if (draft.tasks.map(taskSig).join('|') !== original.tasks.map(taskSig).join('|')) return true;
-  const permitSig = (p: DraftPermit) => `${p.id}:${p.permit_type}:${p.permit_url}:${p.permit_name}`;
   return draft.permits.map(permitSig).join('|') !== original.permits.map(permitSig).join('|');
 }
 
@@ -218,6 +228,9 @@ export function toSaveBody(d: TicketDraft): TicketSave & { job_id: number } {
     dig_safe_required: d.dig_safe_required ? 1 : 0,
     dig_safe_url: d.dig_safe_url,
     dig_safe_name: d.dig_safe_name,
+    dig_safe_number: d.dig_safe_number,
+    dig_safe_valid_from: d.dig_safe_valid_from,
+    dig_safe_expires_on: d.dig_safe_expires_on,
     nra_required: d.nra_required ? 1 : 0,
     nra_url: d.nra_url,
     nra_name: d.nra_name,
@@ -233,6 +246,9 @@ export function toSaveBody(d: TicketDraft): TicketSave & { job_id: number } {
       permit_name: p.permit_name,
       permit_file_type: p.permit_file_type,
       filename: p.filename,
+      number: p.number,
+      valid_from: p.valid_from,
+      expires_on: p.expires_on,
     })),
     tasks: d.tasks
       .filter((t) => t.task_id > 0)
@@ -427,7 +443,6 @@ export function offlineSaveOf(draft: TicketDraft, original: TicketDraft): Offlin
   if (others.some((f) => f === 'pole_id') || !samePole(draft.pole, original.pole)) out.needsConnection.push('the pole');
   if (others.some((f) => f.startsWith('dig_safe') || f.startsWith('nra'))) out.needsConnection.push('Dig Safe and NRA');
   if (draft.work_orders.join('\u0000') !== original.work_orders.join('\u0000')) out.needsConnection.push('work orders');
-  const permitSig = (p: DraftPermit) => `${p.id}:${p.permit_type}:${p.permit_url}:${p.permit_name}`;
   if (draft.permits.map(permitSig).join('|') !== original.permits.map(permitSig).join('|')) out.needsConnection.push('permits');
   const before = new Map(original.tasks.map((t) => [t.ticket_task_id, t]));
   const kept = draft.tasks.filter((t) => t.ticket_task_id != null && before.has(t.ticket_task_id));

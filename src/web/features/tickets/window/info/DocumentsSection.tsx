@@ -1,7 +1,9 @@
-import { Anchor, Divider, SimpleGrid, Text } from '@mantine/core';
+import { Anchor, Divider, SimpleGrid, Stack, Text } from '@mantine/core';
 import { UploadField } from '../../../../components/upload/UploadField';
 import { ReadField } from '../ReadField';
+import { companyToday } from '../../../../../shared/dig-safe';
 import { PermitsEditor } from './PermitsEditor';
+import { RecordFields } from './RecordFields';
 import { Section, type SectionProps } from './Section';
 
 /** A document a read-only person can open (or the state of it when there is none). */
@@ -26,6 +28,25 @@ function ReadDoc({ label, url, name, required }: { label: string; url: string | 
  * 0) and the permits. `onBusy`: an upload is running (Save waits for it).
  */
 export function DocumentsSection({ draft, update, errors, readOnly, onBusy }: SectionProps & { onBusy: (busy: boolean) => void }) {
+  const today = companyToday();
+  // The dig-safe record's number and dates (DESIGN §7.4), under its document.
+  const digSafe = (
+    <RecordFields
+      label="Dig safe"
+      values={{ number: draft.dig_safe_number, valid_from: draft.dig_safe_valid_from, expires_on: draft.dig_safe_expires_on }}
+      onChange={(p) =>
+        update({
+          ...('number' in p ? { dig_safe_number: p.number } : {}),
+          ...('valid_from' in p ? { dig_safe_valid_from: p.valid_from } : {}),
+          ...('expires_on' in p ? { dig_safe_expires_on: p.expires_on } : {}),
+        })
+      }
+      errors={errors}
+      paths={{ number: 'dig_safe_number', valid_from: 'dig_safe_valid_from', expires_on: 'dig_safe_expires_on' }}
+      readOnly={readOnly}
+      today={today}
+    />
+  );
   if (readOnly) {
     return (
       <Section title="Documents">
@@ -33,15 +54,19 @@ export function DocumentsSection({ draft, update, errors, readOnly, onBusy }: Se
           <ReadDoc label="Dig Safe" url={draft.dig_safe_url} name={draft.dig_safe_name} required={draft.dig_safe_required} />
           <ReadDoc label="NRA/DNR" url={draft.nra_url} name={draft.nra_name} required={draft.nra_required} />
         </SimpleGrid>
+        {digSafe}
         <Divider label="Permits" labelPosition="left" />
         {draft.permits.length === 0 ? (
           <Text size="sm">No permits.</Text>
         ) : (
           draft.permits.map((p, i) => (
-            <SimpleGrid key={p.key} cols={{ base: 1, sm: 2 }} spacing="sm">
-              <ReadField label={`Permit ${i + 1} type`}>{p.permit_type_title}</ReadField>
-              <ReadDoc label="Permit document" url={p.permit_url} name={p.permit_name ?? p.filename} />
-            </SimpleGrid>
+            <Stack key={p.key} gap="xs">
+              <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
+                <ReadField label={`Permit ${i + 1} type`}>{p.permit_type_title}</ReadField>
+                <ReadDoc label="Permit document" url={p.permit_url} name={p.permit_name ?? p.filename} />
+              </SimpleGrid>
+              <RecordFields label={`Permit ${i + 1}`} values={p} onChange={() => {}} errors={errors} paths={{ number: '', valid_from: '', expires_on: '' }} readOnly today={today} />
+            </Stack>
           ))
         )}
       </Section>
@@ -74,8 +99,9 @@ export function DocumentsSection({ draft, update, errors, readOnly, onBusy }: Se
           dropText="Drop the NRA/DNR document here or click"
         />
       </SimpleGrid>
+      {digSafe}
       <Divider label="Permits" labelPosition="left" />
-      <PermitsEditor permits={draft.permits} update={update} errors={errors} onBusy={onBusy} />
+      <PermitsEditor permits={draft.permits} update={update} errors={errors} onBusy={onBusy} today={today} />
     </Section>
   );
 }

@@ -1,5 +1,7 @@
 import { Stack } from '@mantine/core';
 import type { FormErrors } from '@mantine/form';
+import { companyToday } from '../../../../../shared/dig-safe';
+import { NotClearToDig } from '../../../../components/DigSafe';
 import type { TicketDraft } from '../ticketDraft';
 import { DocumentsSection } from './DocumentsSection';
 import { LocationSection } from './LocationSection';
@@ -42,6 +44,8 @@ export function InfoTab({
   return (
     <Stack gap="md">
       <StatusBar draft={draft} canMark={canEdit && !statusLocked && draft.id != null} onMarkStatus={onMarkStatus} saving={saving} />
+      {/* From the draft: a dig-safe date being typed shows its effect before Save. */}
+      <NotClearToDig ticket={draft} today={companyToday()} />
       <LocationSection {...section} />
       <NotesSection draft={draft} update={update} canAnnotate={canAnnotate} authorName={authorName} />
       <DocumentsSection {...section} onBusy={onBusy} />

@@ -3,6 +3,7 @@ import type { FormErrors } from '@mantine/form';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { UploadField } from '../../../../components/upload/UploadField';
 import { usePermitTypes } from '../../api/permitTypes';
+import { RecordFields } from './RecordFields';
 import { fieldError, newKey, type DraftPermit, type TicketDraft } from '../ticketDraft';
 
 /** The ticket's permits, each a type and a document; Add Permit and Remove permit N. */
@@ -11,11 +12,14 @@ export function PermitsEditor({
   update,
   errors,
   onBusy,
+  today,
 }: {
   permits: DraftPermit[];
   update: (patch: Partial<TicketDraft>) => void;
   errors: FormErrors;
   onBusy: (busy: boolean) => void;
+  /** The company's calendar day: the permits' expiry badges. */
+  today: string;
 }) {
   const permitTypes = usePermitTypes();
   const setPermit = (key: string, patch: Partial<DraftPermit>) => update({ permits: permits.map((p) => (p.key === key ? { ...p, ...patch } : p)) });
@@ -63,6 +67,15 @@ export function PermitsEditor({
               onBusyChange={onBusy}
               removable
             />
+            <RecordFields
+              label={`Permit ${i + 1}`}
+              values={p}
+              onChange={(patch) => setPermit(p.key, patch)}
+              errors={errors}
+              paths={{ number: `permits.${i}.number`, valid_from: `permits.${i}.valid_from`, expires_on: `permits.${i}.expires_on` }}
+              readOnly={false}
+              today={today}
+            />
           </Stack>
         </Paper>
       ))}
@@ -75,7 +88,19 @@ export function PermitsEditor({
             update({
               permits: [
                 ...permits,
-                { key: newKey('permit'), id: null, permit_type: null, permit_type_title: null, permit_url: null, permit_name: null, permit_file_type: null, filename: null },
+                {
+                  key: newKey('permit'),
+                  id: null,
+                  permit_type: null,
+                  permit_type_title: null,
+                  permit_url: null,
+                  permit_name: null,
+                  permit_file_type: null,
+                  filename: null,
+                  number: null,
+                  valid_from: null,
+                  expires_on: null,
+                },
               ],
             })
           }
