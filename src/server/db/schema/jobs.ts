@@ -68,6 +68,12 @@ export const tickets = pgTable(
     digSafeRequired: integer('dig_safe_required').notNull().default(0),
     digSafeUrl: text('dig_safe_url'),
     digSafeName: text('dig_safe_name'),
+    // DESIGN §7.4 "clear to dig": the dig-safe record's dates. Owned by the dig helper's part of
+    // issue 30; added here too (IF NOT EXISTS in the migration) so the daily digest is tested on
+    // them. At merge keep one definition (decision 046).
+    digSafeNumber: text('dig_safe_number'),
+    digSafeValidFrom: date('dig_safe_valid_from', { mode: 'string' }),
+    digSafeExpiresOn: date('dig_safe_expires_on', { mode: 'string' }),
     nraRequired: integer('nra_required').notNull().default(0),
     nraUrl: text('nra_url'),
     nraName: text('nra_name'),
@@ -165,6 +171,10 @@ export const permits = pgTable(
     permitName: text('permit_name'),
     permitFileType: text('permit_file_type'),
     filename: text('filename'),
+    // DESIGN §7.4 "permits and dig safe" (the dig helper's part; see digSafeExpiresOn above).
+    number: text('number'),
+    validFrom: date('valid_from', { mode: 'string' }),
+    expiresOn: date('expires_on', { mode: 'string' }),
   },
   (t) => [ofTicket('permits_ticket_company_fk', t), index('permits_ticket_idx').on(t.ticketId)],
 );
