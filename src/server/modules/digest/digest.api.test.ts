@@ -241,7 +241,7 @@ describe('the daily digest', () => {
       const perDay = [mail.laAdmin, mail.nyAdmin, mail.nyForeman1, mail.nyForeman2, mail.nyOffice];
       // 03/11 10:00 UTC is 03:00 in Los Angeles: New York only. Then both, on each day.
       expect(sentSince(start)).toEqual([...perDay.slice(1), ...perDay, ...perDay].sort());
-      const claims = rowsOf<{ day: string }>(await t.ctx.db.execute(sql`select day from digest_runs where company_id = ${ny} and day >= '2026-03-11' order by day`));
+      const claims = rowsOf<{ day: string }>(await t.ctx.db.execute(sql`select day from digest_runs where company_id = ${ny} and day between '2026-03-11' and '2026-03-13' order by day`));
       expect(claims.map((c) => c.day)).toEqual(['2026-03-11', '2026-03-12', '2026-03-13']);
     } finally {
       await second.close();
