@@ -16,6 +16,9 @@ export const MSG = {
   resetInvalid: 'This reset link is invalid or has expired. Ask for a new one.',
   accountSaved: 'Success! Your changes were saved.',
   accountSaveError: 'There was an error saving your data. Please try again!',
+  // The company's settings (DESIGN §7.4 daily digest)
+  timeZoneInvalid: 'Choose a time zone from the list, like America/New_York.',
+  companySaved: 'Saved. The daily digest goes out at 06:00 in this time zone.',
   // Changing one's own sign-in e-mail (DESIGN §7.7)
   emailChangeNeedsPassword: 'Enter your current password to change your e-mail address.',
   currentPasswordWrong: 'That is not your current password. Enter it again, or use Reset Password if you have forgotten it.',
