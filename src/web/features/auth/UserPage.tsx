@@ -16,6 +16,8 @@ import { usePageTitle } from '../../components/usePageTitle';
 import { CurrentPasswordField } from './CurrentPasswordField';
 import { OfflineAccountNote, profileOnDevice } from './OfflineAccount';
 import { SessionsCard } from './SessionsCard';
+import { CompanyCard } from './CompanyCard';
+import { ROLE } from '../../../shared/constants';
 import { useLogout } from './useLogout';
 
 const ForgotPasswordModal = lazyDialog(() => import('./ForgotPasswordModal').then((m) => m.ForgotPasswordModal));
@@ -144,6 +146,8 @@ export default function UserPage() {
         </Stack>
       </Paper>
       <SessionsCard />
+      {/* The company's time zone is the Admin's to set (decision 046); everyone else reads it nowhere else. */}
+      {user?.role_id === ROLE.ADMIN && online && <CompanyCard />}
       {/* SPEC §2: the same 'What's My Password?' modal as the login page; its own errors show in it. */}
       <ForgotPasswordModal
         opened={resetOpen}
