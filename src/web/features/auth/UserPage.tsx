@@ -146,7 +146,7 @@ export default function UserPage() {
         </Stack>
       </Paper>
       <SessionsCard />
-      {/* The company's time zone is the Admin's to set (decision 046); everyone else reads it nowhere else. */}
+      {/* Only an Admin sets the company's time zone (decision 046). */}
       {user?.role_id === ROLE.ADMIN && online && <CompanyCard />}
       {/* SPEC §2: the same 'What's My Password?' modal as the login page; its own errors show in it. */}
       <ForgotPasswordModal
