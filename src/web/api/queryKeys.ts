@@ -31,8 +31,6 @@ export const queryKeys = {
   dashboard: (foremanId: number | null) => ['dashboard', foremanId ?? 'all'] as const,
   /** GET /company: the company's settings (its time zone, decision 046). */
   company: ['company'] as const,
-  /** GET /jobs/excel/savedMapping?utility_id=: the utility's last column mapping (DESIGN §7.4). */
-  savedMapping: (utilityId: number) => ['savedMapping', utilityId] as const,
   /** GET /map/config: the base map's tiles and attribution (DESIGN §7.2). */
   mapConfig: ['map', 'config'] as const,
 
