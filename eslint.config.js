@@ -50,6 +50,7 @@ const SERVER_MODULES = [
   'work', //        My Work
   'map', //         the map's configuration
   'dashboard', //   the office's figures
+  'digest', //      the daily digest e-mail (decision 046)
   'health', //      GET /health
 ];
 placedOnce(SERVER_MODULES, './src/server/modules/', 'SERVER_MODULES');

@@ -14,6 +14,8 @@ export interface Config {
   mailFrom: string;
   publicUrl: string;
   seedDemo: boolean;
+  /** The daily digest e-mail (docs/product/records.md §3): DAILY_DIGEST=0 turns it off in this process. */
+  dailyDigest: boolean;
   jwtSecret: string;
   jwtExpiresIn: string;
   s3?: { bucket: string; endpoint?: string; region: string };
@@ -75,6 +77,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: env.MAIL_FROM ?? 'Linecrew <no-reply@linecrew.local>',
     publicUrl: (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, ''),
     seedDemo: env.SEED_DEMO !== '0' && env.SEED_DEMO !== 'false',
+    dailyDigest: env.DAILY_DIGEST !== '0' && env.DAILY_DIGEST !== 'false',
     jwtSecret: jwtSecret(env, production, dataDir),
     jwtExpiresIn: env.JWT_EXPIRES_IN ?? '7d',
     s3: env.S3_BUCKET

@@ -12,6 +12,7 @@ import { buildApp } from './app';
 import { loggerOptions, redactUrl } from './logging';
 import { startWorkbookWorker } from './modules/imports/worker/pool';
 import { countNameClashes } from './db/name-clashes';
+import { startDigestScheduler } from './modules/digest/digest.service';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -54,6 +55,7 @@ async function main() {
     inFlight.add(req);
     res.once('close', () => inFlight.delete(req));
   });
+  let stopDigest = async () => {};
   let stopping = false;
   // Stops taking requests, lets those in flight finish, closes the database (releasing its
   // lock). A request that never ends (a stalled upload) must not keep the process alive past
@@ -72,6 +74,9 @@ async function main() {
     }, config.shutdownTimeoutMs);
     try {
       await app.close();
+      // The digest pass under way finishes (a mail half sent is taken over by another process
+      // only after the lease) before the database closes.
+      await stopDigest();
       await database.close();
     } catch (err) {
       app.log.error({ err }, `Shutdown (${signal}) failed`);
@@ -84,6 +89,8 @@ async function main() {
   await app.listen({ port: config.port, host: config.host });
   // Loads in its own thread while the first requests are served: no one waits for it later.
   startWorkbookWorker();
+  // Every minute: the daily digest of each company whose 06:00 has come (decision 046).
+  if (config.dailyDigest) stopDigest = startDigestScheduler(ctx, { log: (msg, err) => app.log.error({ err }, msg) });
   console.log(`Linecrew is ready at http://localhost:${config.port} (database: ${database.kind}, data: ${config.dataDir})`);
 }
 

@@ -77,6 +77,8 @@ export const profile = z.object({
   email: z.string(),
   phone_number: z.string().nullable(),
   company_name: z.string(),
+  /** The company's IANA time zone: "today" for expiry and Clear to dig is the company's day (docs/product/records.md §5). */
+  company_time_zone: z.string(),
   created_date: z.string(),
   role_id: z.number(),
   display_role_name: z.string(),
@@ -84,7 +86,7 @@ export const profile = z.object({
 export type Profile = z.infer<typeof profile>;
 
 /** Who signed in: the part of the profile the sign-in reply carries. */
-export const sessionUser = profile.pick({ id: true, first_name: true, last_name: true, email: true, role_id: true, company_id: true });
+export const sessionUser = profile.pick({ id: true, first_name: true, last_name: true, email: true, role_id: true, company_id: true, company_time_zone: true });
 export type SessionUser = z.infer<typeof sessionUser>;
 
 /** POST /crew/login and /crew/reset-password. */

@@ -10,10 +10,15 @@ export const DASHBOARD_WEEKS = 12;
 
 const DAY_MS = 86_400_000;
 
+// One formatter per zone: making one costs far more than using it (a list of rows asks per row).
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
+
 /** The calendar day ('YYYY-MM-DD') of an instant in an IANA time zone. */
 export function dayInZone(instant: Date, timeZone: string): string {
+  let format = dayFormats.get(timeZone);
   // en-CA formats as YYYY-MM-DD; formatToParts keeps it independent of that locale detail.
-  const parts = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(instant);
+  if (!format) dayFormats.set(timeZone, (format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' })));
+  const parts = format.formatToParts(instant);
   const get = (type: string) => parts.find((p) => p.type === type)!.value;
   return `${get('year')}-${get('month')}-${get('day')}`;
 }

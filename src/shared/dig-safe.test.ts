@@ -12,7 +12,7 @@ const ticket = (over: Partial<Parameters<typeof clearToDig>[0]> = {}) => ({
   ...over,
 });
 
-describe('clear to dig (DESIGN §7.4)', () => {
+describe('clear to dig (docs/product/records.md §5)', () => {
   it('is null when dig safe is not required, or the ticket is Complete', () => {
     expect(clearToDig(ticket({ dig_safe_required: 0, dig_safe_number: null, dig_safe_expires_on: null }), TODAY)).toEqual({ clear_to_dig: null, clear_to_dig_reason: null });
     expect(clearToDig(ticket({ status: 'Complete', dig_safe_expires_on: '2020-01-01' }), TODAY).clear_to_dig).toBeNull();

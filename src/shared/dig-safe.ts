@@ -1,32 +1,26 @@
 import { TICKET_STATUS } from './constants';
+import { dayInZone } from './dashboard';
 import { isoToUs } from './dates';
 
 /**
- * Permits and dig safe with dates, and Clear to dig (DESIGN §7.4, docs/decisions/045). One place
+ * Permits and dig safe with dates, and Clear to dig (docs/product/records.md §5, docs/decisions/045). One place
  * for the rules, so that the server's replies (GET /jobs/{id}, GET /tickets/{id}, GET /work), the
  * office's ticket window and table, and a phone working from its offline copy all say the same.
  * Dates are calendar days as 'YYYY-MM-DD' text (src/shared/dates.ts), compared as text.
  */
 
 /**
- * The company's time zone until companies carry their own setting in every reply (the daily
- * digest's issue adds it): "today" for expiry and Clear to dig is the company's calendar day, the
- * same for the office and for a crew whose phone is set to another zone.
+ * A company's time zone when none is known (the default of `companies.time_zone`): "today" for
+ * expiry and Clear to dig is the company's calendar day, the same for the office and for a crew
+ * whose phone is set to another zone. The server reads the company's zone; the web app gets it
+ * with who is signed in (web/api/session.ts companyDay).
  */
 export const COMPANY_TIME_ZONE = 'America/New_York';
 
-// One formatter per zone: making one costs far more than using it (a list of rows asks per row).
-const dayFormats = new Map<string, Intl.DateTimeFormat>();
-
 /** 'YYYY-MM-DD' of the company's calendar day at `now`. The one "today" of these rules. */
-export function companyToday(now: Date = new Date(), timeZone: string = COMPANY_TIME_ZONE): string {
-  let format = dayFormats.get(timeZone);
-  if (!format) dayFormats.set(timeZone, (format = new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' })));
-  const parts = Object.fromEntries(format.formatToParts(now).map((p) => [p.type, p.value]));
-  return `${parts.year}-${parts.month}-${parts.day}`;
-}
+export const companyToday = (now: Date = new Date(), timeZone: string = COMPANY_TIME_ZONE): string => dayInZone(now, timeZone);
 
-/** A permit or dig-safe record warns this many days before it expires (DESIGN §7.4: "within 7 days"). */
+/** A permit or dig-safe record warns this many days before it expires (docs/product/records.md §2: "within 7 days"). */
 export const EXPIRY_WARN_DAYS = 7;
 
 const dayNumber = (iso: string) => Date.UTC(Number(iso.slice(0, 4)), Number(iso.slice(5, 7)) - 1, Number(iso.slice(8, 10))) / 86_400_000;
@@ -89,7 +83,7 @@ export interface ClearToDig {
 }
 
 /**
- * Clear to dig (DESIGN §7.4): a Pending ticket with `dig_safe_required = 1` is not clear when its
+ * Clear to dig (docs/product/records.md §5): a Pending ticket with `dig_safe_required = 1` is not clear when its
  * dig-safe record is missing, has no expiry date, has expired, or expires before the ticket's due
  * date (the crew may come on any day up to it). Without a due date only today counts.
  */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  startingMappings,
   LIBRARY_TARGETS,
   REQUIRED_LIBRARY_TARGETS,
   LIBRARY_TARGET_INFO,
@@ -281,5 +282,29 @@ describe('schemas and messages', () => {
     expect(formatImportErrors(errors)).toBe(
       'Row 4: Pole is missing; Row 5: Pole is missing; Row 6: Pole is missing; Row 7: Pole is missing; Row 8: Pole is missing (and 2 more)',
     );
+  });
+});
+
+describe('startingMappings (docs/product/records.md §4 saved mappings)', () => {
+  const jobColumns = ['WO #', 'Pole', 'Line', 'Unit', 'Qty', 'Quantity', 'Street'];
+  const libraryColumns = ['Family', 'Unit Code', 'Type', 'Action', 'UOM', 'Description', 'Notes'];
+  it('takes the saved column where the workbook has it (whatever its case), then the default names', () => {
+    const saved = {
+      ticketsMappings: { work_order: 'wo #', qty: 'Qty', street: 'Gone Column', pole: null },
+      libraryMappings: { notes: 'Description', desc: 'Notes' },
+    };
+    const m = startingMappings({ jobColumns, libraryColumns }, saved);
+    expect(m.ticketsMappings).toMatchObject({ work_order: 'WO #', qty: 'Qty', pole: 'Pole', line: 'Line', unit_task: 'Unit', street: 'Street' });
+    // A saved choice wins over another target's default name; that target is left unmapped.
+    expect(m.libraryMappings).toMatchObject({ notes: 'Description', desc: 'Notes', family: 'Family' });
+  });
+  it('a saved column is never given to two targets', () => {
+    const m = startingMappings({ jobColumns, libraryColumns }, { ticketsMappings: { unit_task: 'Unit', qty: 'Unit' }, libraryMappings: {} });
+    expect(m.ticketsMappings.unit_task).toBe('Unit');
+    // Quantity's saved column is taken: it falls back to its default name.
+    expect(m.ticketsMappings.qty).toBe('Quantity');
+  });
+  it('without a saved mapping it is the default mapping', () => {
+    expect(startingMappings({ jobColumns, libraryColumns }, null)).toEqual(defaultMappings({ jobColumns, libraryColumns }));
   });
 });

@@ -89,6 +89,10 @@ export const libraryMappingsSchema = z.object(
 export type TicketsMappings = z.infer<typeof ticketsMappingsSchema>;
 export type LibraryMappings = z.infer<typeof libraryMappingsSchema>;
 
+/** A utility's saved mapping: target → column header, as the job save and Upload Spreadsheet send them. */
+export const savedMappingSchema = z.object({ ticketsMappings: ticketsMappingsSchema, libraryMappings: libraryMappingsSchema });
+export type SavedMapping = z.infer<typeof savedMappingSchema>;
+
 /** A sheet chosen by name instead of by the rules of docs/product/imports.md §4 (the mapping step's picker). */
 export const sheetNameSchema = z.string().min(1).max(LIMITS.shortTextMax);
 const sheetName = sheetNameSchema;
@@ -110,6 +114,8 @@ export type TicketsFile = z.infer<typeof ticketsFileSchema>;
 /** `GET /jobs/excel/getColumns?url=` (docs/product/api.md §1), optionally with the sheets the user picked. */
 export const getColumnsQuery = z.object({
   url: z.string().min(1).max(2048),
+  /** The utility the workbook is for: the reply then carries its saved mapping (docs/product/records.md §4). */
+  utility_id: z.coerce.number().int().positive().max(2_147_483_647).optional(),
   ticketsSheet: sheetName.optional(),
   librarySheet: sheetName.optional(),
 });
@@ -154,6 +160,11 @@ export const getColumnsReply = z.object({
   /** The library sheet used; null when there is none (a CSV, a one-sheet workbook). */
   library: sheetUsedSchema.nullable(),
   notes: z.array(readNoteSchema),
+  /**
+   * The mapping last used for the utility's workbooks (docs/product/records.md §4 "saved mappings"); null when
+   * none was saved yet or no utility was named. The mapping step starts from it (startingMappings).
+   */
+  saved: savedMappingSchema.nullable().optional(),
 });
 export type WorkbookColumns = z.infer<typeof getColumnsReply>;
 
@@ -170,17 +181,26 @@ export function isMapped(value: string | null | undefined): value is string {
   return typeof value === 'string' && value.trim() !== '';
 }
 
-function defaultsFor<T extends string>(targets: readonly T[], info: Record<T, TargetInfo>, columns: readonly string[]) {
+/**
+ * Each target's column: first the saved mapping's header where this workbook has it (docs/product/records.md §4
+ * "saved mappings"), then the default name; a column is never given to two targets, and a saved
+ * choice wins over another target's default name.
+ */
+function defaultsFor<T extends string>(targets: readonly T[], info: Record<T, TargetInfo>, columns: readonly string[], saved?: Partial<Record<T, string | null | undefined>>) {
   const byName = new Map<string, string>();
   // The first column with a given name wins, as a person reading left to right would expect.
   for (const c of columns) if (!byName.has(norm(c))) byName.set(norm(c), c);
   const used = new Set<string>();
   const out = {} as Record<T, string | null>;
-  for (const t of targets) {
-    const col = byName.get(norm(info[t].defaultColumn));
-    out[t] = col !== undefined && !used.has(col) ? col : null;
-    if (out[t]) used.add(col!);
-  }
+  const take = (t: T, name: string | null | undefined) => {
+    const col = isMapped(name) ? byName.get(norm(name)) : undefined;
+    if (col === undefined || used.has(col)) return;
+    out[t] = col;
+    used.add(col);
+  };
+  for (const t of targets) take(t, saved?.[t]);
+  for (const t of targets) if (out[t] === undefined) take(t, info[t].defaultColumn);
+  for (const t of targets) out[t] ??= null;
   return out;
 }
 
@@ -192,6 +212,17 @@ export function defaultTicketsMappings(jobColumns: readonly string[]): Record<Ti
 /** Library targets pre-filled from the library sheet's headers. */
 export function defaultLibraryMappings(libraryColumns: readonly string[]): Record<LibraryTarget, string | null> {
   return defaultsFor(LIBRARY_TARGETS, LIBRARY_TARGET_INFO, libraryColumns);
+}
+
+/**
+ * Where the mapping step starts (docs/product/records.md §4): the utility's saved mapping for the headers this
+ * workbook has, then the default names. Without a saved mapping: defaultMappings.
+ */
+export function startingMappings(columns: Pick<WorkbookColumns, 'jobColumns' | 'libraryColumns'>, saved: SavedMapping | null | undefined) {
+  return {
+    ticketsMappings: defaultsFor(TICKET_TARGETS, TICKET_TARGET_INFO, columns.jobColumns, saved?.ticketsMappings),
+    libraryMappings: defaultsFor(LIBRARY_TARGETS, LIBRARY_TARGET_INFO, columns.libraryColumns, saved?.libraryMappings),
+  };
 }
 
 /** Both mappings pre-filled from the getColumns reply. */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { csvCell } from './export';
 
 /**
- * The history contract (DESIGN §7.4, docs/decisions/044-hist-history.md): who changed what, when,
+ * The history contract (docs/product/records.md §1, docs/decisions/044-hist-history.md): who changed what, when,
  * as GET /tickets/{id}/history and GET /jobs/{id}/history answer it, and how a person reads an
  * entry (the ticket window's History tab, the phone view, the job's history and its CSV).
  */
@@ -36,7 +36,7 @@ export const historyEntrySchema = z.object({
 });
 export type HistoryEntry = z.infer<typeof historyEntrySchema>;
 
-/** The paging of DESIGN §7.9: `limit` (default 100, at most 200) and the `cursor` of the page before. */
+/** The paging of docs/product/scale.md: `limit` (default 100, at most 200) and the `cursor` of the page before. */
 export const HISTORY_PAGE = { default: 100, max: 200 } as const;
 export const historyQuery = z.object({
   limit: z.coerce.number().int().min(1).max(HISTORY_PAGE.max).default(HISTORY_PAGE.default),

@@ -19,6 +19,9 @@ export const MSG = {
   resetInvalid: 'This reset link is invalid or has expired. Ask for a new one.',
   accountSaved: 'Success! Your changes were saved.',
   accountSaveError: 'There was an error saving your data. Please try again!',
+  // The company's settings (docs/product/records.md §3 daily digest)
+  timeZoneInvalid: 'Choose a time zone from the list, like America/New_York.',
+  companySaved: 'Saved. The daily digest goes out at 06:00 in this time zone.',
   // Changing one's own sign-in e-mail (docs/product/sessions-and-safety.md)
   emailChangeNeedsPassword: 'Enter your current password to change your e-mail address.',
   currentPasswordWrong: 'That is not your current password. Enter it again, or use Reset Password if you have forgotten it.',
@@ -209,7 +212,7 @@ export const MSG = {
   draftPoleTooLong: (label: string, max: number) => `${label}: Pole or line is longer than ${max} characters`,
   draftDueDateInvalid: (label: string, value: string) => `${label}: Due date '${value}' is not a date (use MM/DD/YYYY)`,
   draftUnitMissing: (where: string) => `${where}: Unit/task code is missing`,
-  // Permits and dig safe (DESIGN §7.4, decision 045)
+  // Permits and dig safe (docs/product/records.md §2, decision 045)
   recordDateInvalid: (what: string) => `The ${what} is not a date (use MM/DD/YYYY).`,
   recordDatesOrder: (what: string) => `The ${what} expires before it is valid: the "valid from" date must be on or before the expiry date.`,
   completeNotClearToDig: (reason: string) => `Not clear to dig: ${reason}. Mark it complete anyway?`,

@@ -94,7 +94,7 @@ export const permitSchema = z.object({
   /** Content type of the uploaded document. */
   permit_file_type: z.string().nullable(),
   filename: z.string().nullable(),
-  /** The permit's own number and its validity (DESIGN §7.4): calendar dates, expires_on the last valid day. */
+  /** The permit's own number and its validity (docs/product/records.md §2): calendar dates, expires_on the last valid day. */
   number: z.string().nullable(),
   valid_from: day.nullable(),
   expires_on: day.nullable(),
@@ -146,14 +146,14 @@ export const ticketSchema = z.object({
   dig_safe_required: z.number().int(),
   dig_safe_url: z.string().nullable(),
   dig_safe_name: z.string().nullable(),
-  /** The dig-safe record (DESIGN §7.4): the utility-locate ticket's number and validity, calendar dates. */
+  /** The dig-safe record (docs/product/records.md §2): the utility-locate ticket's number and validity, calendar dates. */
   dig_safe_number: z.string().nullable(),
   dig_safe_valid_from: day.nullable(),
   dig_safe_expires_on: day.nullable(),
   /** The earliest expires_on among the ticket's permits, null when none has one (the table's badge and filter). */
   permit_expires_on: day.nullable(),
   /**
-   * Clear to dig (DESIGN §7.4, src/shared/dig-safe.ts `clearToDig`, on the company's calendar
+   * Clear to dig (docs/product/records.md §5, src/shared/dig-safe.ts `clearToDig`, on the company's calendar
    * day): null when dig safe is not required (or the ticket is Complete); the reason when false.
    */
   clear_to_dig: z.boolean().nullable(),

@@ -27,6 +27,8 @@ export interface TestApp {
   app: App;
   ctx: AppContext;
   database: Database;
+  /** The PostgreSQL URL of this test's own database (undefined on PGlite): a second app instance opens it. */
+  databaseUrl?: string;
   config: Config;
   dataDir: string;
   /** Signs in a seeded demo user (password 'linecrew') and returns the bearer token. */
@@ -69,6 +71,7 @@ export async function createTestApp(overrides: { mail?: Mailer; storage?: Storag
   });
 
   let database: Database;
+  let databaseUrl: string | undefined;
   let dropDatabase = async () => {};
   if (dbKind === 'postgres') {
     const url = process.env.TEST_DATABASE_URL;
@@ -78,7 +81,8 @@ export async function createTestApp(overrides: { mail?: Mailer; storage?: Storag
     await admin.connect();
     await admin.query(`CREATE DATABASE ${name} TEMPLATE ${PG_TEMPLATE_DB}`);
     await admin.end();
-    database = await openDatabase({ databaseUrl: withDatabase(url, name), poolSize: 4 });
+    databaseUrl = withDatabase(url, name);
+    database = await openDatabase({ databaseUrl, poolSize: 4 });
     dropDatabase = async () => {
       const a = new pg.Client({ connectionString: url });
       await a.connect();
@@ -112,6 +116,7 @@ export async function createTestApp(overrides: { mail?: Mailer; storage?: Storag
     app,
     ctx,
     database,
+    databaseUrl,
     config,
     dataDir,
     request,

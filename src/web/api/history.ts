@@ -4,7 +4,7 @@ import { apiFetch } from './client';
 import { queryKeys } from './queryKeys';
 
 /**
- * GET /tickets/{id}/history and GET /jobs/{id}/history (DESIGN §7.4), page by page (newest
+ * GET /tickets/{id}/history and GET /jobs/{id}/history (docs/product/records.md §1), page by page (newest
  * first; `next_cursor` asks for the next). Here, below the features, because the ticket window
  * (tickets), the phone ticket view (work) and the job page (jobs) all show a history.
  */

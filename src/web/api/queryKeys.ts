@@ -33,6 +33,8 @@ export const queryKeys = {
   utilities: ['utilities'] as const,
   /** GET /dashboard (docs/product/billing.md §6), for the company ('all') or one foreman's jobs. */
   dashboard: (foremanId: number | null) => ['dashboard', foremanId ?? 'all'] as const,
+  /** GET /company: the company's settings (its time zone, decision 046). */
+  company: ['company'] as const,
   /** GET /map/config: the base map's tiles and attribution (docs/product/map.md §4). */
   mapConfig: ['map', 'config'] as const,
 

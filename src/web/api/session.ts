@@ -1,6 +1,7 @@
 import { useSyncExternalStore } from 'react';
 import { API_PREFIX, CSRF_HEADER } from '../../shared/constants';
 import type { Profile, SessionUser } from '../../shared/auth.schemas';
+import { companyToday } from '../../shared/dig-safe';
 import { network } from './network';
 
 /**
@@ -74,6 +75,14 @@ export function clearSession() {
 /** Who is signed in on this page now (null while checking or signed out). */
 export const currentUser = (): SessionUser | null => snapshot.user;
 
+/**
+ * The company's calendar day, 'YYYY-MM-DD' (docs/product/records.md §5): expiry badges and Clear to
+ * dig read it, on the office's screens and from a phone's offline copy alike. The zone comes with
+ * who is signed in (remembered on the device); a device remembered by an earlier release has none
+ * and reads the default zone until its next sign-in or refresh.
+ */
+export const companyDay = (): string => companyToday(new Date(), snapshot.user?.company_time_zone ?? undefined);
+
 /** False once the server has said nobody is signed in. */
 export const isSignedIn = () => snapshot.status !== 'out';
 
@@ -99,7 +108,15 @@ export async function refreshSession(): Promise<void> {
     // A 401: the session ended while the app was closed; whoever was signed in is told so.
     if (!res.ok) return publish(null, res.status === 401 ? remembered() : null);
     const [me] = (await res.json()) as Profile[];
-    publish({ id: me.id, company_id: me.company_id, role_id: me.role_id, first_name: me.first_name, last_name: me.last_name, email: me.email });
+    publish({
+      id: me.id,
+      company_id: me.company_id,
+      company_time_zone: me.company_time_zone,
+      role_id: me.role_id,
+      first_name: me.first_name,
+      last_name: me.last_name,
+      email: me.email,
+    });
   } catch {
     publish(remembered());
   }

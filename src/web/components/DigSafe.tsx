@@ -6,7 +6,7 @@ import { MSG } from '../../shared/messages';
 import { confirmDialog } from './confirm';
 
 /**
- * What the screens show of permits, dig safe and Clear to dig (DESIGN §7.4, decision 045), from
+ * What the screens show of permits, dig safe and Clear to dig (docs/product/records.md §5, decision 045), from
  * the shared rules of src/shared/dig-safe.ts on the company's day: the ticket window, the job's
  * table and cards, My Work and the phone's ticket view, online or from the phone's copy.
  */
@@ -63,7 +63,7 @@ export function NotClearToDig({ ticket, today }: { ticket: Omit<DigFields, 'perm
 }
 
 /**
- * Before marking a ticket complete: a ticket not clear to dig asks first (DESIGN §7.4: nothing is
+ * Before marking a ticket complete: a ticket not clear to dig asks first (docs/product/records.md §5: nothing is
  * blocked silently, nothing is completed unseen). Answers true to go ahead.
  */
 export async function confirmCompleteDig(ticket: Omit<DigFields, 'permit_expires_on'>, today: string): Promise<boolean> {

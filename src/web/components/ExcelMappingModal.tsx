@@ -4,14 +4,13 @@ import { Alert, Box, Button, Group, List, Loader, Modal, ScrollArea, Select, Sim
 import { IconAlertTriangle } from '@tabler/icons-react';
 import {
   availableColumns,
-  defaultLibraryMappings,
   defaultMappings,
-  defaultTicketsMappings,
   LIBRARY_TARGET_INFO,
   LIBRARY_TARGETS,
   missingMappings,
   overriddenText,
   overrideFor,
+  startingMappings,
   TICKET_TARGET_INFO,
   TICKET_TARGETS,
   type JobOverrides,
@@ -46,7 +45,9 @@ export interface MappingRead {
  * column is mapped (or that concerns the whole file). Each tab lets the person pick another
  * sheet: the columns are read again (`readColumns`) and that side's selectors start again
  * from its defaults; a refused sheet leaves the mapping as it was and shows why.
- * Mount it when it opens: its selectors start from `initial` (or the defaults) each time.
+ * Mount it when it opens: its selectors start from `initial`, else from the utility's saved
+ * mapping (`columns.saved`, for the headers this workbook has) and then the default names
+ * (docs/product/records.md); "Reset to defaults" puts back the default names.
  * Used by Create Job and by the job page's Upload Spreadsheet (decision 018), whose workbook may
  * have no Unit Library sheet (`libraryOptional`: its units must be in the utility's library).
  */
@@ -75,8 +76,8 @@ export function ExcelMappingModal({
 }) {
   const [columns, setColumns] = useState<WorkbookColumns>(firstColumns);
   const [sheets, setSheets] = useState<SheetChoice>(() => initial?.sheets ?? {});
-  const [tickets, setTickets] = useState<TicketMap>(() => (initial ?? defaultMappings(firstColumns)).ticketsMappings);
-  const [library, setLibrary] = useState<LibraryMap>(() => (initial ?? defaultMappings(firstColumns)).libraryMappings);
+  const [tickets, setTickets] = useState<TicketMap>(() => (initial ?? startingMappings(firstColumns, firstColumns.saved)).ticketsMappings);
+  const [library, setLibrary] = useState<LibraryMap>(() => (initial ?? startingMappings(firstColumns, firstColumns.saved)).libraryMappings);
   const [tab, setTab] = useState<string | null>('tickets');
   /** The sheet being read, while it is. */
   const [reading, setReading] = useState<string | null>(null);
@@ -102,8 +103,18 @@ export function ExcelMappingModal({
   const notes = shownNotes(columns, effectiveTickets, ticketsOnly ? null : library);
   const options = sheetOptions(columns.sheets);
   const canPick = readColumns !== undefined && options.length > 1;
+  // Said while the selectors still start from the utility's last mapping (not after a reset).
+  const [fromSaved, setFromSaved] = useState(() => !initial && Boolean(firstColumns.saved));
 
-  /** Reads the columns of another sheet; on success that side starts again from its defaults. */
+  /** The default names for the columns read, on both tabs: the saved mapping set aside. */
+  function resetToDefaults() {
+    const d = defaultMappings(columns);
+    setTickets(d.ticketsMappings);
+    setLibrary(d.libraryMappings);
+    setFromSaved(false);
+  }
+
+  /** Reads the columns of another sheet; on success that side starts again from the saved mapping and the defaults. */
   function pickSheet(side: 'ticketsSheet' | 'librarySheet', name: string | null) {
     const used = side === 'ticketsSheet' ? columns.tickets?.name : columns.library?.name;
     if (!readColumns || !name || name === used) return;
@@ -119,8 +130,9 @@ export function ExcelMappingModal({
         if (ac.signal.aborted) return;
         if (!Array.isArray(after?.jobColumns) || !Array.isArray(after?.libraryColumns)) throw new Error(MSG.excelUnparsable);
         const changed = changedSides(before, after);
-        if (changed.tickets) setTickets(defaultTicketsMappings(after.jobColumns));
-        if (changed.library) setLibrary(defaultLibraryMappings(after.libraryColumns));
+        const start = startingMappings(after, after.saved ?? before.saved);
+        if (changed.tickets) setTickets(start.ticketsMappings);
+        if (changed.library) setLibrary(start.libraryMappings);
         setColumns(after);
         setSheets(next);
       })
@@ -145,6 +157,11 @@ export function ExcelMappingModal({
             <Text size="sm">{sheetUsedText('Tickets', columns.tickets)}</Text>
             {!ticketsOnly && columns.library && <Text size="sm">{sheetUsedText('Unit Library', columns.library)}</Text>}
           </Box>
+        )}
+        {fromSaved && (
+          <Text size="sm" role="status">
+            Columns are chosen as in this utility's last import. Reset to defaults chooses them by their usual names.
+          </Text>
         )}
         {reading !== null && (
           <Group gap="xs" role="status" wrap="nowrap">
@@ -241,13 +258,18 @@ export function ExcelMappingModal({
           <Text size="sm">{MSG.excelMappingIncomplete(missingLabels.join(', '))}</Text>
         </Alert>
       )}
-      <Group justify="flex-end" mt="md">
-        <Button variant="default" onClick={onCancel}>
-          Cancel
+      <Group justify="space-between" mt="md">
+        <Button variant="subtle" onClick={resetToDefaults} disabled={reading !== null}>
+          Reset to defaults
         </Button>
-        <Button disabled={!saveable} onClick={() => onSave(effectiveTickets, library, { columns, sheets, ticketsOnly })}>
-          Save
-        </Button>
+        <Group gap="xs">
+          <Button variant="default" onClick={onCancel}>
+            Cancel
+          </Button>
+          <Button disabled={!saveable} onClick={() => onSave(effectiveTickets, library, { columns, sheets, ticketsOnly })}>
+            Save
+          </Button>
+        </Group>
       </Group>
     </Modal>
   );

@@ -4,7 +4,7 @@ import { formatHistoryTime, historyValueText, historyWhat, type HistoryEntry, ty
 import { LoadState } from './LoadState';
 
 /**
- * A history as a person reads it (DESIGN §7.4): newest first, each entry "when · who", what
+ * A history as a person reads it (docs/product/records.md §1): newest first, each entry "when · who", what
  * changed, and old → new in words. A list of cards rather than a table, so that it reads at
  * 390 px; "Show older changes" loads the next page.
  */

@@ -18,7 +18,7 @@ describe('whose changes wait on this device', () => {
   });
 
   it('names changes queued without a name after the user whose session just ended, else "another user"', () => {
-    const known = { id: 3, first_name: 'Jane', last_name: 'Foreman', email: 'j@x', role_id: 3, company_id: 1 };
+    const known = { id: 3, first_name: 'Jane', last_name: 'Foreman', email: 'j@x', role_id: 3, company_id: 1, company_time_zone: 'America/New_York' };
     expect(groupWaiting([{ userId: 3 }, { userId: 9 }], known).map((w) => w.name)).toEqual(['Jane Foreman', null]);
   });
 

@@ -7,3 +7,4 @@ export * from './idempotency';
 export * from './billing';
 export * from './name-clashes';
 export * from './history';
+export * from './record';

@@ -68,7 +68,7 @@ export const tickets = pgTable(
     digSafeRequired: integer('dig_safe_required').notNull().default(0),
     digSafeUrl: text('dig_safe_url'),
     digSafeName: text('dig_safe_name'),
-    /** The dig-safe record (DESIGN §7.4): the locate ticket's number and its validity, calendar dates. */
+    /** The dig-safe record (docs/product/records.md §2): the locate ticket's number and its validity, calendar dates. */
     digSafeNumber: text('dig_safe_number'),
     digSafeValidFrom: date('dig_safe_valid_from', { mode: 'string' }),
     digSafeExpiresOn: date('dig_safe_expires_on', { mode: 'string' }),
@@ -169,7 +169,7 @@ export const permits = pgTable(
     permitName: text('permit_name'),
     permitFileType: text('permit_file_type'),
     filename: text('filename'),
-    /** The permit's number and validity (DESIGN §7.4): calendar dates, expires_on the last valid day. */
+    /** The permit's number and validity (docs/product/records.md §2): calendar dates, expires_on the last valid day. */
     number: text('number'),
     validFrom: date('valid_from', { mode: 'string' }),
     expiresOn: date('expires_on', { mode: 'string' }),

@@ -54,6 +54,7 @@ export async function findProfile(db: DbOrTx, userId: number, companyId: number)
       email: users.email,
       phone_number: users.phoneNumber,
       company_name: companies.name,
+      company_time_zone: companies.timeZone,
       created_date: users.createdDate,
       role_id: users.roleId,
       display_role_name: companyRoles.displayRoleName,

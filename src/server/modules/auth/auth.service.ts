@@ -22,18 +22,19 @@ type UserRow = typeof users.$inferSelect;
 
 const HOUR_MS = 60 * 60_000;
 
-const sessionUser = (u: UserRow): SessionUser => ({
+const sessionUser = (u: UserRow, companyTimeZone: string): SessionUser => ({
   id: u.id,
   first_name: u.firstName,
   last_name: u.lastName,
   email: u.email,
   role_id: u.roleId,
   company_id: u.companyId,
+  company_time_zone: companyTimeZone,
 });
 
 /** A new session row for this device and its token (sessions.service.ts). */
 async function session(ctx: AppContext, u: UserRow, device: Device) {
-  return { user: sessionUser(u), token: await startSession(ctx, u, device) };
+  return { user: sessionUser(u, await repo.companyTimeZone(ctx.db, u.companyId)), token: await startSession(ctx, u, device) };
 }
 
 /**

@@ -112,7 +112,7 @@ export async function createMember(ctx: AppContext, me: CurrentUser, body: CrewC
   }
 }
 
-/** A crew member as the history compares it (API field names; DESIGN §7.4). */
+/** A crew member as the history compares it (API field names; docs/product/records.md §1). */
 const crewView = (u: repo.UserRecord): HistoryView => ({
   first_name: u.firstName,
   last_name: u.lastName,

@@ -8,7 +8,7 @@ import { history, jobs, units, users } from '../../db/schema/index';
 import { createTestApp, type TestApp } from '../../test/harness';
 
 /**
- * History (DESIGN §7.4, decision 044): each kind of change leaves exactly one entry with the
+ * History (docs/product/records.md §1, decision 044): each kind of change leaves exactly one entry with the
  * right old and new values, in the change's transaction (a refused change leaves none), and the
  * history is read with the rights of the ticket or job it belongs to.
  */

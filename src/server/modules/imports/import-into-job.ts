@@ -71,7 +71,7 @@ export async function importIntoJob(
       await lockJob(tx, scope.companyId, scope.jobId);
       if ((await jobFingerprint(tx, scope.companyId, scope.jobId)) !== before) throw new JobChanged();
       await prepare?.(tx);
-      // History: one entry per staged ticket, filed under the job they move into (DESIGN §7.4).
+      // History: one entry per staged ticket, filed under the job they move into (docs/product/records.md §1).
       await recordImport(tx, scope, { fromJobId: stagingId });
       await stagedRepo.moveStagedTickets(tx, scope.companyId, stagingId, scope.jobId);
       // The library was written with the staged rows (its new units are the job's now).

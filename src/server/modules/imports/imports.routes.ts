@@ -20,12 +20,12 @@ export async function importColumnRoutes(app: App, ctx: AppContext) {
       config: { allow: 'jobs.write' },
       schema: {
         tags: ['jobs'],
-        summary: 'Header columns of the tickets sheet and the unit-library sheet of an uploaded workbook',
+        summary: "Header columns of the tickets sheet and the unit-library sheet of an uploaded workbook; with utility_id, that utility's saved mapping as `saved`",
         querystring: getColumnsQuery,
         response: { 200: getColumnsReply },
       },
     },
-    (request) => service.getColumns(ctx, request.user, request.query.url, request.query),
+    (request) => service.getColumns(ctx, request.user, request.query.url, request.query, request.query.utility_id),
   );
 }
 

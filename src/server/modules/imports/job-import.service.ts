@@ -9,6 +9,7 @@ import { importIntoJob } from './import-into-job';
 import { importTicketsStaged } from './staged-write';
 import type { ImportBatch, ImportCounts, ImportTicket, ImportUnit } from './types';
 import { loadWorkbookImport, workbookImportStream } from './uploaded-workbook';
+import { saveMapping } from './saved-mapping.repository';
 
 /**
  * The job save's import (PUT /jobs/, docs/product/rules.md §1.2 Job save): its newTickets, newUnits and ticketsFile
@@ -151,5 +152,7 @@ export async function importJobWorkbook(
     const scope = { companyId: me.companyId, jobId, utilityId: input.selected_utility_id, userId: me.id };
     imported = await importTicketsStaged(ctx.db, scope, withFirst({ tickets: drafts, library }, book), log);
   }
+  // The workbook's mapping becomes the utility's, for its next workbook (docs/product/records.md §4).
+  if (input.ticketsFile) await saveMapping(ctx.db, me.companyId, input.selected_utility_id, input.ticketsFile.ticketsMappings, input.ticketsFile.libraryMappings);
   return { jobId, imported };
 }

@@ -69,7 +69,7 @@ export async function reimportTickets(
     }
   }
 
-  // History (DESIGN §7.4): one entry per ticket the import writes, from its tasks before.
+  // History (docs/product/records.md §1): one entry per ticket the import writes, from its tasks before.
   const landsOn = [...planned.mergedKeys].map((k) => ticketOfPole.get(poleIds.get(k)!)!);
   const before = await importTaskCounts(tx, scope.companyId, landsOn);
 

@@ -11,6 +11,7 @@ import { StalePreviewError, type ImportPlan } from './types';
 import { importOptions } from './uploaded-workbook';
 import { sheetColumnsOffThread, sheetUploadOffThread } from './worker/off-thread';
 import { findJob } from '../job-record/job-record.service';
+import { findSavedMapping, saveMapping } from './saved-mapping.repository';
 
 /**
  * POST /tickets/xls-upload: a workbook's tickets added to an existing job with the
@@ -84,7 +85,11 @@ export async function uploadSpreadsheet(ctx: AppContext, user: CurrentUser, body
   const job = await findJob(ctx.db, user.companyId, body.job_id);
   if (!job) throw notFound('job');
   const sheets = { ticketsSheet: body.ticketsSheet, librarySheet: body.librarySheet };
-  if (body.mode === 'columns') return { kind: 'columns', columns: await sheetColumnsOffThread(body.file, importOptions(ctx, user), sheets) };
+  if (body.mode === 'columns') {
+    const columns = await sheetColumnsOffThread(body.file, importOptions(ctx, user), sheets);
+    // The job's utility's saved mapping, for the mapping step to start from (docs/product/records.md §4).
+    return { kind: 'columns', columns: { ...columns, saved: await findSavedMapping(ctx.db, user.companyId, job.utilityId) } };
+  }
 
   // Parsed, mapped (the sent mapping or the default one; the library sheet too when it is
   // mapped) and converted in the workbook worker, so the server keeps answering meanwhile.
@@ -128,6 +133,8 @@ export async function uploadSpreadsheet(ctx: AppContext, user: CurrentUser, body
     }
     // All or nothing, one import of a job at a time; a big one staged (decision 032).
     const done = await importIntoJob(ctx.db, scope, result.tickets, result.library, { mode: body.mode, expectedToken: body.preview_token }, log);
+    // The mapping used becomes the utility's (docs/product/records.md §4); without one sent, the defaults were used.
+    if (body.ticketsMappings) await saveMapping(ctx.db, user.companyId, job.utilityId, body.ticketsMappings, body.libraryMappings);
     return { kind: 'imported', result: { tickets: done.counts.tickets, tasks: done.counts.tasks, updated: done.updated, rejectedRows: [] } };
   } catch (err) {
     if (err instanceof StalePreviewError) return { kind: 'stale', error: err.message, preview: previewOf(err.plan) };

@@ -25,7 +25,7 @@ export async function importTicketsStaged(
 ): Promise<ImportCounts> {
   const publish = async (tx: DbOrTx) => {
     if (!(await stagedRepo.publishStagedJob(tx, scope.companyId, scope.jobId))) throw new Error(`job ${scope.jobId}: its staged import is gone`);
-    // Its history, with the publication: one entry per ticket it created (DESIGN §7.4).
+    // Its history, with the publication: one entry per ticket it created (docs/product/records.md §1).
     await recordImport(tx, scope, { fromJobId: scope.jobId });
   };
   try {

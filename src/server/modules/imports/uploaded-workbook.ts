@@ -6,6 +6,7 @@ import { DEFAULT_WORKBOOK_LIMITS } from './read/workbook';
 import type { WorkbookDrafts } from './worker/convert-workbook';
 import { workbookColumnsOffThread, workbookImportBatches, workbookImportOffThread } from './worker/off-thread';
 import type { ImportOptions } from './worker/pool';
+import { findSavedMapping } from './saved-mapping.repository';
 import type { DraftBatch } from './worker/stream';
 
 /**
@@ -55,8 +56,10 @@ export function importOptions(ctx: AppContext, user: Pick<CurrentUser, 'id'>): I
  * workbook worker (the whole file is parsed, which is the import's costliest step), which also warms its
  * code up for the job save that follows.
  */
-export async function getColumns(ctx: AppContext, user: CurrentUser, url: string, sheets?: SheetChoice): Promise<WorkbookColumns> {
-  return workbookColumnsOffThread(await readUploadedFile(ctx, user, url), importOptions(ctx, user), sheets);
+export async function getColumns(ctx: AppContext, user: CurrentUser, url: string, sheets?: SheetChoice, utilityId?: number): Promise<WorkbookColumns> {
+  const columns = await workbookColumnsOffThread(await readUploadedFile(ctx, user, url), importOptions(ctx, user), sheets);
+  // The utility's saved mapping, for the mapping step to start from (docs/product/records.md §4).
+  return utilityId ? { ...columns, saved: await findSavedMapping(ctx.db, user.companyId, utilityId) } : columns;
 }
 
 /** The sheets a saved mapping names (absent: the rules of docs/product/imports.md §4 choose). */

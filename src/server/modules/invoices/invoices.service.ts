@@ -133,7 +133,7 @@ export async function createInvoice(ctx: AppContext, me: CurrentUser, jobId: num
       });
       await repo.insertLines(tx, me.companyId, invoice.id, draft.lines);
       await repo.markBilled(tx, me.companyId, invoice.id, number, draft.ticketIds);
-      // History (DESIGN §7.4): the invoice's creation on the job, and each ticket's billing.
+      // History (docs/product/records.md §1): the invoice's creation on the job, and each ticket's billing.
       const billed = billingLabel({ billed_at: 'now', invoice_number: number, unlocked_at: null, unlock_reason: null });
       await recordMany(tx, me, [
         { target: { entity: 'invoice', entityId: invoice.id, jobId }, changes: [{ action: 'create', new: { number, total: draft.total, tickets: draft.ticketIds.length } }] },

@@ -1,5 +1,4 @@
 import { TICKET_STATUS } from '../../../shared/constants';
-import { companyToday } from '../../../shared/dig-safe';
 import type { Job, JobListItem, JobListRow, JobSave, JobSaveReply } from '../../../shared/jobs.schemas';
 import type { MapTicket } from '../../../shared/map-export';
 import { MSG } from '../../../shared/messages';
@@ -14,7 +13,7 @@ import { badRequest, conflict, notFound } from '../../errors';
 import type { CurrentUser } from '../../plugins/auth';
 import { requireUploadedFile } from '../../storage/keys';
 import { importJobWorkbook } from '../imports/job-import.service';
-import { loadTicketRows, loadTicketRowVersions, loadTicketsOfJob } from '../tickets/tickets.service';
+import { companyDayIn, loadTicketRows, loadTicketRowVersions, loadTicketsOfJob } from '../tickets/tickets.service';
 import { deleteUnreferencedFiles } from '../../storage/stored-files';
 import { isActiveForeman } from '../crew/crew.service';
 import { findUtility } from '../reference/reference.service';
@@ -78,10 +77,10 @@ export async function getJob(ctx: AppContext, me: CurrentUser, id: number): Prom
  * which the next request sees as a change; a reply older than the database is never served.
  */
 export async function getJobReply(ctx: AppContext, me: CurrentUser, id: number, cache: ReplyCache<TicketSlices>): Promise<CachedReply> {
-  // The rows' Clear to dig depends on the company's calendar day (DESIGN §7.4): a new day is a
+  // The rows' Clear to dig depends on the company's calendar day (docs/product/records.md §5): a new day is a
   // new reply, built afresh; yesterday's is dropped by the cache's size limit.
-  const key = `${me.companyId}:${id}:${companyToday()}`;
-  const fingerprint = await jobFingerprint(ctx.db, me.companyId, id);
+  const [fingerprint, today] = await Promise.all([jobFingerprint(ctx.db, me.companyId, id), companyDayIn(ctx.db, me.companyId)]);
+  const key = `${me.companyId}:${id}:${today}`;
   if (fingerprint === null) {
     cache.delete(key);
     throw notFound('job');
@@ -109,7 +108,7 @@ async function buildJobPage(ctx: AppContext, companyId: number, id: number, kept
 
 /**
  * GET /jobs/{id}/history: the job's own entries and its tickets' (deleted ones included),
- * newest first, paged (DESIGN §7.4). Every role reads it, as the job.
+ * newest first, paged (docs/product/records.md). Every role reads it, as the job.
  */
 export async function jobHistory(ctx: AppContext, me: CurrentUser, id: number, query: HistoryQuery): Promise<HistoryReply> {
   if (!(await findJob(ctx.db, me.companyId, id))) throw notFound('job');
@@ -185,7 +184,7 @@ export async function saveJob(ctx: AppContext, me: CurrentUser, input: JobSave, 
   };
 
   // Each write of the row records its history in its own transaction (a job's own entries
-  // carry no ticket; DESIGN §7.4). A staged import's hidden job that is discarded takes its
+  // carry no ticket; docs/product/records.md). A staged import's hidden job that is discarded takes its
   // creation entry with it (imports' discardStagedImport).
   const update = async (tx: DbOrTx) => {
     const before = await jobView(tx, companyId, existing!.id);

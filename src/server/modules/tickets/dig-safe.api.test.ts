@@ -8,7 +8,7 @@ import { permits, tickets } from '../../db/schema/index';
 import { createTestApp, type TestApp } from '../../test/harness';
 
 /**
- * Permits and dig safe with dates, and Clear to dig (DESIGN §7.4, decision 045): what a save
+ * Permits and dig safe with dates, and Clear to dig (docs/product/records.md §5, decision 045): what a save
  * stores and every read answers (GET /tickets/{id}, the job page's rows, My Work), the 400s of
  * bad dates, tenancy and roles. On PGlite, and on PostgreSQL with TEST_DATABASE_URL.
  */
@@ -192,5 +192,28 @@ describe('clear to dig on every ticket row', () => {
     expect(done).toMatchObject({ status: 'Complete', clear_to_dig: null, clear_to_dig_reason: null });
     const back = await setDig(id, { status: 'Pending' });
     expect(back).toMatchObject({ clear_to_dig: false, clear_to_dig_reason: `Dig safe expired ${isoToUs(day(-3))}` });
+  });
+
+  it("reads the company's calendar day in the company's time zone, not the server's", async () => {
+    const id = j1Tickets[4];
+    // UTC+14 and UTC-11 are 25 hours apart: at any instant their calendar days differ.
+    const west = 'Pacific/Pago_Pago';
+    const westToday = companyToday(new Date(), west);
+    const setZone = async (zone: string) => expect((await t.request({ method: 'PUT', url: '/api/v1/company', token: tok.admin, body: { time_zone: zone } })).statusCode).toBe(200);
+    try {
+      await setZone(west);
+      const saved = await setDig(id, { due_date: null, dig_safe_required: 1, dig_safe_number: 'DS-Z', dig_safe_expires_on: westToday });
+      expect(saved).toMatchObject({ clear_to_dig: true, clear_to_dig_reason: null });
+      await setZone('Pacific/Kiritimati');
+      const expired = { clear_to_dig: false, clear_to_dig_reason: `Dig safe expired ${isoToUs(westToday)}` };
+      expect(await read(id)).toMatchObject(expired);
+      expect(await jobRow(id)).toMatchObject(expired);
+      expect(await workRow(id)).toMatchObject(expired);
+      // The web app learns the zone with who is signed in (its badges and the phone's offline copy).
+      const me = await api('GET', '/crew/myData', tok.lineman);
+      expect(me.json()[0].company_time_zone).toBe('Pacific/Kiritimati');
+    } finally {
+      await setZone('America/New_York');
+    }
   });
 });

@@ -5,7 +5,7 @@ import type { CurrentUser } from '../../plugins/auth';
 import { loadTicket } from './ticket-reads.repository';
 
 /**
- * A ticket as its history compares it (DESIGN §7.4): the fields a person edits, by their API
+ * A ticket as its history compares it (docs/product/records.md §1): the fields a person edits, by their API
  * names, with what a person reads as value (the assignee's name, a task as its code and
  * quantities, a photo as its file name). Derived fields (version, completion stamps, the names
  * the pole carries) are left out, so marking complete is one entry (`status`), not four.

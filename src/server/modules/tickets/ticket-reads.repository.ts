@@ -6,7 +6,7 @@ import { fullName } from '../../../shared/names';
 import type { Note, Permit, Pole, Ticket, TicketImage, TicketRow, TicketRowFields, TicketTask } from '../../../shared/tickets.schemas';
 import type { DbOrTx } from '../../db/client';
 import { isoInstant } from '../../db/sql';
-import { accessTypes, images, notes, permits, permitTypes, poles, tickets, ticketTasks, units, users, utilities, workOrders } from '../../db/schema/index';
+import { accessTypes, companies, images, notes, permits, permitTypes, poles, tickets, ticketTasks, units, users, utilities, workOrders } from '../../db/schema/index';
 
 /**
  * The ticket read model (docs/product/entities.md §2 Ticket) loaded in a fixed number of statements, whatever the
@@ -267,17 +267,27 @@ function toPole(p: typeof poles.$inferSelect, utilityName: string | null, access
   };
 }
 
+/**
+ * The company's calendar day (docs/product/records.md §5): expiry and Clear to dig are read on the
+ * company's day, whatever zone the server runs in. One primary-key read, run beside the rows'.
+ */
+export async function companyDayIn(db: DbOrTx, companyId: number): Promise<string> {
+  const [row] = await db.select({ tz: companies.timeZone }).from(companies).where(eq(companies.id, companyId));
+  return companyToday(new Date(), row?.tz);
+}
+
 /** The full read model of the tickets in scope: six statements at once, then grouped by ticket. */
 async function loadTickets(db: DbOrTx, companyId: number, scope: Scope): Promise<Ticket[]> {
   const where = ticketWhere(companyId, scope);
   const ids = idsIn(db, where);
-  const [rows, taskRows, noteRows, woRows, permitRows, imageRows] = await Promise.all([
+  const [rows, taskRows, noteRows, woRows, permitRows, imageRows, today] = await Promise.all([
     selectTickets(db, where),
     selectTasks(db, companyId, ids),
     selectNotes(db, companyId, ids),
     selectWorkOrders(db, companyId, ids),
     selectPermits(db, companyId, ids),
     selectImages(db, companyId, ids),
+    companyDayIn(db, companyId),
   ]);
 
   const tasksBy = groupByTicket(
@@ -306,7 +316,6 @@ async function loadTickets(db: DbOrTx, companyId: number, scope: Scope): Promise
     ({ ticketId: _t, uploaded_at, taken_at, ...r }): TicketImage => ({ ...r, uploaded_at: isoRequired(uploaded_at), taken_at: isoInstant(taken_at) }),
   );
 
-  const today = companyToday();
   return rows.map(({ t, p, utilityName, accessLabel, aFirst, aLast, uFirst, uLast }): Ticket => {
     const pole = p ? toPole(p, utilityName, accessLabel) : null;
     const ticketPermits = permitsBy.get(t.id) ?? [];
@@ -393,7 +402,7 @@ type RowResult = Awaited<ReturnType<typeof selectTicketRows<Record<never, never>
 
 /**
  * A result of `selectTicketRows` as the shared row shape (status, names and Clear to dig derived
- * in toRow); `today` is the company's calendar day (`companyToday()`, read once per list).
+ * in toRow); `today` is the company's calendar day (`companyDayIn`, read once per list).
  */
 export function toTicketRow(r: RowResult, today: string): TicketRow {
   return {
@@ -411,8 +420,7 @@ export function toTicketRow(r: RowResult, today: string): TicketRow {
  * name and line and the assignee's name, ordered by id (empty for another company's job).
  */
 export async function loadTicketRows(db: DbOrTx, companyId: number, jobId: number): Promise<TicketRow[]> {
-  const rows = await selectTicketRows(db, {}).where(ticketWhere(companyId, { jobId })).orderBy(asc(tickets.id));
-  const today = companyToday();
+  const [rows, today] = await Promise.all([selectTicketRows(db, {}).where(ticketWhere(companyId, { jobId })).orderBy(asc(tickets.id)), companyDayIn(db, companyId)]);
   return rows.map((r) => toTicketRow(r, today));
 }
 
@@ -428,9 +436,11 @@ export async function loadTicketRowVersions(
   ids?: readonly number[],
 ): Promise<{ row: TicketRow; xmin: number }[]> {
   const where = ticketWhere(companyId, { jobId });
-  const rows = await selectTicketRows(db, { xmin: sql<number>`${tickets}.xmin::text::bigint`.mapWith(Number) })
-    .where(ids ? and(where, inArray(tickets.id, [...ids])) : where)
-    .orderBy(asc(tickets.id));
-  const today = companyToday();
+  const [rows, today] = await Promise.all([
+    selectTicketRows(db, { xmin: sql<number>`${tickets}.xmin::text::bigint`.mapWith(Number) })
+      .where(ids ? and(where, inArray(tickets.id, [...ids])) : where)
+      .orderBy(asc(tickets.id)),
+    companyDayIn(db, companyId),
+  ]);
   return rows.map((r) => ({ row: toTicketRow(r, today), xmin: r.xmin }));
 }

@@ -34,7 +34,7 @@ type TicketInsert = typeof tickets.$inferInsert;
  * with its ticket): the statements are in ticket-reads.repository.ts, and other modules use the
  * tickets module through its services only (docs/decisions/041-mods-module-order.md).
  */
-export { loadTicket, loadTicketsOfJob, loadTicketRows, loadTicketRowVersions, selectTicketRows, toTicketRow } from './ticket-reads.repository';
+export { companyDayIn, loadTicket, loadTicketsOfJob, loadTicketRows, loadTicketRowVersions, selectTicketRows, toTicketRow } from './ticket-reads.repository';
 
 /** Document kinds a dig-safe, NRA or permit url may point at (all are "a PDF or a photo"). */
 const DOC_KINDS: readonly StorageKind[] = ['dig_file', 'nra_file', 'permit'];
@@ -46,7 +46,7 @@ export async function getTicket({ db }: AppContext, user: CurrentUser, id: numbe
 }
 
 /**
- * GET /tickets/{id}/history: newest first, paged (DESIGN §7.4). Read by whoever may read the
+ * GET /tickets/{id}/history: newest first, paged (docs/product/records.md §1). Read by whoever may read the
  * ticket (every role of its company; another company's id answers 404 like the ticket).
  */
 export async function ticketHistory({ db }: AppContext, user: CurrentUser, id: number, query: HistoryQuery): Promise<HistoryReply> {
@@ -295,7 +295,7 @@ function assertValidity(what: string, field: string, from: string | null, to: st
   if (from && to && from > to) throw badRequest(MSG.recordDatesOrder(what), { [field]: MSG.recordDatesOrder(what) });
 }
 
-/** The dig-safe record (DESIGN §7.4): its number and dates, edited like the ticket's other fields (tickets.edit). */
+/** The dig-safe record (docs/product/records.md §2): its number and dates, edited like the ticket's other fields (tickets.edit). */
 function diffDigSafeRecord({ cur, edit }: Diff, input: TicketSave) {
   const from = input.dig_safe_valid_from === undefined ? cur.digSafeValidFrom : recordDay(input.dig_safe_valid_from);
   const to = input.dig_safe_expires_on === undefined ? cur.digSafeExpiresOn : recordDay(input.dig_safe_expires_on);

@@ -1,10 +1,9 @@
 import { and, eq, isNull, or, sql, type SQL } from 'drizzle-orm';
-import { companyToday } from '../../../shared/dig-safe';
 import type { WorkTicket } from '../../../shared/work.schemas';
 import type { DbOrTx } from '../../db/client';
 import { jobs, tickets, users } from '../../db/schema/index';
 import { jobIsPublished } from '../../db/sql';
-import { selectTicketRows, toTicketRow } from '../tickets/tickets.service';
+import { companyDayIn, selectTicketRows, toTicketRow } from '../tickets/tickets.service';
 
 /** My Work's SQL (docs/product/field-mode.md §1). Every statement is scoped by the caller's company. */
 
@@ -44,6 +43,6 @@ export async function openTicketRows(db: DbOrTx, companyId: number, scope: WorkS
         foremanId === undefined ? undefined : eq(jobs.foremanId, foremanId),
       ),
     );
-  const today = companyToday();
+  const today = await companyDayIn(db, companyId);
   return rows.map((r) => ({ ...toTicketRow(r, today), job_number: r.jobNumber }));
 }

@@ -20,6 +20,7 @@ export function profileOnDevice(user: SessionUser | null): Profile | undefined {
     email: user.email,
     phone_number: null,
     company_name: '',
+    company_time_zone: user.company_time_zone,
     created_date: '',
     display_role_name: '',
   };

@@ -24,11 +24,14 @@ export function ExcelTicketsField({
   value,
   onChange,
   overrides,
+  utilityId,
   onStateChange,
 }: {
   value: TicketsFile | null;
   onChange: (file: TicketsFile | null) => void;
   overrides: JobOverrides;
+  /** The job's utility: its saved mapping is where the mapping starts (docs/product/records.md §4). */
+  utilityId: number | null;
   onStateChange: (state: ExcelState) => void;
 }) {
   const [file, setFile] = useState<UploadedFile | null>(null);
@@ -55,7 +58,7 @@ export function ExcelTicketsField({
     const ac = new AbortController();
     reader.current = ac;
     try {
-      const cols = await readColumns({ url: f.url, signal: ac.signal });
+      const cols = await readColumns({ url: f.url, signal: ac.signal, utilityId });
       if (!Array.isArray(cols?.jobColumns) || !Array.isArray(cols?.libraryColumns)) throw new Error(MSG.excelUnparsable);
       setColumns(cols);
       setMappingOpen(true);
@@ -133,7 +136,7 @@ export function ExcelTicketsField({
               : null
           }
           overrides={overrides}
-          readColumns={(sheets, signal) => getExcelColumns(file.url, { signal, sheets })}
+          readColumns={(sheets, signal) => getExcelColumns(file.url, { signal, sheets, utilityId })}
           onSave={saveMapping}
           onCancel={() => setMappingOpen(false)}
         />

@@ -193,7 +193,13 @@ function JobFormDialog({ job, onClose }: { job: Job | null; onClose: () => void 
           <JobFormFields form={form} onBusyChange={setPacketBusy} jobNumberField={jobNumberField} />
           {creating && (
             <>
-              <ExcelTicketsField value={ticketsFile} onChange={setTicketsFile} overrides={overrides} onStateChange={setExcelState} />
+              <ExcelTicketsField
+                value={ticketsFile}
+                onChange={setTicketsFile}
+                overrides={overrides}
+                utilityId={values.selected_utility_id ? Number(values.selected_utility_id) : null}
+                onStateChange={setExcelState}
+              />
               <OverridesFields form={form} />
             </>
           )}

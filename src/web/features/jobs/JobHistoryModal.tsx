@@ -10,7 +10,7 @@ import { HistoryList } from '../../components/HistoryList';
 import { saveFile } from '../../components/saveFile';
 
 /**
- * The job's history (DESIGN §7.4): its own changes and its tickets' (deleted tickets included),
+ * The job's history (docs/product/records.md §1): its own changes and its tickets' (deleted tickets included),
  * newest first, with a CSV of all of it (the exports' conventions: BOM, quoting, formula guard,
  * times in the company's zone as the export's Completion Date/Time).
  */

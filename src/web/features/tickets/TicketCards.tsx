@@ -3,7 +3,7 @@ import { Badge, Button, Checkbox, Group, Paper, Stack, Text, UnstyledButton } fr
 import { IconMapPin } from '@tabler/icons-react';
 import { isoToUs } from '../../../shared/dates';
 import type { TicketRow } from '../../../shared/tickets.schemas';
-import { companyToday } from '../../../shared/dig-safe';
+import { companyDay } from '../../api/session';
 import { TicketDigBadges } from '../../components/DigSafe';
 import { DocCircle } from './DocCircle';
 
@@ -87,7 +87,7 @@ const Card = memo(function Card({
               <DocCircle what="NRA/DNR" required={t.nra_required} url={t.nra_url} />
               <Text size="sm">NRA/DNR</Text>
             </Group>
-            <TicketDigBadges ticket={t} today={companyToday()} />
+            <TicketDigBadges ticket={t} today={companyDay()} />
           </Group>
         </Stack>
       </UnstyledButton>

@@ -41,7 +41,7 @@ const FilterSelect = memo(function FilterSelect({
 });
 
 /**
- * Pole, Line (when the job has more than one), Status, and the dig filters (DESIGN §7.4).
+ * Pole, Line (when the job has more than one), Status, and the dig filters (docs/product/records.md).
  * Memoised: a re-sort does not re-render them.
  */
 export const FilterControls = memo(function FilterControls({

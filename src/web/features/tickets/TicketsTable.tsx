@@ -3,7 +3,8 @@ import { Checkbox, Table, Text, VisuallyHidden } from '@mantine/core';
 import { IconMapPin } from '@tabler/icons-react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { isoToUs } from '../../../shared/dates';
-import { clearToDig, companyToday, expiryLabel, ticketExpiry } from '../../../shared/dig-safe';
+import { clearToDig, expiryLabel, ticketExpiry } from '../../../shared/dig-safe';
+import { companyDay } from '../../api/session';
 import type { TicketSortColumn } from '../../../shared/sorting';
 import type { TicketRow } from '../../../shared/tickets.schemas';
 import { SortableTh } from '../../components/SortableTh';
@@ -41,11 +42,11 @@ function shortInstant(v: string | null): string {
 }
 
 /**
- * "Not clear to dig" and the papers' most urgent expiry (DESIGN §7.4), from the row's fields on
+ * "Not clear to dig" and the papers' most urgent expiry (docs/product/records.md §5), from the row's fields on
  * the company's day (src/shared/dig-safe.ts): plain spans like Billed, the reason and date on hover.
  */
 function DigMarks({ t }: { t: TicketRow }) {
-  const today = companyToday();
+  const today = companyDay();
   const clear = clearToDig(t, today);
   const expiry = ticketExpiry(t, today);
   return (

@@ -1,7 +1,8 @@
 import { useCallback, useDeferredValue, useEffect, useMemo, useState } from 'react';
 import { nextSort, type SortState } from '../../../shared/sorting';
 import { sortTextValues, sortTickets, TICKET_SORT_COLUMNS, warmTicketSortKeys, type TicketSortColumn } from '../../../shared/sorting';
-import { clearToDig, companyToday, ticketExpiry } from '../../../shared/dig-safe';
+import { clearToDig, ticketExpiry } from '../../../shared/dig-safe';
+import { companyDay } from '../../api/session';
 import { searchWords, ticketMatches } from '../../../shared/ticket-search';
 import type { TicketRow } from '../../../shared/tickets.schemas';
 import { useRowsMeasure } from './timingMarks';
@@ -29,7 +30,7 @@ export function useTicketRows(tickets: TicketRow[], view: TicketView) {
   const [poleFilter, setPoleFilter] = useState<string>(ALL);
   const [lineFilter, setLineFilter] = useState<string>(ALL);
   const [statusFilter, setStatusFilter] = useState<StatusFilter>('All');
-  // DESIGN §7.4: tickets whose permits or dig safe expire within 7 days or have expired, and
+  // docs/product/records.md §2: tickets whose permits or dig safe expire within 7 days or have expired, and
   // tickets not clear to dig, on the company's day.
   const [expiringFilter, setExpiringFilter] = useState(false);
   const [notClearFilter, setNotClearFilter] = useState(false);
@@ -57,7 +58,7 @@ export function useTicketRows(tickets: TicketRow[], view: TicketView) {
   );
   const rows = useMemo(() => {
     const words = searchWords(search);
-    const today = companyToday();
+    const today = companyDay();
     return pole === ALL && line === ALL && statusFilter === 'All' && !expiringFilter && !notClearFilter && words.length === 0
       ? sorted
       : sorted.filter(

@@ -9,7 +9,8 @@ import { byDistance, formatDistance } from '../../../shared/distance';
 import { fullName } from '../../../shared/names';
 import { can } from '../../../shared/permissions';
 import { isOverdue, localIsoDay } from '../../../shared/ticket-state';
-import { clearToDig, companyToday, ticketExpiry } from '../../../shared/dig-safe';
+import { clearToDig, ticketExpiry } from '../../../shared/dig-safe';
+import { companyDay } from '../../api/session';
 import { ExpiryBadge } from '../../components/DigSafe';
 import { useForemen } from '../../api/foremen';
 import { useSession } from '../../api/session';
@@ -44,8 +45,8 @@ const ORDERS = [
  */
 function WorkCard({ t, today, waiting, onOpen, away }: { t: WorkItem; today: string; waiting: number; onOpen: (id: number) => void; away?: number | null }) {
   const overdue = isOverdue(t, today);
-  // From the card's own fields on the company's day: the same answer offline, from the phone's copy (DESIGN §7.4).
-  const digDay = companyToday();
+  // From the card's own fields on the company's day: the same answer offline, from the phone's copy (docs/product/records.md).
+  const digDay = companyDay();
   const dig = clearToDig(t, digDay);
   const expiry = ticketExpiry(t, digDay);
   return (

@@ -4,7 +4,7 @@ import { useTicketHistory } from '../../api/history';
 import { HistoryList } from '../../components/HistoryList';
 
 /**
- * The phone ticket view's History (DESIGN §7.4): asked for only when the crew opens it (it needs
+ * The phone ticket view's History (docs/product/records.md §1): asked for only when the crew opens it (it needs
  * a connection and is not kept on the phone), so a ticket opened at the pole loads nothing more.
  */
 export function WorkTicketHistory({ ticketId }: { ticketId: number }) {

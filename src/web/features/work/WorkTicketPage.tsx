@@ -41,7 +41,7 @@ import { PHOTOS_FULL } from '../../offline/held';
 import { isHeld, photoRoom, tasksInConflict, withQueued, type NoteChange, type OutboxEntry, type PhotoChange, type TicketChange } from '../../offline/outboxLogic';
 import { preparePhoto } from '../../offline/photo';
 import { isOverdue, localIsoDay } from '../../../shared/ticket-state';
-import { companyToday } from '../../../shared/dig-safe';
+import { companyDay } from '../../api/session';
 import { confirmCompleteDig, NotClearToDig, RecordExpiry } from '../../components/DigSafe';
 import { useJobHeader } from './api/jobHeader';
 import { BeforeYouClimb } from './BeforeYouClimb';
@@ -163,8 +163,8 @@ export default function WorkTicketPage() {
 
   const located = shown.geo_lat != null && shown.geo_lon != null;
   const overdue = isOverdue(shown, localIsoDay());
-  // Clear to dig and the papers' expiry from this copy on the company's day: the same offline (DESIGN §7.4).
-  const digDay = companyToday();
+  // Clear to dig and the papers' expiry from this copy on the company's day: the same offline (docs/product/records.md §5).
+  const digDay = companyDay();
   const markComplete = async () => {
     if (await confirmCompleteDig(shown, digDay)) setStatus(TICKET_STATUS.COMPLETE);
   };

@@ -7,9 +7,13 @@ import { sheetParams } from '../../../components/workbookRead';
  * GET /jobs/excel/getColumns?url=[&ticketsSheet=][&librarySheet=]: the header columns of the
  * tickets and unit-library sheets, which sheets and header rows were used and what the reader
  * interpreted (422 with the docs/product/rules.md message). Without a choice the server's rules pick the sheets.
+ * With the job's utility, the reply carries its saved mapping (`saved`, docs/product/records.md §4).
  */
-export const getExcelColumns = (url: string, opts: { signal?: AbortSignal; sheets?: SheetChoice } = {}) =>
-  apiFetch<WorkbookColumns>(`/jobs/excel/getColumns?${new URLSearchParams({ url, ...sheetParams(opts.sheets) })}`, { signal: opts.signal });
+export const getExcelColumns = (url: string, opts: { signal?: AbortSignal; sheets?: SheetChoice; utilityId?: number | null } = {}) =>
+  apiFetch<WorkbookColumns>(
+    `/jobs/excel/getColumns?${new URLSearchParams({ url, ...sheetParams(opts.sheets), ...(opts.utilityId ? { utility_id: String(opts.utilityId) } : {}) })}`,
+    { signal: opts.signal },
+  );
 
 /**
  * Reads the columns of a workbook just uploaded (the Create Job modal). A mutation, not a query:
@@ -17,4 +21,7 @@ export const getExcelColumns = (url: string, opts: { signal?: AbortSignal; sheet
  * (networkMode 'always'), so that without a connection the field says why.
  */
 export const useReadExcelColumns = () =>
-  useMutation({ mutationFn: ({ url, signal }: { url: string; signal?: AbortSignal }) => getExcelColumns(url, { signal }), networkMode: 'always' });
+  useMutation({
+    mutationFn: ({ url, signal, utilityId }: { url: string; signal?: AbortSignal; utilityId?: number | null }) => getExcelColumns(url, { signal, utilityId }),
+    networkMode: 'always',
+  });

@@ -1,7 +1,7 @@
 import { useTicketHistory } from '../../../api/history';
 import { HistoryList } from '../../../components/HistoryList';
 
-/** The ticket window's History tab (DESIGN §7.4): every change of this ticket, newest first. */
+/** The ticket window's History tab (docs/product/records.md §1): every change of this ticket, newest first. */
 export function TicketHistoryTab({ ticketId }: { ticketId: number }) {
   return <HistoryList query={useTicketHistory(ticketId)} />;
 }

@@ -1,7 +1,7 @@
 import { Anchor, Divider, SimpleGrid, Stack, Text } from '@mantine/core';
 import { UploadField } from '../../../../components/upload/UploadField';
 import { ReadField } from '../ReadField';
-import { companyToday } from '../../../../../shared/dig-safe';
+import { companyDay } from '../../../../api/session';
 import { PermitsEditor } from './PermitsEditor';
 import { RecordFields } from './RecordFields';
 import { Section, type SectionProps } from './Section';
@@ -28,8 +28,8 @@ function ReadDoc({ label, url, name, required }: { label: string; url: string | 
  * 0) and the permits. `onBusy`: an upload is running (Save waits for it).
  */
 export function DocumentsSection({ draft, update, errors, readOnly, onBusy }: SectionProps & { onBusy: (busy: boolean) => void }) {
-  const today = companyToday();
-  // The dig-safe record's number and dates (DESIGN §7.4), under its document.
+  const today = companyDay();
+  // The dig-safe record's number and dates (docs/product/records.md §2), under its document.
   const digSafe = (
     <RecordFields
       label="Dig safe"

@@ -1,6 +1,6 @@
 import { Stack } from '@mantine/core';
 import type { FormErrors } from '@mantine/form';
-import { companyToday } from '../../../../../shared/dig-safe';
+import { companyDay } from '../../../../api/session';
 import { NotClearToDig } from '../../../../components/DigSafe';
 import type { TicketDraft } from '../ticketDraft';
 import { DocumentsSection } from './DocumentsSection';
@@ -45,7 +45,7 @@ export function InfoTab({
     <Stack gap="md">
       <StatusBar draft={draft} canMark={canEdit && !statusLocked && draft.id != null} onMarkStatus={onMarkStatus} saving={saving} />
       {/* From the draft: a dig-safe date being typed shows its effect before Save. */}
-      <NotClearToDig ticket={draft} today={companyToday()} />
+      <NotClearToDig ticket={draft} today={companyDay()} />
       <LocationSection {...section} />
       <NotesSection draft={draft} update={update} canAnnotate={canAnnotate} authorName={authorName} />
       <DocumentsSection {...section} onBusy={onBusy} />

@@ -9,7 +9,7 @@ import { orNull, text } from '../inputText';
 import { ReadField } from '../ReadField';
 import { fieldError } from '../ticketDraft';
 
-/** A permit's or the dig-safe record's number and validity (DESIGN §7.4): the values and where a save's errors show. */
+/** A permit's or the dig-safe record's number and validity (docs/product/records.md §2): the values and where a save's errors show. */
 export interface RecordValues {
   number: string | null;
   valid_from: string | null;

@@ -1,14 +1,14 @@
 import { Badge, Button, Group, Paper, Text } from '@mantine/core';
 import { IconCircleCheck, IconRotate } from '@tabler/icons-react';
 import { TICKET_STATUS } from '../../../../../shared/constants';
-import { companyToday } from '../../../../../shared/dig-safe';
+import { companyDay } from '../../../../api/session';
 import { confirmCompleteDig } from '../../../../components/DigSafe';
 import type { TicketDraft } from '../ticketDraft';
 import { WHEN } from './Section';
 
 /**
  * The ticket's status, when it was completed, and Mark Complete / Reopen Ticket for those who may.
- * A ticket not clear to dig asks before it is marked complete (DESIGN §7.4).
+ * A ticket not clear to dig asks before it is marked complete (docs/product/records.md §5).
  */
 export function StatusBar({
   draft,
@@ -43,7 +43,7 @@ export function StatusBar({
               Reopen Ticket
             </Button>
           ) : (
-            <Button color="green" leftSection={<IconCircleCheck size={16} />} onClick={() => void confirmCompleteDig(draft, companyToday()).then((yes) => yes && onMarkStatus('Complete'))} loading={saving}>
+            <Button color="green" leftSection={<IconCircleCheck size={16} />} onClick={() => void confirmCompleteDig(draft, companyDay()).then((yes) => yes && onMarkStatus('Complete'))} loading={saving}>
               Mark Complete
             </Button>
           ))}
