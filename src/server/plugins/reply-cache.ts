@@ -88,6 +88,11 @@ export class ReplyCache<S = unknown> {
     this.bytes -= old.json.length;
   }
 
+  /** Drops every reply whose key starts with `prefix` (a job's replies of every day). */
+  deletePrefix(prefix: string): void {
+    for (const key of [...this.entries.keys()]) if (key.startsWith(prefix)) this.delete(key);
+  }
+
   /** Bytes held (plain replies; compressed copies are a fraction of that). */
   get size(): number {
     return this.bytes;

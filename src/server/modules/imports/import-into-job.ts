@@ -69,7 +69,7 @@ export async function importIntoJob(
   try {
     const counts = await writeStagedImport(db, { ...scope, jobId: stagingId }, batches, async (tx) => {
       await lockJob(tx, scope.companyId, scope.jobId);
-      if ((await jobFingerprint(tx, scope.companyId, scope.jobId)) !== before) throw new JobChanged();
+      if ((await jobFingerprint(tx, scope.companyId, scope.jobId))?.fingerprint !== before?.fingerprint) throw new JobChanged();
       await prepare?.(tx);
       // History: one entry per staged ticket, filed under the job they move into (docs/product/records.md §1).
       await recordImport(tx, scope, { fromJobId: stagingId });

@@ -33,9 +33,10 @@ export const lockJob = (db: DbOrTx, companyId: number, id: number) =>
  * (xid wrap-around aside, which needs four billion transactions and an exact cancellation). null when the job is not the company's.
  * One statement, far cheaper than reading and serialising the tickets (docs/benchmarks.md).
  */
-export async function jobFingerprint(db: DbOrTx, companyId: number, jobId: number): Promise<string | null> {
-  const result = await db.execute<{ fp: string }>(sql`
-    select concat_ws('.', j.xmin, u.xmin, cr.xmin, fm.xmin, c.xmin, s.n, s.t) as fp
+export async function jobFingerprint(db: DbOrTx, companyId: number, jobId: number): Promise<{ fingerprint: string; day: string } | null> {
+  // `day`: the company's calendar day, read in the same statement (the rows' Clear to dig depends on it).
+  const result = await db.execute<{ fp: string; day: string }>(sql`
+    select concat_ws('.', j.xmin, u.xmin, cr.xmin, fm.xmin, c.xmin, s.n, s.t) as fp, ((now() at time zone c.time_zone)::date)::text as day
     from jobs j
     join companies c on c.id = j.company_id
     join utilities u on u.id = j.utility_id
@@ -45,5 +46,6 @@ export async function jobFingerprint(db: DbOrTx, companyId: number, jobId: numbe
       select count(*) as n, sum(t.xmin::text::bigint) as t from tickets t where t.company_id = j.company_id and t.job_id = j.id
     ) s
     where j.company_id = ${companyId} and j.id = ${jobId}`);
-  return rowsOf<{ fp: string }>(result)[0]?.fp ?? null;
+  const row = rowsOf<{ fp: string; day: string }>(result)[0];
+  return row ? { fingerprint: row.fp, day: row.day } : null;
 }

@@ -13,7 +13,7 @@ import { badRequest, conflict, notFound } from '../../errors';
 import type { CurrentUser } from '../../plugins/auth';
 import { requireUploadedFile } from '../../storage/keys';
 import { importJobWorkbook } from '../imports/job-import.service';
-import { companyDayIn, loadTicketRows, loadTicketRowVersions, loadTicketsOfJob } from '../tickets/tickets.service';
+import { loadTicketRows, loadTicketRowVersions, loadTicketsOfJob } from '../tickets/tickets.service';
 import { deleteUnreferencedFiles } from '../../storage/stored-files';
 import { isActiveForeman } from '../crew/crew.service';
 import { findUtility } from '../reference/reference.service';
@@ -79,13 +79,12 @@ export async function getJob(ctx: AppContext, me: CurrentUser, id: number): Prom
 export async function getJobReply(ctx: AppContext, me: CurrentUser, id: number, cache: ReplyCache<TicketSlices>): Promise<CachedReply> {
   // The rows' Clear to dig depends on the company's calendar day (docs/product/records.md §5): a new day is a
   // new reply, built afresh; yesterday's is dropped by the cache's size limit.
-  const [fingerprint, today] = await Promise.all([jobFingerprint(ctx.db, me.companyId, id), companyDayIn(ctx.db, me.companyId)]);
-  const key = `${me.companyId}:${id}:${today}`;
-  if (fingerprint === null) {
-    cache.delete(key);
+  const found = await jobFingerprint(ctx.db, me.companyId, id);
+  if (found === null) {
+    cache.deletePrefix(`${me.companyId}:${id}:`);
     throw notFound('job');
   }
-  return cache.getRebuilt(key, fingerprint, (kept) => buildJobPage(ctx, me.companyId, id, kept));
+  return cache.getRebuilt(`${me.companyId}:${id}:${found.day}`, found.fingerprint, (kept) => buildJobPage(ctx, me.companyId, id, kept));
 }
 
 /**

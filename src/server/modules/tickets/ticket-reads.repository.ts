@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { alias, type SelectedFields } from 'drizzle-orm/pg-core';
 import { TICKET_STATUS } from '../../../shared/constants';
-import { clearToDig, companyToday, earliestExpiry } from '../../../shared/dig-safe';
+import { clearToDig, earliestExpiry } from '../../../shared/dig-safe';
 import { fullName } from '../../../shared/names';
 import type { Note, Permit, Pole, Ticket, TicketImage, TicketRow, TicketRowFields, TicketTask } from '../../../shared/tickets.schemas';
 import type { DbOrTx } from '../../db/client';
@@ -117,9 +117,10 @@ type TicketIds = ReturnType<typeof idsIn>;
 const idsIn = (db: DbOrTx, where: SQL) => db.select({ id: tickets.id }).from(tickets).where(where);
 
 /** The tickets with their pole (and its utility and access type) and the assignee's name. */
-const selectTickets = (db: DbOrTx, where: SQL) =>
+const selectTickets = (db: DbOrTx, companyId: number, where: SQL) =>
   db
     .select({
+      today: companyDaySql(companyId),
       t: tickets,
       p: poles,
       utilityName: poleUtility.code,
@@ -268,27 +269,29 @@ function toPole(p: typeof poles.$inferSelect, utilityName: string | null, access
 }
 
 /**
- * The company's calendar day (docs/product/records.md §5): expiry and Clear to dig are read on the
- * company's day, whatever zone the server runs in. One primary-key read, run beside the rows'.
+ * The company's calendar day as a column of the rows' own statement (docs/product/records.md §5):
+ * expiry and Clear to dig are read on the company's day in its time zone, whatever zone the server
+ * runs in, with no statement more (the sub-select is uncorrelated: PostgreSQL runs it once).
  */
-export async function companyDayIn(db: DbOrTx, companyId: number): Promise<string> {
-  const [row] = await db.select({ tz: companies.timeZone }).from(companies).where(eq(companies.id, companyId));
-  return companyToday(new Date(), row?.tz);
-}
+export const companyDaySql = (companyId: number) =>
+  sql<string>`((now() at time zone (select ${companies.timeZone} from ${companies} where ${companies.id} = ${companyId}))::date)::text`;
+
+/** The day of a list's rows (they all carry the same); an empty list needs none. */
+const dayOf = (rows: readonly { today: string }[]) => rows[0]?.today ?? '';
 
 /** The full read model of the tickets in scope: six statements at once, then grouped by ticket. */
 async function loadTickets(db: DbOrTx, companyId: number, scope: Scope): Promise<Ticket[]> {
   const where = ticketWhere(companyId, scope);
   const ids = idsIn(db, where);
-  const [rows, taskRows, noteRows, woRows, permitRows, imageRows, today] = await Promise.all([
-    selectTickets(db, where),
+  const [rows, taskRows, noteRows, woRows, permitRows, imageRows] = await Promise.all([
+    selectTickets(db, companyId, where),
     selectTasks(db, companyId, ids),
     selectNotes(db, companyId, ids),
     selectWorkOrders(db, companyId, ids),
     selectPermits(db, companyId, ids),
     selectImages(db, companyId, ids),
-    companyDayIn(db, companyId),
   ]);
+  const today = dayOf(rows);
 
   const tasksBy = groupByTicket(
     taskRows,
@@ -402,7 +405,7 @@ type RowResult = Awaited<ReturnType<typeof selectTicketRows<Record<never, never>
 
 /**
  * A result of `selectTicketRows` as the shared row shape (status, names and Clear to dig derived
- * in toRow); `today` is the company's calendar day (`companyDayIn`, read once per list).
+ * in toRow); `today` is the company's calendar day (`companyDaySql`, a column of the list's statement).
  */
 export function toTicketRow(r: RowResult, today: string): TicketRow {
   return {
@@ -420,7 +423,8 @@ export function toTicketRow(r: RowResult, today: string): TicketRow {
  * name and line and the assignee's name, ordered by id (empty for another company's job).
  */
 export async function loadTicketRows(db: DbOrTx, companyId: number, jobId: number): Promise<TicketRow[]> {
-  const [rows, today] = await Promise.all([selectTicketRows(db, {}).where(ticketWhere(companyId, { jobId })).orderBy(asc(tickets.id)), companyDayIn(db, companyId)]);
+  const rows = await selectTicketRows(db, { today: companyDaySql(companyId) }).where(ticketWhere(companyId, { jobId })).orderBy(asc(tickets.id));
+  const today = dayOf(rows);
   return rows.map((r) => toTicketRow(r, today));
 }
 
@@ -436,11 +440,9 @@ export async function loadTicketRowVersions(
   ids?: readonly number[],
 ): Promise<{ row: TicketRow; xmin: number }[]> {
   const where = ticketWhere(companyId, { jobId });
-  const [rows, today] = await Promise.all([
-    selectTicketRows(db, { xmin: sql<number>`${tickets}.xmin::text::bigint`.mapWith(Number) })
-      .where(ids ? and(where, inArray(tickets.id, [...ids])) : where)
-      .orderBy(asc(tickets.id)),
-    companyDayIn(db, companyId),
-  ]);
+  const rows = await selectTicketRows(db, { xmin: sql<number>`${tickets}.xmin::text::bigint`.mapWith(Number), today: companyDaySql(companyId) })
+    .where(ids ? and(where, inArray(tickets.id, [...ids])) : where)
+    .orderBy(asc(tickets.id));
+  const today = dayOf(rows);
   return rows.map((r) => ({ row: toTicketRow(r, today), xmin: r.xmin }));
 }

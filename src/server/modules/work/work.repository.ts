@@ -3,7 +3,7 @@ import type { WorkTicket } from '../../../shared/work.schemas';
 import type { DbOrTx } from '../../db/client';
 import { jobs, tickets, users } from '../../db/schema/index';
 import { jobIsPublished } from '../../db/sql';
-import { companyDayIn, selectTicketRows, toTicketRow } from '../tickets/tickets.service';
+import { companyDaySql, selectTicketRows, toTicketRow } from '../tickets/tickets.service';
 
 /** My Work's SQL (docs/product/field-mode.md §1). Every statement is scoped by the caller's company. */
 
@@ -32,7 +32,7 @@ function scopeWhere(companyId: number, scope: WorkScope): SQL | undefined {
  * `foremanId` narrows to the jobs of that foreman.
  */
 export async function openTicketRows(db: DbOrTx, companyId: number, scope: WorkScope, foremanId?: number): Promise<WorkTicket[]> {
-  const rows = await selectTicketRows(db, { jobNumber: jobs.jobNumber })
+  const rows = await selectTicketRows(db, { jobNumber: jobs.jobNumber, today: companyDaySql(companyId) })
     .innerJoin(jobs, and(eq(jobs.id, tickets.jobId), eq(jobs.companyId, tickets.companyId)))
     .where(
       and(
@@ -43,6 +43,5 @@ export async function openTicketRows(db: DbOrTx, companyId: number, scope: WorkS
         foremanId === undefined ? undefined : eq(jobs.foremanId, foremanId),
       ),
     );
-  const today = await companyDayIn(db, companyId);
-  return rows.map((r) => ({ ...toTicketRow(r, today), job_number: r.jobNumber }));
+  return rows.map((r) => ({ ...toTicketRow(r, r.today), job_number: r.jobNumber }));
 }
