@@ -37,6 +37,7 @@ const SERVER_MODULES = [
   'auth', //        accounts, companies, sessions, throttles
   'reference', //   utilities, units, specs, permit types
   'job-record', //  the job row every module looks up: findJob, lockJob, jobFingerprint
+  'webhooks', //    endpoints and the event outbox every change writes into (decision 050)
   'crew', //        the roster (auth: invitations; job-record: a job's foreman crew)
   'poles', //       the Pole tab: searches, edits, new poles
   'tickets', //     tickets, tasks, photos, the billed-ticket lock

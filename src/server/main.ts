@@ -12,6 +12,7 @@ import { buildApp } from './app';
 import { loggerOptions, redactUrl } from './logging';
 import { startWorkbookWorker } from './modules/imports/worker/pool';
 import { countNameClashes } from './db/name-clashes';
+import { startWebhookWorker, type WebhookWorker } from './modules/webhooks/webhooks.service';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -54,6 +55,8 @@ async function main() {
     inFlight.add(req);
     res.once('close', () => inFlight.delete(req));
   });
+  // Sends the webhooks every process's changes wrote (decision 050); WEBHOOKS=0 leaves it to other processes.
+  let webhooks: WebhookWorker | undefined;
   let stopping = false;
   // Stops taking requests, lets those in flight finish, closes the database (releasing its
   // lock). A request that never ends (a stalled upload) must not keep the process alive past
@@ -72,6 +75,7 @@ async function main() {
     }, config.shutdownTimeoutMs);
     try {
       await app.close();
+      await webhooks?.stop();
       await database.close();
     } catch (err) {
       app.log.error({ err }, `Shutdown (${signal}) failed`);
@@ -84,6 +88,9 @@ async function main() {
   await app.listen({ port: config.port, host: config.host });
   // Loads in its own thread while the first requests are served: no one waits for it later.
   startWorkbookWorker();
+  if (config.webhooks.deliver) {
+    webhooks = startWebhookWorker(database.db, { allowPrivate: config.webhooks.allowPrivate, log: (err) => app.log.error({ err }, 'webhook delivery round failed') });
+  }
   console.log(`Linecrew is ready at http://localhost:${config.port} (database: ${database.kind}, data: ${config.dataDir})`);
 }
 

@@ -16,6 +16,7 @@ export type Action =
   | 'work.all' // My Work lists every open ticket of the company (filter by foreman)
   | 'billing.read' // unit prices, production, invoices, dashboard (docs/product/billing.md §6)
   | 'billing.write' // set unit prices, create invoices, unlock a billed ticket
+  | 'webhooks.manage' // webhook endpoints and their delivery log (docs/product/integrations.md §4)
   | 'profile';
 
 const { ADMIN, OFFICE_MANAGER, FOREMAN, WORKING_FOREMAN, LINEMAN, APPRENTICE } = ROLE;
@@ -32,6 +33,7 @@ const MATRIX: Record<Action, readonly RoleId[]> = {
   'work.all': [ADMIN, OFFICE_MANAGER],
   'billing.read': [ADMIN, OFFICE_MANAGER, FOREMAN],
   'billing.write': [ADMIN, OFFICE_MANAGER],
+  'webhooks.manage': [ADMIN],
   profile: ALL,
 };
 
