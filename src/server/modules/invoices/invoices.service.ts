@@ -17,6 +17,7 @@ import { isoInstant } from '../../db/sql';
 import { badRequest, conflict, notFound } from '../../errors';
 import type { CurrentUser } from '../../plugins/auth';
 import { findJob, lockJob } from '../job-record/job-record.service';
+import { emitWebhookEvent } from '../webhooks/webhooks.service';
 import * as repo from './invoices.repository';
 
 /**
@@ -131,6 +132,14 @@ export async function createInvoice(ctx: AppContext, me: CurrentUser, jobId: num
       });
       await repo.insertLines(tx, me.companyId, invoice.id, draft.lines);
       await repo.markBilled(tx, me.companyId, invoice.id, number, draft.ticketIds);
+      await emitWebhookEvent(tx, me.companyId, 'invoice.created', {
+        invoice_id: invoice.id,
+        job_id: jobId,
+        number,
+        total: new Big(draft.total).toFixed(2),
+        currency,
+        user_id: me.id,
+      });
       return invoice.id;
     });
   } catch (err) {

@@ -24,6 +24,7 @@ import * as repo from './jobs.repository';
 import { companyTimeZone } from '../auth/auth.service';
 import { findJob, jobFingerprint } from '../job-record/job-record.service';
 import { jobPercents } from '../production/production.service';
+import { emitWebhookEvent } from '../webhooks/webhooks.service';
 
 /** Jobs: list, read, save (create/update with import), delete (docs/product/rules.md §1.2 Job save, docs/product/roles-and-statuses.md–5). */
 
@@ -175,7 +176,14 @@ export async function saveJob(ctx: AppContext, me: CurrentUser, input: JobSave, 
     if (!row) throw conflict(MSG.staleVersion, ERROR_CODE.staleVersion);
     return row.id;
   };
-  const insert = async (importPending: boolean) => (await repo.insertJob(ctx.db, { ...values, companyId, createdBy: me.id, importPending })).id;
+  // A job with an import is created when its staged import is published (staged-write.ts emits
+  // job.created there); one without, here, in the transaction of its row.
+  const insert = (importPending: boolean) =>
+    ctx.db.transaction(async (tx) => {
+      const { id } = await repo.insertJob(tx, { ...values, companyId, createdBy: me.id, importPending });
+      if (!importPending) await emitWebhookEvent(tx, companyId, 'job.created', { job_id: id, job_number: values.jobNumber, user_id: me.id });
+      return id;
+    });
   let saved: Awaited<ReturnType<typeof importJobWorkbook>>;
   try {
     // The row written with the drafts of newTickets / newUnits / ticketsFile (the import module).
