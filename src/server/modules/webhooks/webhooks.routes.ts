@@ -34,14 +34,14 @@ export async function webhookRoutes(app: App, ctx: AppContext) {
       config,
       schema: {
         tags,
-        summary: 'Register an endpoint: the reply holds its signing secret, shown this once',
+        summary: 'Register an endpoint: 201 with its signing secret, shown this once',
         description:
           'Each event is POSTed as JSON `{id, type, created_at, data}` with the Standard Webhooks headers `webhook-id`, `webhook-timestamp` and `webhook-signature` (`v1,` + base64 HMAC-SHA256 of `${webhook-id}.${webhook-timestamp}.${body}`, keyed with the base64 part of the secret after `whsec_`). Retried with backoff for 24 h until a 2xx, with the same `webhook-id`.',
         body: webhookCreateBody,
-        response: { 200: webhookCreateReply },
+        response: { 201: webhookCreateReply },
       },
     },
-    (request) => service.createWebhook(ctx, request.user, request.body),
+    async (request, reply) => reply.status(201).send(await service.createWebhook(ctx, request.user, request.body)),
   );
 
   app.patch(
