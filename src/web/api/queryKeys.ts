@@ -29,6 +29,9 @@ export const queryKeys = {
   utilities: ['utilities'] as const,
   /** GET /dashboard (docs/product/billing.md §6), for the company ('all') or one foreman's jobs. */
   dashboard: (foremanId: number | null) => ['dashboard', foremanId ?? 'all'] as const,
+  /** GET /webhooks, and under it each endpoint's log (GET /webhooks/{id}/deliveries). */
+  webhooks: ['webhooks'] as const,
+  webhookLog: (id: number) => ['webhooks', id, 'deliveries'] as const,
   /** GET /map/config: the base map's tiles and attribution (docs/product/map.md §4). */
   mapConfig: ['map', 'config'] as const,
 
