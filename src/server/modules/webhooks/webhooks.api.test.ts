@@ -436,3 +436,27 @@ describe('several app processes', () => {
 afterAll(async () => {
   await clearEndpoints();
 });
+
+describe('OpenAPI', () => {
+  it('documents every webhooks route with a summary, its body and its reply', async () => {
+    const doc = (await t.request({ method: 'GET', url: '/api/docs/json' })).json();
+    const ops = [
+      ['get', '/api/v1/webhooks', '200'],
+      ['post', '/api/v1/webhooks', '201'],
+      ['patch', '/api/v1/webhooks/{id}', '200'],
+      ['delete', '/api/v1/webhooks/{id}', '200'],
+      ['get', '/api/v1/webhooks/{id}/deliveries', '200'],
+      ['post', '/api/v1/webhooks/{id}/deliveries/{deliveryId}/resend', '200'],
+    ] as const;
+    for (const [method, path, status] of ops) {
+      const op = doc.paths[path]?.[method];
+      expect(op, `${method} ${path}`).toBeDefined();
+      expect(op.summary, `${method} ${path}`).toEqual(expect.any(String));
+      expect(op.responses[status].content['application/json'].schema, `${method} ${path}`).toBeDefined();
+    }
+    const create = doc.paths['/api/v1/webhooks'].post.requestBody.content['application/json'].schema;
+    expect(create.required).toEqual(['url', 'events']);
+    expect(create.properties.events.items.enum).toEqual(['job.created', 'ticket.completed', 'ticket.reopened', 'invoice.created']);
+    expect(doc.paths['/api/v1/webhooks'].post.responses['201'].content['application/json'].schema.required).toEqual(['webhook', 'secret']);
+  });
+});
