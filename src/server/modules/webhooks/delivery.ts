@@ -74,6 +74,8 @@ async function post(d: repo.ClaimedDelivery, opts: DeliveryOptions): Promise<rep
       {
         method: 'POST',
         lookup: pinnedLookup(target) as never,
+        // A fresh connection per try: a pooled socket would skip the lookup just checked.
+        agent: false,
         headers: {
           'content-type': 'application/json',
           'user-agent': 'Linecrew-Webhooks/1',
@@ -96,6 +98,8 @@ async function post(d: repo.ClaimedDelivery, opts: DeliveryOptions): Promise<rep
         };
         res.on('end', finish);
         res.on('close', finish);
+        // A reply cut off midway: 'close' settles the try; unheard, the error would end the process.
+        res.on('error', () => {});
       },
     );
     req.on('error', (err: NodeJS.ErrnoException) => {

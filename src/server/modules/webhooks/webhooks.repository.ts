@@ -104,7 +104,7 @@ export async function claimDue(db: DbOrTx, limit: number, leaseMs: number): Prom
       set lease_until = now() + make_interval(secs => ${leaseMs / 1000}), attempts = d.attempts + 1
       from due, webhook_endpoints e
       where d.id = due.id and e.id = d.endpoint_id
-      returning d.id::int as id, d.endpoint_id, d.event_id, d.body, d.attempts, e.url, e.secret`),
+      returning d.id, d.endpoint_id, d.event_id, d.body, d.attempts, e.url, e.secret`),
   );
 }
 
@@ -160,7 +160,7 @@ export async function endpointLog(db: DbOrTx, companyId: number, endpointId: num
     next_attempt_at: Date | string;
   }>(
     await db.execute(sql`
-      select a.id::int as id, d.id::int as delivery_id, d.event_id, d.type, a.attempted_at, a.status_code, a.duration_ms, a.error,
+      select a.id, d.id as delivery_id, d.event_id, d.type, a.attempted_at, a.status_code, a.duration_ms, a.error,
         d.state as delivery_state, d.next_attempt_at
       from webhook_attempts a join webhook_deliveries d on d.id = a.delivery_id
       where a.endpoint_id = ${endpointId} and d.company_id = ${companyId}

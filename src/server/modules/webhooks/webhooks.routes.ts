@@ -14,7 +14,8 @@ import * as service from './webhooks.service';
 
 const tags = ['webhooks'];
 const successReply = z.object({ success: z.literal(true) });
-const deliveryParams = z.object({ id: rowId, deliveryId: rowId });
+/** A delivery's id is a bigserial: larger than a row id may be. */
+const deliveryParams = z.object({ id: rowId, deliveryId: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
 
 /**
  * Webhook endpoints (docs/product/integrations.md §4): Admins only ('webhooks.manage'); another
