@@ -38,6 +38,7 @@ const SERVER_MODULES = [
   'history', //     the record of every change: the recorder each service calls, and its reads
   'reference', //   utilities, units, specs, permit types
   'job-record', //  the job row every module looks up: findJob, lockJob, jobFingerprint
+  'webhooks', //    endpoints and the event outbox every change writes into (decision 050)
   'crew', //        the roster (auth: invitations; job-record: a job's foreman crew)
   'poles', //       the Pole tab: searches, edits, new poles
   'tickets', //     tickets, tasks, photos, the billed-ticket lock

@@ -21,6 +21,9 @@ const child = spawn(process.execPath, [path.join(root, 'scripts/start.mjs')], {
     JWT_SECRET: 'e2e-secret-e2e-secret-e2e-secret-e2e-secret',
     LOG_LEVEL: 'warn',
     DATABASE_URL: '',
+    // The webhooks journey (e2e/webhooks.spec.ts) delivers to a receiver on loopback; these
+    // machines resolve no public name, so private addresses are allowed here only (decision 050).
+    WEBHOOKS_ALLOW_PRIVATE: '1',
   },
 });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));

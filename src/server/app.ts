@@ -41,6 +41,7 @@ import { productionRoutes } from './modules/production/production.routes';
 import { invoiceRoutes } from './modules/invoices/invoices.routes';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes';
 import { exportRoutes } from './modules/exports/exports.routes';
+import { webhookRoutes } from './modules/webhooks/webhooks.routes';
 
 export interface BuildOptions extends AppContext {
   /** Built web app to serve (dist/web); omitted in API tests. */
@@ -107,6 +108,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
       await invoiceRoutes(api, ctx);
       await dashboardRoutes(api, ctx);
       await exportRoutes(api, ctx);
+      await webhookRoutes(api, ctx);
     },
     { prefix: API_PREFIX },
   );

@@ -36,6 +36,12 @@ export interface Config {
   importTimeLimitMs: number;
   /** The base map's raster tiles (MAP_STYLE_URL, MAP_ATTRIBUTION, MAP_MAX_ZOOM): see mapTiles. */
   map: MapTiles;
+  /**
+   * Webhooks (docs/product/integrations.md §4): `deliver` runs this process's delivery worker
+   * (WEBHOOKS=0 turns it off; events are still recorded and another process sends them);
+   * `allowPrivate` lets endpoints be http:// and on loopback/private addresses (WEBHOOKS_ALLOW_PRIVATE=1, tests only).
+   */
+  webhooks: { deliver: boolean; allowPrivate: boolean };
 }
 
 export class ConfigError extends Error {}
@@ -90,6 +96,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     importMaxUnzippedBytes: megabytes(env, 'IMPORT_MAX_UNZIPPED_MB', 50),
     importTimeLimitMs: milliseconds(env, 'IMPORT_TIME_LIMIT_MS', 60_000),
     map: mapTiles(env),
+    webhooks: { deliver: env.WEBHOOKS !== '0' && env.WEBHOOKS !== 'false', allowPrivate: env.WEBHOOKS_ALLOW_PRIVATE === '1' || env.WEBHOOKS_ALLOW_PRIVATE === 'true' },
   };
 }
 

@@ -13,6 +13,7 @@ import { loggerOptions, redactUrl } from './logging';
 import { startWorkbookWorker } from './modules/imports/worker/pool';
 import { countNameClashes } from './db/name-clashes';
 import { startDigestScheduler } from './modules/digest/digest.service';
+import { startWebhookWorker, type WebhookWorker } from './modules/webhooks/webhooks.service';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -56,6 +57,8 @@ async function main() {
     res.once('close', () => inFlight.delete(req));
   });
   let stopDigest = async () => {};
+  // Sends the webhooks every process's changes wrote (decision 050); WEBHOOKS=0 leaves it to other processes.
+  let webhooks: WebhookWorker | undefined;
   let stopping = false;
   // Stops taking requests, lets those in flight finish, closes the database (releasing its
   // lock). A request that never ends (a stalled upload) must not keep the process alive past
@@ -77,6 +80,7 @@ async function main() {
       // The digest pass under way finishes (a mail half sent is taken over by another process
       // only after the lease) before the database closes.
       await stopDigest();
+      await webhooks?.stop();
       await database.close();
     } catch (err) {
       app.log.error({ err }, `Shutdown (${signal}) failed`);
@@ -91,6 +95,9 @@ async function main() {
   startWorkbookWorker();
   // Every minute: the daily digest of each company whose 06:00 has come (decision 046).
   if (config.dailyDigest) stopDigest = startDigestScheduler(ctx, { log: (msg, err) => app.log.error({ err }, msg) });
+  if (config.webhooks.deliver) {
+    webhooks = startWebhookWorker(database.db, { allowPrivate: config.webhooks.allowPrivate, log: (err) => app.log.error({ err }, 'webhook delivery round failed') });
+  }
   console.log(`Linecrew is ready at http://localhost:${config.port} (database: ${database.kind}, data: ${config.dataDir})`);
 }
 

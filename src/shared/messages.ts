@@ -206,6 +206,13 @@ export const MSG = {
   diskFull: "The server's disk is full: nothing was saved. Tell your administrator.",
   dataFolderReadOnly: 'The server cannot write to its data folder (it is read-only or not permitted): nothing was saved. Tell your administrator.',
   databaseCannotWrite: 'The database cannot save changes (it is read-only or unreachable). Tell your administrator.',
+  // Webhooks (docs/product/integrations.md §4)
+  webhookUrlInvalid: 'Enter the full URL of your endpoint, starting with https:// (for example https://example.com/linecrew-hooks).',
+  webhookHttpsOnly: 'The endpoint must use https://, so that events and their signatures travel encrypted.',
+  webhookUrlCredentials: 'Leave the user name and password out of the URL: deliveries are signed instead (webhook-signature).',
+  webhookHostNotFound: (host: string) => `The address ${host} could not be found (DNS). Check the URL and try again.`,
+  webhookPrivateAddress: (host: string, address: string) =>
+    `${host} leads to ${address}, a private, loopback or link-local address: webhooks are only sent to public internet addresses.`,
   // Tickets and the job save's ticket rows
   dueDateInvalid: 'The due date is not a date (use MM/DD/YYYY).',
   ticketJobRequired: 'Say which job the ticket belongs to (job_id).',

@@ -17,6 +17,7 @@ export type Action =
   | 'billing.read' // unit prices, production, invoices, dashboard (docs/product/billing.md §6)
   | 'billing.write' // set unit prices, create invoices, unlock a billed ticket
   | 'company.write' // the company's settings (its time zone: docs/product/records.md §3 daily digest)
+  | 'webhooks.manage' // webhook endpoints and their delivery log (docs/product/integrations.md §4)
   | 'profile';
 
 const { ADMIN, OFFICE_MANAGER, FOREMAN, WORKING_FOREMAN, LINEMAN, APPRENTICE } = ROLE;
@@ -34,6 +35,7 @@ const MATRIX: Record<Action, readonly RoleId[]> = {
   'billing.read': [ADMIN, OFFICE_MANAGER, FOREMAN],
   'billing.write': [ADMIN, OFFICE_MANAGER],
   'company.write': [ADMIN],
+  'webhooks.manage': [ADMIN],
   profile: ALL,
 };
 

@@ -24,7 +24,7 @@ export class ApiError extends Error {
 }
 
 export interface ApiOptions {
-  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** JSON, or a form: FormData (multipart) or URLSearchParams (urlencoded). */
   body?: unknown;
   signal?: AbortSignal;

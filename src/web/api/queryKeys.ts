@@ -35,6 +35,9 @@ export const queryKeys = {
   dashboard: (foremanId: number | null) => ['dashboard', foremanId ?? 'all'] as const,
   /** GET /company: the company's settings (its time zone, decision 046). */
   company: ['company'] as const,
+  /** GET /webhooks, and under it each endpoint's log (GET /webhooks/{id}/deliveries). */
+  webhooks: ['webhooks'] as const,
+  webhookLog: (id: number) => ['webhooks', id, 'deliveries'] as const,
   /** GET /map/config: the base map's tiles and attribution (docs/product/map.md §4). */
   mapConfig: ['map', 'config'] as const,
 

@@ -27,6 +27,7 @@ const WorkTicketPage = lazy(() => import('../features/work/WorkTicketPage'));
 const UnitLibraryPage = lazy(() => import('../features/production/UnitLibraryPage'));
 // The dashboard carries the chart library (recharts): only its own chunk loads it.
 const DashboardPage = lazy(() => import('../features/dashboard/DashboardPage'));
+const WebhooksPage = lazy(() => import('../features/webhooks/WebhooksPage'));
 
 // Before the router listens to the history: the ticket editor's Back guard must see a move first.
 installHistoryGuard();
@@ -112,6 +113,7 @@ function AppRoutes() {
           <Route path="/work/:ticketId" element={<Page><WorkTicketPage /></Page>} />
           <Route path="/units" element={<Page><UnitLibraryPage /></Page>} />
           <Route path="/dashboard" element={<Page><DashboardPage /></Page>} />
+          <Route path="/webhooks" element={<Page><WebhooksPage /></Page>} />
         </Route>
         <Route path="*" element={<NotFound />} />
       </Route>

@@ -8,3 +8,4 @@ export * from './billing';
 export * from './name-clashes';
 export * from './history';
 export * from './record';
+export * from './webhooks';

@@ -12,10 +12,12 @@ import { rowsOf, type DbOrTx } from '../../db/client';
  * hide meanwhile is in db/sql.ts (jobIsPublished, notFromPendingImport).
  */
 
-/** Makes the staged job and everything under it visible at once. */
-export async function publishStagedJob(tx: DbOrTx, companyId: number, jobId: number): Promise<boolean> {
-  const rows = rowsOf(await tx.execute(sql`update jobs set import_pending = false where company_id = ${companyId} and id = ${jobId} and import_pending returning id`));
-  return rows.length === 1;
+/** Makes the staged job and everything under it visible at once: its job number, or null when it is gone. */
+export async function publishStagedJob(tx: DbOrTx, companyId: number, jobId: number): Promise<string | null> {
+  const rows = rowsOf<{ job_number: string }>(
+    await tx.execute(sql`update jobs set import_pending = false where company_id = ${companyId} and id = ${jobId} and import_pending returning job_number`),
+  );
+  return rows[0]?.job_number ?? null;
 }
 
 /**

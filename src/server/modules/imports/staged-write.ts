@@ -5,6 +5,7 @@ import { AppError } from '../../errors';
 import { mergeContinued } from './ticket-rows';
 import * as repo from './import.repository';
 import * as stagedRepo from './staged-import.repository';
+import { emitWebhookEvent } from '../webhooks/webhooks.service';
 import { addDraft, addParts, BREATHE_EVERY, checkLibrary, checkUnits, groupDrafts, libraryOf, poleKey, type Group, type Library } from './drafts';
 import { findPoles } from './plan';
 import { fieldsOf, insertWorkOrdersAndTasks, poleRecord, stageNewUnits, ticketRecord, writeLibrary, writePoles, writeTickets } from './write';
@@ -23,8 +24,11 @@ export async function importTicketsStaged(
   batches: AsyncIterable<ImportBatch> | Iterable<ImportBatch>,
   log?: (err: unknown) => void,
 ): Promise<ImportCounts> {
+  // A new job with its import is created (job.created) when it becomes visible: published.
   const publish = async (tx: DbOrTx) => {
-    if (!(await stagedRepo.publishStagedJob(tx, scope.companyId, scope.jobId))) throw new Error(`job ${scope.jobId}: its staged import is gone`);
+    const jobNumber = await stagedRepo.publishStagedJob(tx, scope.companyId, scope.jobId);
+    if (jobNumber === null) throw new Error(`job ${scope.jobId}: its staged import is gone`);
+    await emitWebhookEvent(tx, scope.companyId, 'job.created', { job_id: scope.jobId, job_number: jobNumber, user_id: scope.userId });
     // Its history, with the publication: one entry per ticket it created (docs/product/records.md §1).
     await recordImport(tx, scope, { fromJobId: scope.jobId });
   };

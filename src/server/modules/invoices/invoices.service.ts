@@ -19,6 +19,7 @@ import { isoInstant } from '../../db/sql';
 import { badRequest, conflict, notFound } from '../../errors';
 import type { CurrentUser } from '../../plugins/auth';
 import { findJob, lockJob } from '../job-record/job-record.service';
+import { emitWebhookEvent } from '../webhooks/webhooks.service';
 import * as repo from './invoices.repository';
 
 /**
@@ -139,6 +140,14 @@ export async function createInvoice(ctx: AppContext, me: CurrentUser, jobId: num
         { target: { entity: 'invoice', entityId: invoice.id, jobId }, changes: [{ action: 'create', new: { number, total: draft.total, tickets: draft.ticketIds.length } }] },
         ...draft.ticketIds.map((t) => ({ target: { entity: 'ticket' as const, entityId: t, ticketId: t, jobId }, changes: [{ action: 'bill' as const, field: 'billing', old: null, new: billed }] })),
       ]);
+      await emitWebhookEvent(tx, me.companyId, 'invoice.created', {
+        invoice_id: invoice.id,
+        job_id: jobId,
+        number,
+        total: new Big(draft.total).toFixed(2),
+        currency,
+        user_id: me.id,
+      });
       return invoice.id;
     });
   } catch (err) {

@@ -26,6 +26,7 @@ import type { HistoryQuery, HistoryReply } from '../../../shared/history.schemas
 import { companyTimeZone } from '../auth/auth.service';
 import { findJob, jobFingerprint } from '../job-record/job-record.service';
 import { jobPercents } from '../production/production.service';
+import { emitWebhookEvent } from '../webhooks/webhooks.service';
 
 /** Jobs: list, read, save (create/update with import), delete (docs/product/rules.md §1.2 Job save, docs/product/roles-and-statuses.md–5). */
 
@@ -192,10 +193,13 @@ export async function saveJob(ctx: AppContext, me: CurrentUser, input: JobSave, 
     await recordJobChange(tx, me, row.id, before, await jobView(tx, companyId, row.id));
     return row.id;
   };
+  // A job with an import is created when its staged import is published (staged-write.ts emits
+  // job.created there); one without, here, in the transaction of its row.
   const insert = async (importPending: boolean) =>
     ctx.db.transaction(async (tx) => {
       const { id } = await repo.insertJob(tx, { ...values, companyId, createdBy: me.id, importPending });
       await recordJobChange(tx, me, id, null, await jobView(tx, companyId, id));
+      if (!importPending) await emitWebhookEvent(tx, companyId, 'job.created', { job_id: id, job_number: values.jobNumber, user_id: me.id });
       return id;
     });
   let saved: Awaited<ReturnType<typeof importJobWorkbook>>;

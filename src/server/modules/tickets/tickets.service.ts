@@ -15,6 +15,7 @@ import { deleteUnreferencedFiles, holdFileUrls } from '../../storage/stored-file
 import { findJob, type JobRecord } from '../job-record/job-record.service';
 import { findPole, insertNewPole } from '../poles/poles.service';
 import { permitTypeExists } from '../reference/reference.service';
+import { emitWebhookEvent } from '../webhooks/webhooks.service';
 import * as repo from './tickets.repository';
 import { loadTicket } from './ticket-reads.repository';
 import { recordTicketChange } from './ticket-history.service';
@@ -433,6 +434,19 @@ async function applyChanges(db: DbOrTx, user: CurrentUser, cur: repo.TicketRow, 
   return changed;
 }
 
+/**
+ * ticket.completed / ticket.reopened when the save changed the status (docs/product/integrations.md §4),
+ * in the save's transaction. Every way a ticket becomes Complete or leaves it is this save
+ * (diffFields sets actual_completion_date): the ticket window, My Work, offline replays.
+ */
+async function emitStatusEvent(tx: DbOrTx, user: CurrentUser, cur: repo.TicketRow, c: Changes) {
+  if (!('actualCompletionDate' in c.set)) return;
+  const completedAt = c.set.actualCompletionDate;
+  const ids = { ticket_id: cur.id, job_id: cur.jobId, pole_id: c.set.poleId ?? cur.poleId, user_id: user.id };
+  if (completedAt) await emitWebhookEvent(tx, user.companyId, 'ticket.completed', { ...ids, completed_at: completedAt.toISOString() });
+  else await emitWebhookEvent(tx, user.companyId, 'ticket.reopened', ids);
+}
+
 export interface SaveResult {
   ticket: Ticket;
   notifyMergeRequired?: boolean;
@@ -480,6 +494,7 @@ export async function saveTicket(ctx: AppContext, user: CurrentUser, input: Tick
     // Checked on the row locked above: an invoice made meanwhile has already set billed_at.
     if (changes.edits.includes('tasks') || changes.edits.includes('status')) assertNotBilledLocked(cur!);
     const changed = await applyChanges(tx, user, cur!, changes);
+    await emitStatusEvent(tx, user, cur!, changes);
     orphanUrls = changes.orphanUrls;
     if (!changed && before) return before;
     // Read under the lock, in the save's transaction: the history entries and the reply see the

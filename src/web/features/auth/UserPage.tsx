@@ -1,6 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { schemaResolver, useForm } from '@mantine/form';
-import { Alert, Button, Container, Group, Paper, SimpleGrid, Stack, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Container, Group, Paper, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Link } from 'react-router';
+import { can } from '../../../shared/permissions';
 import { isNewSignInEmail, profileUpdate } from '../../../shared/auth.schemas';
 import { TIMING } from '../../../shared/constants';
 import { formatLongDate } from '../../../shared/dates';
@@ -148,6 +150,21 @@ export default function UserPage() {
       <SessionsCard />
       {/* Only an Admin sets the company's time zone (decision 046). */}
       {user?.role_id === ROLE.ADMIN && online && <CompanyCard />}
+      {can(data.role_id, 'webhooks.manage') && (
+        <Paper withBorder p="lg" mt="md">
+          <Group justify="space-between">
+            <Stack gap={2}>
+              <Title order={2} size="h3">
+                Integrations
+              </Title>
+              <Text size="sm">Send your other systems an event when a job is created, a ticket completed or reopened, or an invoice created.</Text>
+            </Stack>
+            <Button component={Link} to="/webhooks" variant="default">
+              Webhooks
+            </Button>
+          </Group>
+        </Paper>
+      )}
       {/* docs/product/screens.md §2: the same 'What's My Password?' modal as the login page; its own errors show in it. */}
       <ForgotPasswordModal
         opened={resetOpen}

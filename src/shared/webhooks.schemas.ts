@@ -1,0 +1,90 @@
+import { z } from 'zod';
+
+/**
+ * The webhooks contract (docs/product/integrations.md §4): `/webhooks` routes, the events a
+ * company's endpoints may receive and the body each delivery POSTs.
+ */
+
+/** Every event type, in the order the page lists them. */
+export const WEBHOOK_EVENTS = ['job.created', 'ticket.completed', 'ticket.reopened', 'invoice.created'] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number];
+
+/** What each event says on the page. */
+export const WEBHOOK_EVENT_LABELS: Record<WebhookEventType, string> = {
+  'job.created': 'A job is created (also by an import)',
+  'ticket.completed': 'A ticket is marked Complete',
+  'ticket.reopened': 'A Complete ticket is reopened',
+  'invoice.created': 'An invoice is created',
+};
+
+const webhookEvent = z.enum(WEBHOOK_EVENTS);
+const eventList = z
+  .array(webhookEvent)
+  .min(1, 'Choose at least one event.')
+  .max(WEBHOOK_EVENTS.length)
+  .transform((events) => WEBHOOK_EVENTS.filter((e) => events.includes(e)));
+/** The URL as typed; the server checks scheme and address (webhooks.service checkEndpointUrl). */
+const endpointUrl = z.string().trim().min(1, 'Enter the URL of your endpoint.').max(2000);
+
+export const webhookCreateBody = z
+  .object({
+    url: endpointUrl.describe('https URL that receives the POSTs; it must resolve to a public address'),
+    events: eventList,
+    enabled: z.boolean().optional().describe('default true'),
+  })
+  .strict();
+export type WebhookCreateInput = z.input<typeof webhookCreateBody>;
+
+export const webhookUpdateBody = z
+  .object({ url: endpointUrl.optional(), events: eventList.optional(), enabled: z.boolean().optional() })
+  .strict();
+export type WebhookUpdateInput = z.input<typeof webhookUpdateBody>;
+
+export const webhookEndpoint = z.object({
+  id: z.number().int(),
+  url: z.string(),
+  events: z.array(webhookEvent),
+  enabled: z.boolean(),
+  created_at: z.string().describe('ISO 8601 instant'),
+  updated_at: z.string().describe('ISO 8601 instant'),
+});
+export type WebhookEndpoint = z.infer<typeof webhookEndpoint>;
+
+export const webhookCreateReply = z.object({
+  webhook: webhookEndpoint,
+  secret: z
+    .string()
+    .regex(/^whsec_[A-Za-z0-9+/=]+$/)
+    .describe('The signing secret (Standard Webhooks): shown in this reply only, never again. Keep it where your receiver can read it.'),
+});
+export type WebhookCreateReply = z.infer<typeof webhookCreateReply>;
+export const webhookReply = z.object({ webhook: webhookEndpoint });
+export const webhookListReply = z.object({ webhooks: z.array(webhookEndpoint) });
+export type WebhookListReply = z.infer<typeof webhookListReply>;
+
+/** One try of a delivery, as the endpoint's log shows it (its last 100). */
+export const webhookAttempt = z.object({
+  id: z.number().int(),
+  delivery_id: z.number().int(),
+  event_id: z.string().describe('the webhook-id header: the same on every try of the event'),
+  type: webhookEvent,
+  attempted_at: z.string().describe('ISO 8601 instant'),
+  status_code: z.number().int().nullable().describe('HTTP status the endpoint answered; null when it did not answer'),
+  duration_ms: z.number().int(),
+  error: z.string().nullable(),
+  delivery_state: z.enum(['pending', 'delivered', 'failed']),
+  next_attempt_at: z.string().nullable().describe('when the delivery is tried again (pending only)'),
+});
+export type WebhookAttempt = z.infer<typeof webhookAttempt>;
+export const webhookLogReply = z.object({ attempts: z.array(webhookAttempt) });
+export type WebhookLogReply = z.infer<typeof webhookLogReply>;
+
+export const webhookResendReply = z.object({ delivery_id: z.number().int(), state: z.literal('pending') });
+
+/** What a delivery POSTs: `{id, type, created_at, data}`; `id` is also the `webhook-id` header. */
+export interface WebhookBody<T = Record<string, unknown>> {
+  id: string;
+  type: WebhookEventType;
+  created_at: string;
+  data: T;
+}
