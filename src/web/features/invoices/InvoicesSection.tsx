@@ -3,6 +3,7 @@ import { Alert, Button, Group, Paper, Stack, Table, Text, Title } from '@mantine
 import { notifications } from '@mantine/notifications';
 import { IconFileInvoice, IconFileSpreadsheet, IconFileTypePdf } from '@tabler/icons-react';
 import { Spinner } from '../../components/Spinner';
+import { isoToUs } from '../../../shared/dates';
 import type { InvoiceSummary } from '../../../shared/invoices.schemas';
 import { MSG } from '../../../shared/messages';
 import { formatMoney } from '../../../shared/money';
@@ -11,8 +12,6 @@ import { useSession } from '../../api/session';
 import { useJobInvoices } from './api/jobInvoices';
 import { useInvoiceDownload } from './api/invoiceFile';
 import { CreateInvoiceModal } from './CreateInvoiceModal';
-
-const day = (iso: string) => new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: '2-digit', day: '2-digit' });
 
 /**
  * The job's invoices (docs/product/billing.md §4), on the job page for roles 1–3: number, date, tickets, total
@@ -73,7 +72,8 @@ export default function InvoicesSection({ jobId }: { jobId: number }) {
                 {list.data.map((inv) => (
                   <Table.Tr key={inv.id} data-testid="invoice-row">
                     <Table.Td fw={600}>{inv.number}</Table.Td>
-                    <Table.Td>{day(inv.created_at)}</Table.Td>
+                    {/* The company's calendar day, as the PDF and XLSX print it (not this browser's zone). */}
+                    <Table.Td>{isoToUs(inv.invoice_date)}</Table.Td>
                     <Table.Td style={{ textAlign: 'right' }}>{inv.ticket_count}</Table.Td>
                     <Table.Td style={{ textAlign: 'right' }}>{formatMoney(inv.total, inv.currency)}</Table.Td>
                     <Table.Td>
