@@ -21,6 +21,9 @@ import { isoInstant } from '../../db/sql';
 import { badRequest, conflict, notFound } from '../../errors';
 import type { CurrentUser } from '../../plugins/auth';
 import { findJob, lockJob } from '../job-record/job-record.service';
+import { evidenceTicketCount, evidenceTickets } from './evidence';
+import { evidencePdf } from './evidence-pdf';
+import { evidenceZip } from './evidence-zip';
 import * as repo from './invoices.repository';
 
 /**
@@ -199,4 +202,17 @@ export async function getInvoice(ctx: AppContext, me: CurrentUser, id: number): 
 export async function invoiceForFile(ctx: AppContext, me: CurrentUser, id: number) {
   const [invoice, company] = await Promise.all([loadInvoice(ctx.db, me.companyId, id), repo.companyBilling(ctx.db, me.companyId)]);
   return { invoice, company: { name: company.name } };
+}
+
+/**
+ * The evidence pack of an invoice (docs/product/billing.md §6) as a stream: its PDF or its ZIP.
+ * Everything that can refuse (another company's invoice: 404) is checked before the stream is
+ * made, so a refusal is a plain error reply and never a broken download.
+ */
+export async function evidencePack(ctx: AppContext, me: CurrentUser, id: number, kind: 'evidence.pdf' | 'evidence.zip') {
+  const [invoice, company] = await Promise.all([loadInvoice(ctx.db, me.companyId, id), repo.companyBilling(ctx.db, me.companyId)]);
+  const head = { invoice, company: { name: company.name, timeZone: company.timeZone }, tickets: evidenceTicketCount(invoice) };
+  const tickets = () => evidenceTickets(ctx, me.companyId, invoice);
+  const stream = kind === 'evidence.pdf' ? evidencePdf(head, tickets(), ctx.storage) : evidenceZip(head, tickets, ctx.storage);
+  return { invoice, stream };
 }
