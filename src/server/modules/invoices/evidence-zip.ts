@@ -22,7 +22,10 @@ const INDEX_COLUMNS = ['file', 'ticket_id', 'pole', 'line', 'work_orders', 'phot
 const AHEAD_BYTES = 2 * 1024 * 1024;
 
 /** A name part safe in every unzipper: no path separators, reserved or control characters. */
-const namePart = (s: string) => s.replace(/[\\/:*?"<>|\u0000-\u001f\u007f]+/g, '-').trim() || '-';
+const namePart = (s: string) =>
+  Array.from(s, (ch) => (ch.charCodeAt(0) < 0x20 || ch === '\u007f' || '\\/:*?"<>|'.includes(ch) ? '-' : ch))
+    .join('')
+    .trim() || '-';
 
 /** The file's own kind by its first bytes (photos are JPEG from phones; an uploaded PNG stays PNG). */
 function extensionOf(bytes: Buffer): string {
