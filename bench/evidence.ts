@@ -1,6 +1,6 @@
 /**
  * `npm run bench:evidence`: the evidence pack of a 1,000-ticket / 4,000-photo invoice
- * (docs/product/billing.md §6; decision 048), time to last byte and the server's peak RSS above
+ * (docs/product/billing.md §7; decision 048), time to last byte and the server's peak RSS above
  * its idle RSS, for GET /invoices/{id}/evidence.pdf and /evidence.zip. Budget: < 30 s and
  * < 300 MB above idle for each.
  *
