@@ -72,7 +72,7 @@ test('office invoices a job: preview, confirm, Billed badge, XLSX and PDF downlo
     expect(bytes.subarray(0, magic.length).toString('latin1')).toBe(magic);
   }
 
-  // The evidence pack (docs/product/billing.md §6): both offered; the PDF downloads and is a PDF.
+  // The evidence pack (docs/product/billing.md §7): both offered; the PDF downloads and is a PDF.
   await expect(invoiceRow.getByRole('link', { name: `Download the evidence of ${number} as ZIP, with every photo` })).toHaveAttribute('href', /\/evidence\.zip$/);
   const [evidence] = await Promise.all([page.waitForEvent('download'), invoiceRow.getByRole('link', { name: `Download the evidence of ${number} as PDF` }).click()]);
   expect(evidence.suggestedFilename()).toBe(`${job.number} ${number} evidence.pdf`);

@@ -1,5 +1,5 @@
 /**
- * Words of the evidence behind a billed unit (docs/product/billing.md §6), shared by the server's
+ * Words of the evidence behind a billed unit (docs/product/billing.md §7), shared by the server's
  * evidence pack and the screens that show a photo's checks.
  */
 

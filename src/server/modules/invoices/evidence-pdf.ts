@@ -9,7 +9,7 @@ import type { Storage } from '../../storage/storage';
 import type { EvidencePhoto, EvidenceTicket } from './evidence';
 
 /**
- * The evidence PDF (docs/product/billing.md §6; decision 048): a cover naming the invoice, then per
+ * The evidence PDF (docs/product/billing.md §7; decision 048): a cover naming the invoice, then per
  * invoiced ticket its pole, line, work orders, the units and quantities billed, its completion
  * record and up to 4 photo thumbnails with time, distance and flags.
  *

@@ -8,7 +8,7 @@ import type { EvidenceTicket } from './evidence';
 import { evidencePdf, type EvidencePdfHead } from './evidence-pdf';
 
 /**
- * The evidence ZIP (docs/product/billing.md §6; decision 048): the evidence PDF, every photo of the
+ * The evidence ZIP (docs/product/billing.md §7; decision 048): the evidence PDF, every photo of the
  * invoiced tickets at full size, byte for byte as stored, named `<pole>_<line>_<n>.jpg`, and
  * `index.csv` (one row per photo: its file, ticket, times, checks and the completion record).
  *

@@ -10,7 +10,7 @@ import { tickets } from '../../db/schema/index';
 import { createTestApp } from '../../test/harness';
 
 /**
- * The evidence pack of an invoice (docs/product/billing.md §6): GET /invoices/{id}/evidence.pdf and
+ * The evidence pack of an invoice (docs/product/billing.md §7): GET /invoices/{id}/evidence.pdf and
  * /evidence.zip through the app on a real database (PGlite, and PostgreSQL with
  * TEST_DATABASE_URL), photos really stored and recorded through the upload route. The PDF read
  * back by pdftotext, the ZIP by JSZip.

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { rowsOf, type DbOrTx } from '../../db/client';
 
 /**
- * The evidence of billed tickets (docs/product/billing.md §6), read per batch of tickets so that a
+ * The evidence of billed tickets (docs/product/billing.md §7), read per batch of tickets so that a
  * 1,000-ticket invoice is never one huge result. Scoped by the caller's company.
  */
 

@@ -4,7 +4,7 @@ import type { AppContext } from '../../context';
 import { evidenceRecords, type EvidenceRecordRow } from './evidence.repository';
 
 /**
- * What the evidence pack says per invoiced ticket (docs/product/billing.md §6), in the invoice's
+ * What the evidence pack says per invoiced ticket (docs/product/billing.md §7), in the invoice's
  * order (line, then pole). ONE typed structure read by both the PDF and the ZIP: the completion
  * record's who/where and the photo checks are optional, printed when present; they come from
  * evidence.repository.ts `evidenceRecords` (the one query to extend).

@@ -80,7 +80,7 @@ export async function invoiceRoutes(app: App, ctx: AppContext) {
     );
   }
 
-  // The evidence pack (docs/product/billing.md §6): streamed, never built whole in memory.
+  // The evidence pack (docs/product/billing.md §7): streamed, never built whole in memory.
   const EVIDENCE = {
     'evidence.pdf': 'Evidence PDF: per invoiced ticket its pole, line, work orders, units billed, completion record and up to 4 photo thumbnails (streamed)',
     'evidence.zip': 'Evidence ZIP: the evidence PDF, every photo of the invoiced tickets at full size (<pole>_<line>_<n>.jpg) and index.csv (streamed)',

@@ -205,7 +205,7 @@ export async function invoiceForFile(ctx: AppContext, me: CurrentUser, id: numbe
 }
 
 /**
- * The evidence pack of an invoice (docs/product/billing.md §6) as a stream: its PDF or its ZIP.
+ * The evidence pack of an invoice (docs/product/billing.md §7) as a stream: its PDF or its ZIP.
  * Everything that can refuse (another company's invoice: 404) is checked before the stream is
  * made, so a refusal is a plain error reply and never a broken download.
  */

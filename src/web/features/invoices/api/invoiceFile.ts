@@ -14,7 +14,7 @@ export const useInvoiceDownload = () =>
   });
 
 /**
- * GET /invoices/{id}/evidence.pdf and /evidence.zip (docs/product/billing.md §6): streamed by the
+ * GET /invoices/{id}/evidence.pdf and /evidence.zip (docs/product/billing.md §7): streamed by the
  * server, so the page links to them and the browser saves them as they come.
  */
 export const evidenceUrl = (id: number, kind: 'evidence.pdf' | 'evidence.zip') => `${API_PREFIX}/invoices/${id}/${kind}`;
