@@ -72,6 +72,12 @@ test('office invoices a job: preview, confirm, Billed badge, XLSX and PDF downlo
     expect(bytes.subarray(0, magic.length).toString('latin1')).toBe(magic);
   }
 
+  // The evidence pack (docs/product/billing.md §7): both offered; the PDF downloads and is a PDF.
+  await expect(invoiceRow.getByRole('link', { name: `Download the evidence of ${number} as ZIP, with every photo` })).toHaveAttribute('href', /\/evidence\.zip$/);
+  const [evidence] = await Promise.all([page.waitForEvent('download'), invoiceRow.getByRole('link', { name: `Download the evidence of ${number} as PDF` }).click()]);
+  expect(evidence.suggestedFilename()).toBe(`${job.number} ${number} evidence.pdf`);
+  expect(readFileSync((await evidence.path())!).subarray(0, 5).toString('latin1')).toBe('%PDF-');
+
   // A second invoice: nothing left to bill, said plainly.
   await invoices.getByRole('button', { name: 'Create invoice' }).click();
   await modal.getByRole('button', { name: 'Preview' }).click();

@@ -90,6 +90,11 @@ export const invoiceSummarySchema = z.object({
   total: money,
   /** ISO instant. */
   created_at: z.string(),
+  /**
+   * The invoice's date: the day of `created_at` in the company's time zone, 'YYYY-MM-DD'. The one
+   * date the job page, the PDF and the XLSX all show (never the reader's own zone).
+   */
+  invoice_date: z.string(),
   created_by_name: z.string().nullable(),
   /** The day asked for, when the invoice was made "through a date". */
   through_date: z.string().nullable(),
@@ -98,14 +103,27 @@ export const invoiceSummarySchema = z.object({
 });
 export type InvoiceSummary = z.infer<typeof invoiceSummarySchema>;
 
+/** Who is billed for what: the job's utility (with its address when one is known), the job, the work orders billed. */
+export const billToSchema = z.object({
+  /** The utility's code, as the job names it. */
+  utility: z.string(),
+  /** The utility's postal address; null while the company has none on file. */
+  address: z.string().nullable(),
+  job_number: z.string(),
+  /** Every work order on the lines, once each, in the invoice's order. */
+  work_orders: z.array(z.string()),
+});
+export type BillTo = z.infer<typeof billToSchema>;
+
 export const invoiceSchema = invoiceSummarySchema.extend({
+  bill_to: billToSchema,
   /** The tickets it bills (those still existing), by id. */
   ticket_ids: z.array(z.number().int()),
   lines: z.array(invoiceLineSchema),
 });
 export type Invoice = z.infer<typeof invoiceSchema>;
 
-/** What POST /jobs/{id}/invoices/preview answers: the same shape, nothing written (no id or number yet). */
+/** What POST /jobs/{id}/invoices/preview answers: the same shape, nothing written (no id or number yet); dated today. */
 export const invoicePreviewSchema = invoiceSchema.extend({
   id: z.null(),
   number: z.null(),
@@ -126,13 +144,25 @@ export const unlockForm = z.object({
 });
 export type UnlockInput = z.infer<typeof unlockBody>;
 
-/** The name of an invoice's downloads: "J-1001 INV-000001.xlsx". */
-export const invoiceFileName = (jobNumber: string, number: string, ext: 'xlsx' | 'pdf') => `${jobNumber} ${number}.${ext}`;
+/** The work orders of these lines, each once, in line order (a line holds its ticket's, joined by ", "). */
+export function workOrdersOf(lines: readonly Pick<InvoiceLine, 'work_order'>[]): string[] {
+  const seen = new Set<string>();
+  for (const l of lines) for (const wo of l.work_order.split(', ')) if (wo.trim()) seen.add(wo);
+  return [...seen];
+}
+
+/** The name of an invoice's downloads: "J-1001 INV-000001.xlsx", "J-1001 INV-000001 evidence.zip". */
+export const invoiceFileName = (jobNumber: string, number: string, ext: InvoiceFileKind) =>
+  ext.startsWith('evidence.') ? `${jobNumber} ${number} ${ext}` : `${jobNumber} ${number}.${ext}`;
 
 export const INVOICE_FILE_TYPE = {
   xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
   pdf: 'application/pdf',
+  'evidence.pdf': 'application/pdf',
+  'evidence.zip': 'application/zip',
 } as const;
+/** The downloads of an invoice: GET /invoices/{id}/{kind}. */
+export type InvoiceFileKind = keyof typeof INVOICE_FILE_TYPE;
 
 /** INV-000001: the company's counter, six digits at least. */
 export const invoiceNumber = (n: number) => `INV-${String(n).padStart(6, '0')}`;

@@ -192,6 +192,9 @@ export const MSG = {
     `This ticket is billed on ${number}, so its tasks and status are locked. An Admin or Office Manager must unlock it (with a reason) before they can change.`,
   ticketBilledMerge: (number: string) =>
     `This ticket is billed on ${number}: merged into a ticket that is not billed, its tasks would be invoiced a second time. Merge it the other way round.`,
+  /** Printed at the end of an invoice or evidence PDF in which some characters could not be drawn (decision 048). */
+  pdfUndrawable:
+    "Characters the font of this PDF cannot draw (such as Chinese, Japanese or Korean) are printed as \uFFFD. The invoice's XLSX download holds every character as written.",
   jobHasInvoices: 'This job has invoices, so it cannot be deleted: the invoices must stay.',
   unlockReasonRequired: 'Say why the ticket is unlocked: the reason is kept on the ticket.',
   unlockNotBilled: 'This ticket is not billed, so there is nothing to unlock.',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { computeProduction, type ProductionTask } from './production';
+import { computeProduction, productionHeadline, type ProductionTask } from './production';
 
 /** computeProduction on small jobs whose figures are worked out by hand in the comments. */
 
@@ -95,5 +95,24 @@ describe('computeProduction', () => {
       totals: { bid_amount: '0.00', actual_amount: '0.00', completed_amount: '0.00', remaining_amount: '0.00', billed_amount: '0.00', unbilled_completed_amount: '0.00', percent_complete: 0 },
     });
     expect(computeProduction([task({ code: 'Z', init_qty: 1, additional_qty: -1, complete: true })]).totals.percent_complete).toBe(0);
+  });
+});
+
+describe('productionHeadline (docs/product/billing.md §3)', () => {
+  it('reads Bid, Changes, Actual, Completed, Remaining, then Billed and Completed, not billed', () => {
+    // Bid 4 × 10.00 = 40.00; a change of −1 makes actual 30.00; one of three built: 10.00.
+    const { units, totals } = computeProduction([
+      task({ code: 'A', unit_price: '10.00', init_qty: 2, additional_qty: -1, complete: true }),
+      task({ code: 'A', unit_price: '10.00', init_qty: 2 }),
+    ]);
+    expect(productionHeadline(totals, units)).toEqual([
+      ['Bid', '40.00'],
+      ['Changes', '-10.00'],
+      ['Actual', '30.00'],
+      ['Completed', '10.00'],
+      ['Remaining', '20.00'],
+      ['Billed', '0.00'],
+      ['Completed, not billed', '10.00'],
+    ]);
   });
 });

@@ -110,3 +110,26 @@ function percent(part: Big, whole: Big): number {
   if (whole.lte(0)) return 0;
   return Number(part.times(100).div(whole).round(1, Big.roundHalfUp).toString());
 }
+
+/**
+ * The headline figures of a job's production, in the order a billing clerk reads them
+ * (docs/product/billing.md §3): what was bid, what changed since (actual − bid, may be negative),
+ * what the tickets now say (actual), what is built, what remains; then what is billed and what is
+ * built but not billed. Actual is Σ actual_qty × price of the reply's units, as computeProduction
+ * counts it (the route's totals do not carry it).
+ */
+export function productionHeadline(
+  totals: Omit<ProductionTotals, 'actual_amount' | 'percent_complete'>,
+  units: readonly Pick<ProductionUnit, 'actual_qty' | 'unit_price'>[],
+): [label: string, amount: Money][] {
+  const actual = sumMoney(units.map((u) => amountOf(u.actual_qty, u.unit_price)));
+  return [
+    ['Bid', totals.bid_amount],
+    ['Changes', money(new Big(actual).minus(totals.bid_amount))],
+    ['Actual', actual],
+    ['Completed', totals.completed_amount],
+    ['Remaining', totals.remaining_amount],
+    ['Billed', totals.billed_amount],
+    ['Completed, not billed', totals.unbilled_completed_amount],
+  ];
+}

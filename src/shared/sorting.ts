@@ -24,6 +24,16 @@ export function compareText(a: unknown, b: unknown): number {
   return collator.compare(a == null ? '' : String(a), b == null ? '' : String(b));
 }
 
+/**
+ * Where a billed line stands on an invoice (docs/product/billing.md §4): line, then pole, each in the
+ * tables' natural order ('L-2' before 'L-10', pole 10 < 20 < 130). The preview, the invoice reply,
+ * its PDF and XLSX and the evidence pack all use this one order. Ties are left to the caller (the
+ * sort is stable: the ticket's tasks keep their order).
+ */
+export function compareLinePole(a: { line_name: string | null; pole_name: string | null }, b: { line_name: string | null; pole_name: string | null }): number {
+  return compareText(a.line_name, b.line_name) || compareText(a.pole_name, b.pole_name);
+}
+
 /** Milliseconds of a date, a 'YYYY-MM-DD' or an ISO timestamp; null when empty or invalid. */
 export function dateValue(v: unknown): number | null {
   if (v == null || v === '') return null;

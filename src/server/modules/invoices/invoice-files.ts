@@ -1,8 +1,11 @@
 import ExcelJS from 'exceljs';
 import pdfmake from 'pdfmake';
 import type { Content, TableCell, TDocumentDefinitions } from 'pdfmake/interfaces';
+import { isoToUs } from '../../../shared/dates';
 import type { Invoice } from '../../../shared/invoices.schemas';
+import { MSG } from '../../../shared/messages';
 import { formatMoney } from '../../../shared/money';
+import { drawable, PDF_FONT_FILES } from '../../pdf/fonts';
 
 /**
  * The downloads of an invoice (docs/product/billing.md §4): an .xlsx whose figures are numbers (so the office
@@ -11,16 +14,17 @@ import { formatMoney } from '../../../shared/money';
 
 export interface InvoiceFileInput {
   invoice: Invoice;
-  company: { name: string; timeZone: string };
-}
-
-/** The invoice's day in the company's time zone, MM/DD/YYYY like every date a person reads here. */
-export function invoiceDate(createdAt: string, timeZone: string): string {
-  return new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(createdAt));
+  company: { name: string };
 }
 
 /** Excel's format of an amount in the invoice's currency. */
 const currencyFormat = (currency: string) => (currency === 'USD' ? '"$"#,##0.00' : `"${currency.replace(/"/g, '')} "#,##0.00`);
+
+/**
+ * The invoice's day (its `invoice_date`, the company's calendar day) as a spreadsheet date: a Date
+ * whose UTC fields are that day, since exceljs writes a Date's UTC time and a cell has no zone.
+ */
+const excelDay = (isoDay: string) => new Date(`${isoDay}T00:00:00Z`);
 
 const HEADERS = ['Pole', 'Line', 'Work Order', 'Code', 'Description', 'UOM', 'Quantity', 'Unit Price', 'Amount'] as const;
 
@@ -32,10 +36,16 @@ export async function invoiceXlsx({ invoice, company }: InvoiceFileInput): Promi
   const money = currencyFormat(invoice.currency);
 
   sheet.addRow(['Company', company.name]);
-  sheet.addRow(['Job', invoice.job_number]);
   sheet.addRow(['Invoice', invoice.number]);
-  sheet.addRow(['Date', invoiceDate(invoice.created_at, company.timeZone)]);
+  // A real date (a number with a date format), so the office can sort and filter by it.
+  sheet.addRow(['Date', excelDay(invoice.invoice_date)]).getCell(2).numFmt = 'mm/dd/yyyy';
   sheet.addRow(['Currency', invoice.currency]);
+  sheet.addRow([]);
+  const bill = invoice.bill_to;
+  sheet.addRow(['Bill to', bill.utility]).font = { bold: true };
+  if (bill.address) sheet.addRow(['Address', bill.address]);
+  sheet.addRow(['Job', bill.job_number]);
+  sheet.addRow(['Work orders', bill.work_orders.join(', ')]);
   sheet.addRow([]);
   const header = sheet.addRow([...HEADERS]);
   header.font = { bold: true };
@@ -72,43 +82,53 @@ export async function invoiceXlsx({ invoice, company }: InvoiceFileInput): Promi
   return Buffer.from(await book.xlsx.writeBuffer());
 }
 
-// pdfmake on Node with the standard PDF fonts (Helvetica ships in every PDF reader): no font
-// files to bundle. Nothing in an invoice is a URL or a file, so both access policies refuse all
-// but the font metrics pdfkit reads for Helvetica.
-const FONT = { normal: 'Helvetica', bold: 'Helvetica-Bold', italics: 'Helvetica-Oblique', bolditalics: 'Helvetica-BoldOblique' };
-pdfmake.setFonts({ Helvetica: FONT });
+// pdfmake on Node with DejaVu Sans embedded (pdf/fonts.ts, decision 048): Latin Extended, Greek and
+// Cyrillic print as written. Nothing in an invoice is a URL or a file, so both access policies
+// refuse all but the font files.
+pdfmake.setFonts({ DejaVuSans: PDF_FONT_FILES });
 pdfmake.setUrlAccessPolicy(() => false);
-pdfmake.setLocalAccessPolicy((p: string) => Object.values(FONT).includes(p));
-
-/** The standard fonts draw WinAnsi only: other characters would print as nonsense, so '?' instead. */
-const printable = (s: string) => s.replace(/[^\x20-\x7e\u00a0-\u00ff\u2013\u2014\u2018\u2019\u201c\u201d\u2022\u20ac]/g, '?');
+pdfmake.setLocalAccessPolicy((p: string) => (Object.values(PDF_FONT_FILES) as string[]).includes(p));
 
 export async function invoicePdf({ invoice, company }: InvoiceFileInput): Promise<Buffer> {
-  const fmt = (v: string | null) => (v == null ? '—' : formatMoney(v, invoice.currency).replace('−', '-'));
+  let undrawable = false;
+  const p = (s: string) => drawable(s, () => (undrawable = true));
+  const fmt = (v: string | null) => (v == null ? '—' : formatMoney(v, invoice.currency));
   const body: TableCell[][] = [
     HEADERS.map((h) => ({ text: h, bold: true, alignment: ['Quantity', 'Unit Price', 'Amount'].includes(h) ? 'right' : 'left' })) as TableCell[],
     ...invoice.lines.map((l): TableCell[] => [
-      printable(l.pole_name),
-      printable(l.line_name),
-      printable(l.work_order),
-      printable(l.code),
-      printable(l.description),
-      printable(l.uom),
+      p(l.pole_name),
+      p(l.line_name),
+      p(l.work_order),
+      p(l.code),
+      p(l.description),
+      p(l.uom),
       { text: String(l.quantity), alignment: 'right' },
       { text: l.unit_price == null ? 'no price' : fmt(l.unit_price), alignment: 'right' },
       { text: fmt(l.amount), alignment: 'right' },
     ]),
     [{ text: 'Total', bold: true, colSpan: 8, alignment: 'right' }, '', '', '', '', '', '', '', { text: fmt(invoice.total), bold: true, alignment: 'right' }],
   ];
+  const bill = invoice.bill_to;
+  const labelled = (label: string, value: string) => ({ text: [{ text: `${label} `, bold: true }, p(value)] });
   const content: Content[] = [
-    { text: printable(company.name), style: 'title' },
+    { text: p(company.name), style: 'title' },
     {
       columns: [
-        { text: [{ text: 'Invoice ', bold: true }, invoice.number] },
-        { text: [{ text: 'Job ', bold: true }, printable(invoice.job_number)] },
-        { text: [{ text: 'Date ', bold: true }, invoiceDate(invoice.created_at, company.timeZone)] },
+        labelled('Invoice', invoice.number),
+        labelled('Job', invoice.job_number),
+        labelled('Date', isoToUs(invoice.invoice_date)),
       ],
-      margin: [0, 4, 0, 12],
+      margin: [0, 4, 0, 8],
+    },
+    {
+      stack: [
+        { text: 'Bill to', bold: true, fontSize: 9 },
+        { text: p(bill.utility), fontSize: 10 },
+        ...(bill.address ? [{ text: p(bill.address) }] : []),
+        labelled('Job', bill.job_number),
+        labelled('Work orders', bill.work_orders.length ? bill.work_orders.join(', ') : '—'),
+      ],
+      margin: [0, 0, 0, 12],
     },
     {
       table: { headerRows: 1, widths: ['auto', 'auto', 'auto', 'auto', '*', 'auto', 'auto', 'auto', 'auto'], body, dontBreakRows: true },
@@ -116,12 +136,14 @@ export async function invoicePdf({ invoice, company }: InvoiceFileInput): Promis
     },
     { text: `${invoice.ticket_count} ticket${invoice.ticket_count === 1 ? '' : 's'}, ${invoice.line_count} line${invoice.line_count === 1 ? '' : 's'}. Currency ${invoice.currency}.`, margin: [0, 12, 0, 0], fontSize: 8 },
   ];
+  // Said in the PDF itself whenever a character could not be drawn (decision 048).
+  if (undrawable) content.push({ text: MSG.pdfUndrawable, margin: [0, 6, 0, 0], fontSize: 8, italics: true });
   const doc: TDocumentDefinitions = {
     info: { title: `${invoice.number} ${invoice.job_number}`, creator: 'Linecrew' },
     pageSize: 'LETTER',
     pageOrientation: 'landscape',
     pageMargins: [36, 36, 36, 42],
-    defaultStyle: { font: 'Helvetica', fontSize: 8 },
+    defaultStyle: { font: 'DejaVuSans', fontSize: 8 },
     styles: { title: { fontSize: 16, bold: true } },
     footer: (page, pages) => ({ text: `${invoice.number} — page ${page} of ${pages}`, alignment: 'center', fontSize: 8, margin: [0, 12, 0, 0] }),
     content,

@@ -390,12 +390,14 @@ describe('GET /jobs/{id}/invoices and GET /invoices/{id}', () => {
     const book = new ExcelJS.Workbook();
     await book.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
     const sheet = book.worksheets[0];
+    // The block above the lines: label in column A, value in B, down to the header row.
     const header: Record<string, unknown> = {};
-    for (let r = 1; r <= 5; r++) header[String(sheet.getCell(r, 1).value)] = sheet.getCell(r, 2).value;
-    expect(header).toMatchObject({ Company: 'Demo Line Co', Job: job.job_number, Invoice: made.number, Currency: 'USD' });
-    expect(String(header.Date)).toMatch(/^\d{2}\/\d{2}\/\d{4}$/);
-    expect(sheet.getRow(7).values).toEqual([undefined, 'Pole', 'Line', 'Work Order', 'Code', 'Description', 'UOM', 'Quantity', 'Unit Price', 'Amount']);
-    const lineRows = [8, 9, 10, 11].map((r) => sheet.getRow(r));
+    let h = 1;
+    for (; h <= 20 && sheet.getCell(h, 1).value !== 'Pole'; h++) if (sheet.getCell(h, 1).value) header[String(sheet.getCell(h, 1).value)] = sheet.getCell(h, 2).value;
+    expect(header).toMatchObject({ Company: 'Demo Line Co', Job: job.job_number, Invoice: made.number, Currency: 'USD', 'Bill to': 'NGRID', 'Work orders': 'WO-1, WO-2' });
+    expect(header.Date).toBeInstanceOf(Date);
+    expect(sheet.getRow(h).values).toEqual([undefined, 'Pole', 'Line', 'Work Order', 'Code', 'Description', 'UOM', 'Quantity', 'Unit Price', 'Amount']);
+    const lineRows = [1, 2, 3, 4].map((i) => sheet.getRow(h + i));
     expect(lineRows.map((r) => r.getCell(4).value)).toEqual(made.lines.map((l) => l.code));
     for (const [i, row] of lineRows.entries()) {
       expect(typeof row.getCell(7).value).toBe('number');
@@ -404,8 +406,8 @@ describe('GET /jobs/{id}/invoices and GET /invoices/{id}', () => {
       expect(row.getCell(9).numFmt).toContain('$');
     }
     expect(lineRows[3].getCell(8).value).toBeNull(); // no price
-    const total = sheet.getRow(12).getCell(9);
-    expect(total.formula).toBe('SUM(I8:I11)');
+    const total = sheet.getRow(h + 5).getCell(9);
+    expect(total.formula).toBe(`SUM(I${h + 1}:I${h + 4})`);
     expect(total.result).toBe(Number(made.total));
     expect(total.numFmt).toContain('$');
   });
@@ -419,14 +421,17 @@ describe('GET /jobs/{id}/invoices and GET /invoices/{id}', () => {
       const script = [
         'import json, sys, openpyxl',
         'ws = openpyxl.load_workbook(sys.argv[1], data_only=True).active',
-        'rows = [[c.value for c in r] for r in ws.iter_rows(min_row=8, max_row=ws.max_row)]',
-        'print(json.dumps({"rows": rows, "types": [[type(c.value).__name__ for c in r] for r in ws.iter_rows(min_row=8, max_row=11)], "fmt": ws.cell(8, 9).number_format}))',
+        'h = next(r for r in range(1, 21) if ws.cell(r, 1).value == "Pole")',
+        'rows = [[c.value for c in r] for r in ws.iter_rows(min_row=h + 1, max_row=ws.max_row)]',
+        'print(json.dumps({"rows": rows, "types": [[type(c.value).__name__ for c in r] for r in ws.iter_rows(min_row=h + 1, max_row=h + 4)], "fmt": ws.cell(h + 1, 9).number_format, "date": type(ws.cell(3, 2).value).__name__}))',
       ].join('\n');
       const out = JSON.parse(execFileSync('/usr/bin/python3', ['-c', script, file], { encoding: 'utf8' })) as {
         rows: unknown[][];
         types: string[][];
         fmt: string;
+        date: string;
       };
+      expect(out.date).toBe('datetime');
       for (const types of out.types) {
         expect(['int', 'float']).toContain(types[6]);
         expect(['int', 'float']).toContain(types[8]);

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, sql, type SQL } from 'drizzle-orm';
 import { rowsOf, type DbOrTx } from '../../db/client';
-import { billedTickets, companies, invoiceLines, invoices, jobs, users } from '../../db/schema/index';
+import { billedTickets, companies, invoiceLines, invoices, jobs, users, utilities } from '../../db/schema/index';
 
 /** The only SQL of invoices (docs/product/billing.md §4). Every statement is scoped by the caller's company. */
 
@@ -51,6 +51,7 @@ export async function lockCandidates(
 /** One task to freeze into a line, with what the line shows. */
 export interface LineSource {
   ticket_id: number;
+  task_id: number;
   pole_name: string;
   line_name: string;
   work_order: string;
@@ -65,7 +66,7 @@ export interface LineSource {
 /**
  * Every task of these tickets as invoice lines read it, in ONE statement per 2,000 tickets:
  * pole and line, the ticket's work orders joined, the unit's code, description, uom and price;
- * ordered by pole, line, ticket, task (the order of the invoice). JSON text back, since PGlite
+ * ordered by ticket and task (the service puts them in the invoice's natural order). JSON text back, since PGlite
  * hands over one value far faster than thousands of rows (see jobs.repository).
  */
 export async function lineSources(db: DbOrTx, companyId: number, ticketIds: readonly number[]): Promise<LineSource[]> {
@@ -73,7 +74,7 @@ export async function lineSources(db: DbOrTx, companyId: number, ticketIds: read
   for (let i = 0; i < ticketIds.length; i += 2000) {
     const part = ticketIds.slice(i, i + 2000);
     const result = await db.execute(sql`
-      select coalesce(json_agg(r order by r.pole_name, r.line_name, r.ticket_id, r.task_id), '[]')::text as rows from (
+      select coalesce(json_agg(r order by r.ticket_id, r.task_id), '[]')::text as rows from (
         select tt.ticket_id, tt.id as task_id, coalesce(p.pole_name, '') as pole_name, coalesce(p.line_name, '') as line_name,
           coalesce(w.list, '') as work_order, u.code, u.description, u.uom, u.unit_price::text as unit_price,
           tt.init_qty, tt.additional_qty
@@ -110,11 +111,21 @@ export async function nextInvoiceNumber(db: DbOrTx, companyId: number): Promise<
 export const companyBilling = async (db: DbOrTx, companyId: number) =>
   (await db.select({ name: companies.name, timeZone: companies.timeZone, currency: companies.currency }).from(companies).where(eq(companies.id, companyId)))[0];
 
+/** The code of the job's utility (a preview's bill-to). */
+export const utilityOfJob = async (db: DbOrTx, companyId: number, jobId: number) =>
+  (
+    await db
+      .select({ code: utilities.code })
+      .from(jobs)
+      .innerJoin(utilities, eq(utilities.id, jobs.utilityId))
+      .where(and(eq(jobs.companyId, companyId), eq(jobs.id, jobId)))
+  )[0]?.code ?? '';
+
 export const insertInvoice = async (db: DbOrTx, values: typeof invoices.$inferInsert) =>
   (await db.insert(invoices).values(values).returning({ id: invoices.id, createdAt: invoices.createdAt }))[0];
 
 /** The frozen lines, 2,000 rows per statement as ONE JSON parameter (no 65,535-parameter limit). */
-export async function insertLines(db: DbOrTx, companyId: number, invoiceId: number, lines: readonly (Omit<LineSource, 'init_qty' | 'additional_qty'> & { quantity: number; amount: string })[]) {
+export async function insertLines(db: DbOrTx, companyId: number, invoiceId: number, lines: readonly (Omit<LineSource, 'init_qty' | 'additional_qty' | 'task_id'> & { quantity: number; amount: string })[]) {
   for (let i = 0; i < lines.length; i += 2000) {
     const part = lines.slice(i, i + 2000);
     await db.execute(sql`
@@ -154,6 +165,11 @@ const summaryColumns = {
   currency: invoices.currency,
   total: sql<string>`${invoices.total}::text`,
   created_at: invoices.createdAt,
+  // The company's calendar day of the invoice, made by the database from the company's zone: the
+  // one date every reader shows (docs/product/billing.md §4).
+  invoice_date: sql<string>`to_char(${invoices.createdAt} at time zone ${companies.timeZone}, 'YYYY-MM-DD')`,
+  /** The job's utility (the invoice's bill-to). */
+  utility: utilities.code,
   created_by_name: creator,
   through_date: invoices.throughDate,
   ticket_count: sql<number>`(select count(*) from ${billedTickets} where ${billedTickets.invoiceId} = ${invoices.id})`.mapWith(Number),
@@ -165,6 +181,8 @@ const selectSummaries = (db: DbOrTx) =>
     .select(summaryColumns)
     .from(invoices)
     .innerJoin(jobs, eq(jobs.id, invoices.jobId))
+    .innerJoin(companies, eq(companies.id, invoices.companyId))
+    .innerJoin(utilities, eq(utilities.id, jobs.utilityId))
     .leftJoin(users, eq(users.id, invoices.createdBy))
     .$dynamic();
 

@@ -79,4 +79,33 @@ export async function invoiceRoutes(app: App, ctx: AppContext) {
       },
     );
   }
+
+  // The evidence pack (docs/product/billing.md §7): streamed, never built whole in memory.
+  const EVIDENCE = {
+    'evidence.pdf': 'Evidence PDF: per invoiced ticket its pole, line, work orders, units billed, completion record and up to 4 photo thumbnails (streamed)',
+    'evidence.zip': 'Evidence ZIP: the evidence PDF, every photo of the invoiced tickets at full size (<pole>_<line>_<n>.jpg) and index.csv (streamed)',
+  } as const;
+  for (const kind of ['evidence.pdf', 'evidence.zip'] as const) {
+    app.get(
+      `/invoices/:id/${kind}`,
+      {
+        config: { allow: 'billing.read' },
+        schema: {
+          tags,
+          summary: EVIDENCE[kind],
+          params: idParams,
+          produces: [INVOICE_FILE_TYPE[kind]],
+          response: { 200: z.any().describe(`The file (${INVOICE_FILE_TYPE[kind]})`) },
+        },
+      },
+      async (request, reply) => {
+        const { invoice, stream } = await service.evidencePack(ctx, request.user, request.params.id, kind);
+        return reply
+          .type(INVOICE_FILE_TYPE[kind])
+          .header('content-disposition', attachment(invoiceFileName(invoice.job_number, invoice.number, kind)))
+          .header('cache-control', 'private, no-store')
+          .send(stream);
+      },
+    );
+  }
 }

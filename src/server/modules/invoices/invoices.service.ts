@@ -4,14 +4,18 @@ import Big from 'big.js';
 import { ERROR_CODE } from '../../../shared/error-codes';
 import {
   invoiceNumber,
+  workOrdersOf,
+  type BillTo,
   type Invoice,
   type InvoiceCreate,
   type InvoiceLine,
   type InvoicePreview,
   type InvoiceSummary,
 } from '../../../shared/invoices.schemas';
+import { formatDateTimeInZone } from '../../../shared/dates';
 import { MSG } from '../../../shared/messages';
 import { amountOf, sumMoney } from '../../../shared/money';
+import { compareLinePole } from '../../../shared/sorting';
 import type { AppContext } from '../../context';
 import type { DbOrTx } from '../../db/client';
 import { isUniqueViolation } from '../../db/errors';
@@ -20,6 +24,9 @@ import { badRequest, conflict, notFound } from '../../errors';
 import type { CurrentUser } from '../../plugins/auth';
 import { findJob, lockJob } from '../job-record/job-record.service';
 import { emitWebhookEvent } from '../webhooks/webhooks.service';
+import { evidenceTicketCount, evidenceTickets } from './evidence';
+import { evidencePdf } from './evidence-pdf';
+import { evidenceZip } from './evidence-zip';
 import * as repo from './invoices.repository';
 
 /**
@@ -42,13 +49,30 @@ function listed(items: readonly string[], max = 8): string {
 /** quantity = init + additional, added exactly (0.1 + 0.2 is 0.3 on an invoice). */
 const quantityOf = (init: number, additional: number) => Number(new Big(init).plus(additional).toString());
 
+/**
+ * The lines of an invoice in its order: line, then pole, naturally (compareLinePole); a pole's
+ * tickets by id and a ticket's tasks as entered. `sources` come by ticket and task.
+ */
 function toLines(sources: readonly repo.LineSource[]) {
-  return sources.map(({ init_qty, additional_qty, ...s }) => {
-    const quantity = quantityOf(init_qty, additional_qty);
-    const unit_price = s.unit_price == null ? null : new Big(s.unit_price).toFixed(2);
-    return { ...s, quantity, unit_price, amount: amountOf(quantity, unit_price) };
-  });
+  return [...sources]
+    .sort((a, b) => compareLinePole(a, b) || a.ticket_id - b.ticket_id)
+    .map(({ init_qty, additional_qty, task_id: _task, ...s }) => {
+      const quantity = quantityOf(init_qty, additional_qty);
+      const unit_price = s.unit_price == null ? null : new Big(s.unit_price).toFixed(2);
+      return { ...s, quantity, unit_price, amount: amountOf(quantity, unit_price) };
+    });
 }
+
+/** The company's calendar day of an instant, 'YYYY-MM-DD'. */
+const dayIn = (at: Date | string, timeZone: string) => formatDateTimeInZone(at, timeZone).slice(0, 10);
+
+/** The bill-to block (docs/product/billing.md §4). Utilities have no address on file yet: null. */
+const billTo = (utility: string, jobNumber: string, lines: readonly Pick<InvoiceLine, 'work_order'>[]): BillTo => ({
+  utility,
+  address: null,
+  job_number: jobNumber,
+  work_orders: workOrdersOf(lines),
+});
 
 interface Draft {
   ticketIds: number[];
@@ -82,7 +106,7 @@ async function draftInvoice(tx: DbOrTx, me: CurrentUser, jobId: number, input: I
 export async function previewInvoice(ctx: AppContext, me: CurrentUser, jobId: number, input: InvoiceCreate): Promise<{ invoice: InvoicePreview }> {
   const job = await findJob(ctx.db, me.companyId, jobId);
   if (!job) throw notFound('job');
-  const company = await repo.companyBilling(ctx.db, me.companyId);
+  const [company, utility] = await Promise.all([repo.companyBilling(ctx.db, me.companyId), repo.utilityOfJob(ctx.db, me.companyId, jobId)]);
   // In a transaction only so the row locks end with it; nothing is written.
   const draft = await ctx.db.transaction((tx) => draftInvoice(tx, me, jobId, input, company.timeZone));
   return {
@@ -90,6 +114,8 @@ export async function previewInvoice(ctx: AppContext, me: CurrentUser, jobId: nu
       id: null,
       number: null,
       created_at: null,
+      invoice_date: dayIn(new Date(), company.timeZone),
+      bill_to: billTo(utility, job.jobNumber, draft.lines),
       job_id: jobId,
       job_number: job.jobNumber,
       currency: company.currency,
@@ -157,7 +183,7 @@ export async function createInvoice(ctx: AppContext, me: CurrentUser, jobId: num
   return { invoice: await loadInvoice(ctx.db, me.companyId, id) };
 }
 
-function toSummary(row: repo.InvoiceSummaryRow): InvoiceSummary {
+function toSummary({ utility: _utility, ...row }: repo.InvoiceSummaryRow): InvoiceSummary {
   return { ...row, created_at: isoInstant(row.created_at) ?? '', total: new Big(row.total).toFixed(2) };
 }
 
@@ -165,10 +191,16 @@ async function loadInvoice(db: DbOrTx, companyId: number, id: number): Promise<I
   const [row, lines, ticketIds] = await Promise.all([repo.findInvoice(db, companyId, id), repo.linesOf(db, companyId, id), repo.billedTicketIds(db, companyId, id)]);
   if (!row) throw notFound('invoice');
   const money2 = (v: string | null) => (v == null ? null : new Big(v).toFixed(2));
+  // Sorted on reading too: invoices frozen before the natural order read the same way (stable,
+  // so a ticket's lines keep their stored order).
+  const ordered = lines
+    .map((l): InvoiceLine => ({ ...l, unit_price: money2(l.unit_price), amount: money2(l.amount)! }))
+    .sort(compareLinePole);
   return {
     ...toSummary(row),
+    bill_to: billTo(row.utility, row.job_number, ordered),
     ticket_ids: ticketIds,
-    lines: lines.map((l): InvoiceLine => ({ ...l, unit_price: money2(l.unit_price), amount: money2(l.amount)! })),
+    lines: ordered,
   };
 }
 
@@ -186,5 +218,18 @@ export async function getInvoice(ctx: AppContext, me: CurrentUser, id: number): 
 /** The invoice and its company's name, for the downloads. */
 export async function invoiceForFile(ctx: AppContext, me: CurrentUser, id: number) {
   const [invoice, company] = await Promise.all([loadInvoice(ctx.db, me.companyId, id), repo.companyBilling(ctx.db, me.companyId)]);
-  return { invoice, company: { name: company.name, timeZone: company.timeZone } };
+  return { invoice, company: { name: company.name } };
+}
+
+/**
+ * The evidence pack of an invoice (docs/product/billing.md §7) as a stream: its PDF or its ZIP.
+ * Everything that can refuse (another company's invoice: 404) is checked before the stream is
+ * made, so a refusal is a plain error reply and never a broken download.
+ */
+export async function evidencePack(ctx: AppContext, me: CurrentUser, id: number, kind: 'evidence.pdf' | 'evidence.zip') {
+  const [invoice, company] = await Promise.all([loadInvoice(ctx.db, me.companyId, id), repo.companyBilling(ctx.db, me.companyId)]);
+  const head = { invoice, company: { name: company.name, timeZone: company.timeZone }, tickets: evidenceTicketCount(invoice) };
+  const tickets = () => evidenceTickets(ctx, me.companyId, invoice);
+  const stream = kind === 'evidence.pdf' ? evidencePdf(head, tickets(), ctx.storage) : evidenceZip(head, tickets, ctx.storage);
+  return { invoice, stream };
 }

@@ -7,6 +7,7 @@ import { ERROR_CODE } from '../../../shared/error-codes';
 import { invoiceBodyOf, invoiceChoiceForm, type InvoiceChoice, type InvoicePreview } from '../../../shared/invoices.schemas';
 import { MSG } from '../../../shared/messages';
 import { formatMoney } from '../../../shared/money';
+import { compareLinePole } from '../../../shared/sorting';
 import { ApiError } from '../../api/client';
 import { useJob } from '../../api/job';
 import { firstMessage } from '../../components/form';
@@ -44,7 +45,7 @@ export function CreateInvoiceModal({ jobId, onClose }: { jobId: number; onClose:
     () =>
       (job.data?.tickets ?? [])
         .filter((t) => t.status === 'Complete' && !t.invoice_number)
-        .sort((a, b) => (a.pole_name ?? '').localeCompare(b.pole_name ?? '', 'en', { numeric: true }) || a.id - b.id),
+        .sort((a, b) => compareLinePole(a, b) || a.id - b.id),
     [job.data],
   );
 
@@ -131,6 +132,11 @@ export function CreateInvoiceModal({ jobId, onClose }: { jobId: number; onClose:
           <Stack gap={6} data-testid="invoice-preview">
             <Text fw={600}>
               Preview: {preview.ticket_count} tickets, {preview.line_count} lines
+            </Text>
+            <Text size="sm" data-testid="invoice-bill-to">
+              Bill to {preview.bill_to.utility}
+              {preview.bill_to.address ? `, ${preview.bill_to.address}` : ''} · Job {preview.bill_to.job_number}
+              {preview.bill_to.work_orders.length > 0 ? ` · Work orders ${preview.bill_to.work_orders.join(', ')}` : ''}
             </Text>
             {/* Focusable, so a keyboard can scroll the lines (axe: scrollable-region-focusable). */}
             <Table.ScrollContainer

@@ -1,22 +1,23 @@
 import { useState } from 'react';
 import { Alert, Button, Group, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconFileInvoice, IconFileSpreadsheet, IconFileTypePdf } from '@tabler/icons-react';
+import { IconFileInvoice, IconFileSpreadsheet, IconFileTypePdf, IconFileZip, IconPhotoCheck } from '@tabler/icons-react';
 import { Spinner } from '../../components/Spinner';
-import type { InvoiceSummary } from '../../../shared/invoices.schemas';
+import { isoToUs } from '../../../shared/dates';
+import { invoiceFileName, type InvoiceSummary } from '../../../shared/invoices.schemas';
 import { MSG } from '../../../shared/messages';
 import { formatMoney } from '../../../shared/money';
 import { can } from '../../../shared/permissions';
 import { useSession } from '../../api/session';
 import { useJobInvoices } from './api/jobInvoices';
-import { useInvoiceDownload } from './api/invoiceFile';
+import { evidenceUrl, useInvoiceDownload } from './api/invoiceFile';
 import { CreateInvoiceModal } from './CreateInvoiceModal';
 
-const day = (iso: string) => new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: '2-digit', day: '2-digit' });
-
 /**
- * The job's invoices (docs/product/billing.md §4), on the job page for roles 1–3: number, date, tickets, total
- * and the XLSX / PDF downloads; roles 1–2 also "Create invoice". Roles 4–6 see none of it.
+ * The job's invoices (docs/product/billing.md §4), on the job page for roles 1–3: number, date, tickets, total,
+ * the XLSX / PDF downloads and the evidence pack (PDF, ZIP); roles 1–2 also "Create invoice".
+ * Roles 4–6 see none of it. The evidence files are plain links (the session cookie signs them): the
+ * browser streams a ZIP of thousands of photos to disk instead of holding it in this page.
  */
 export default function InvoicesSection({ jobId }: { jobId: number }) {
   const { claims } = useSession();
@@ -58,7 +59,7 @@ export default function InvoicesSection({ jobId }: { jobId: number }) {
             No invoices yet.
           </Text>
         ) : (
-          <Table.ScrollContainer minWidth={520}>
+          <Table.ScrollContainer minWidth={760}>
             <Table verticalSpacing={4} striped>
               <Table.Thead>
                 <Table.Tr>
@@ -73,7 +74,8 @@ export default function InvoicesSection({ jobId }: { jobId: number }) {
                 {list.data.map((inv) => (
                   <Table.Tr key={inv.id} data-testid="invoice-row">
                     <Table.Td fw={600}>{inv.number}</Table.Td>
-                    <Table.Td>{day(inv.created_at)}</Table.Td>
+                    {/* The company's calendar day, as the PDF and XLSX print it (not this browser's zone). */}
+                    <Table.Td>{isoToUs(inv.invoice_date)}</Table.Td>
                     <Table.Td style={{ textAlign: 'right' }}>{inv.ticket_count}</Table.Td>
                     <Table.Td style={{ textAlign: 'right' }}>{formatMoney(inv.total, inv.currency)}</Table.Td>
                     <Table.Td>
@@ -97,6 +99,28 @@ export default function InvoicesSection({ jobId }: { jobId: number }) {
                           aria-label={`Download ${inv.number} as PDF`}
                         >
                           PDF
+                        </Button>
+                        <Button
+                          component="a"
+                          href={evidenceUrl(inv.id, 'evidence.pdf')}
+                          download={invoiceFileName(inv.job_number, inv.number, 'evidence.pdf')}
+                          size="compact-xs"
+                          variant="default"
+                          leftSection={<IconPhotoCheck size={14} />}
+                          aria-label={`Download the evidence of ${inv.number} as PDF`}
+                        >
+                          Evidence PDF
+                        </Button>
+                        <Button
+                          component="a"
+                          href={evidenceUrl(inv.id, 'evidence.zip')}
+                          download={invoiceFileName(inv.job_number, inv.number, 'evidence.zip')}
+                          size="compact-xs"
+                          variant="default"
+                          leftSection={<IconFileZip size={14} />}
+                          aria-label={`Download the evidence of ${inv.number} as ZIP, with every photo`}
+                        >
+                          Evidence ZIP
                         </Button>
                       </Group>
                     </Table.Td>

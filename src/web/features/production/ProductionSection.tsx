@@ -2,6 +2,7 @@ import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { Alert, Anchor, Button, Collapse, Group, Paper, Progress, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { formatMoney } from '../../../shared/money';
+import { productionHeadline } from '../../../shared/production';
 import type { ProductionReply } from '../../../shared/production.schemas';
 import { LoadState } from '../../components/LoadState';
 import { useProduction } from './api/production';
@@ -48,13 +49,8 @@ export default function ProductionSection({ jobId, utilityId }: { jobId: number;
 function Summary({ data: { totals, units }, library }: { data: ProductionReply; library: string }) {
   const unpriced = units.filter((u) => u.unit_price == null).length;
   const byQuantity = units.length > 0 && unpriced === units.length;
-  const figures: [string, string][] = [
-    ['Bid', formatMoney(totals.bid_amount)],
-    ['Completed', formatMoney(totals.completed_amount)],
-    ['Remaining', formatMoney(totals.remaining_amount)],
-    ['Billed', formatMoney(totals.billed_amount)],
-    ['Completed, not billed', formatMoney(totals.unbilled_completed_amount)],
-  ];
+  // Bid, Changes, Actual, Completed, Remaining: the first row of the grid on a wide screen.
+  const figures = productionHeadline(totals, units).map(([label, amount]) => [label, formatMoney(amount)] as const);
   return (
     <Stack gap="sm">
       <Group gap="sm" wrap="nowrap" align="center">

@@ -1,0 +1,77 @@
+import { compareLinePole } from '../../../shared/sorting';
+import type { Invoice } from '../../../shared/invoices.schemas';
+import type { AppContext } from '../../context';
+import { evidenceRecords, type EvidenceRecordRow } from './evidence.repository';
+
+/**
+ * What the evidence pack says per invoiced ticket (docs/product/billing.md §7), in the invoice's
+ * order (line, then pole). ONE typed structure read by both the PDF and the ZIP: the completion
+ * record's who/where and the photo checks are optional, printed when present; they come from
+ * evidence.repository.ts `evidenceRecords` (the one query to extend).
+ */
+export interface EvidencePhoto {
+  /** 1, 2, … in the order taken: the `<n>` of its name in the ZIP. */
+  n: number;
+  url: string;
+  thumbnail_url: string;
+  taken_at: string | null;
+  uploaded_at: string;
+  distance_m?: number | null;
+  flags?: readonly string[] | null;
+}
+
+export interface EvidenceTicket {
+  /** null: the ticket was deleted after it was billed (its frozen lines stay, its record is gone). */
+  ticket_id: number | null;
+  pole_name: string;
+  line_name: string;
+  work_orders: string[];
+  /** The units and quantities billed, as frozen on the invoice. */
+  units: { code: string; description: string; uom: string; quantity: number }[];
+  completed_at: string | null;
+  completed_by_name?: string | null;
+  completed_lat?: number | null;
+  completed_lon?: number | null;
+  completed_accuracy_m?: number | null;
+  photos: EvidencePhoto[];
+}
+
+/** Tickets whose records are read together: small result sets, memory flat however large the invoice. */
+const BATCH = 100;
+
+/** The invoice's tickets from its frozen lines, in its order, each with its units and quantities. */
+function ticketsOf(invoice: Invoice): Omit<EvidenceTicket, 'completed_at' | 'photos'>[] {
+  const out: Omit<EvidenceTicket, 'completed_at' | 'photos'>[] = [];
+  const byKey = new Map<string, (typeof out)[number]>();
+  for (const l of [...invoice.lines].sort(compareLinePole)) {
+    // A deleted ticket's lines have no ticket id: they are told apart by where they stood.
+    const key = l.ticket_id != null ? `#${l.ticket_id}` : `@${l.line_name}\u0000${l.pole_name}\u0000${l.work_order}`;
+    let t = byKey.get(key);
+    if (!t) {
+      t = { ticket_id: l.ticket_id, pole_name: l.pole_name, line_name: l.line_name, work_orders: l.work_order ? l.work_order.split(', ') : [], units: [] };
+      byKey.set(key, t);
+      out.push(t);
+    }
+    t.units.push({ code: l.code, description: l.description, uom: l.uom, quantity: l.quantity });
+  }
+  return out;
+}
+
+const withRecord = (t: Omit<EvidenceTicket, 'completed_at' | 'photos'>, r: EvidenceRecordRow | undefined): EvidenceTicket => {
+  const { ticket_id: _id, photos, ...record } = r ?? { ticket_id: 0, completed_at: null, photos: [] };
+  return { ...t, ...record, photos: photos.map((p, i) => ({ ...p, n: i + 1 })) };
+};
+
+/** The invoice's evidence, ticket by ticket, read BATCH tickets at a time. */
+export async function* evidenceTickets(ctx: AppContext, companyId: number, invoice: Invoice): AsyncGenerator<EvidenceTicket> {
+  const all = ticketsOf(invoice);
+  for (let i = 0; i < all.length; i += BATCH) {
+    const part = all.slice(i, i + BATCH);
+    const ids = part.flatMap((t) => (t.ticket_id == null ? [] : [t.ticket_id]));
+    const records = new Map((await evidenceRecords(ctx.db, companyId, ids)).map((r) => [r.ticket_id, r]));
+    for (const t of part) yield withRecord(t, t.ticket_id == null ? undefined : records.get(t.ticket_id));
+  }
+}
+
+/** The number of tickets of the invoice (the pack's cover). */
+export const evidenceTicketCount = (invoice: Invoice) => ticketsOf(invoice).length;
