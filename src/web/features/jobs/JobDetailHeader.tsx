@@ -115,17 +115,20 @@ export default function JobDetailHeader({ jobId }: { jobId: number }) {
               {jobTypeLabel(j.job_type)}
             </Badge>
           </Group>
-          {/* Delete Job comes last: the first stop of the keyboard (and of a thumb) is never the
-              one that destroys the job. Everyone reads the history (as the job). */}
+          {/* Edit Job Info comes first (the office's usual errand); Delete Job last: the first stop of
+              the keyboard (and of a thumb) is never the one that destroys the job. Everyone reads
+              the history (as the job). */}
           <Group gap="xs" wrap="wrap">
+            {canWrite && (
+              <Button variant="subtle" size="compact-sm" leftSection={<IconPencil size={16} />} onClick={() => setEditing(true)}>
+                Edit Job Info
+              </Button>
+            )}
             <Button variant="subtle" size="compact-sm" leftSection={<IconHistory size={16} />} onClick={() => setShowHistory(true)}>
               History
             </Button>
             {canWrite && (
               <>
-                <Button variant="subtle" size="compact-sm" leftSection={<IconPencil size={16} />} onClick={() => setEditing(true)}>
-                  Edit Job Info
-                </Button>
                 <Button variant="subtle" size="compact-sm" leftSection={<IconDownload size={16} />} onClick={() => setExporting(true)}>
                   Export Job Info
                 </Button>
