@@ -4,6 +4,7 @@ import { companyToday } from '../src/shared/dig-safe';
 import { API, DEMO_PASSWORD, USERS, expect, login, unique } from './fixtures';
 import { scan } from './axe';
 import { test } from './netcut';
+import { ticketWindow } from './ticketJobs';
 
 /**
  * Clear to dig and the papers' expiry (issue 30, docs/product/records.md §5, decision 045): a crew sees "Not
@@ -144,7 +145,7 @@ test('the office filters the table on "Not clear to dig" and "Permits: expiring 
 
   // The ticket window says why, shows the dates, and asks before Mark Complete.
   await page.goto(`/job?id=${job.id}&ticket=${rows.get(expired)!.id}`);
-  const win = page.getByRole('dialog').first();
+  const win = ticketWindow(page);
   await expect(win.getByRole('alert').filter({ hasText: 'Not clear to dig' })).toContainText(`Dig safe expired ${isoToUs(day(-3))}`);
   await expect(win.getByRole('textbox', { name: 'Dig safe number' })).toHaveValue('20261120-001');
   await win.getByRole('button', { name: 'Mark Complete' }).click();
