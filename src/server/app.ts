@@ -23,6 +23,7 @@ import { registerRouteDefaults } from './plugins/routes';
 import { registerSecurityHeaders } from './plugins/security-headers';
 import { healthRoutes } from './modules/health/health.routes';
 import { authRoutes } from './modules/auth/auth.routes';
+import { apiTokenRoutes } from './modules/auth/api-tokens.routes';
 import { crewRoutes } from './modules/crew/crew.routes';
 import { importColumnRoutes, spreadsheetUploadRoutes } from './modules/imports/imports.routes';
 import { uploadRoutes } from './modules/uploads/uploads.routes';
@@ -87,6 +88,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
       registerAuth(api, ctx);
       await healthRoutes(api, ctx);
       await authRoutes(api, ctx);
+      await apiTokenRoutes(api, ctx);
       await crewRoutes(api, ctx);
       await importColumnRoutes(api, ctx);
       await uploadRoutes(api, ctx);

@@ -16,7 +16,8 @@ export type Action =
   | 'work.all' // My Work lists every open ticket of the company (filter by foreman)
   | 'billing.read' // unit prices, production, invoices, dashboard (docs/product/billing.md §6)
   | 'billing.write' // set unit prices, create invoices, unlock a billed ticket
-  | 'profile';
+  | 'profile'
+  | 'apiTokens.manage'; // create, list and revoke the company's API tokens (docs/product/integrations.md)
 
 const { ADMIN, OFFICE_MANAGER, FOREMAN, WORKING_FOREMAN, LINEMAN, APPRENTICE } = ROLE;
 const ALL: RoleId[] = [ADMIN, OFFICE_MANAGER, FOREMAN, WORKING_FOREMAN, LINEMAN, APPRENTICE];
@@ -33,6 +34,7 @@ const MATRIX: Record<Action, readonly RoleId[]> = {
   'billing.read': [ADMIN, OFFICE_MANAGER, FOREMAN],
   'billing.write': [ADMIN, OFFICE_MANAGER],
   profile: ALL,
+  'apiTokens.manage': [ADMIN],
 };
 
 export function can(roleId: number | undefined | null, action: Action): boolean {

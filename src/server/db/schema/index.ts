@@ -6,3 +6,4 @@ export * from './jobs';
 export * from './idempotency';
 export * from './billing';
 export * from './name-clashes';
+export * from './api-tokens';
