@@ -313,7 +313,18 @@ export const ticketSaveSchema = z.object({
     ),
 });
 export type TicketSave = z.infer<typeof ticketSaveSchema>;
-export const ticketSaveBody = z.object({ ticket: ticketSaveSchema });
+/**
+ * The OpenAPI document says which fields each use needs: a create names its job (job_id), an
+ * update its ticket and the version it read (the service refuses either missing with a 400).
+ */
+export const ticketSaveBody = z.object({
+  ticket: ticketSaveSchema.meta({
+    anyOf: [
+      { title: 'Create', required: ['job_id'], properties: { job_id: { type: 'integer' } } },
+      { title: 'Update', required: ['id', 'version'], properties: { id: { type: 'integer' }, version: { type: 'integer' } } },
+    ],
+  }),
+});
 
 /** PUT /tickets/ reply; the flags say the chosen pole is held by another ticket of the job (docs/product/entities.md §7). */
 export const ticketSaveReply = z.object({

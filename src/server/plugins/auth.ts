@@ -56,7 +56,7 @@ function tokenOf(request: FastifyRequest): { token: string | undefined; fromCook
  * What an API token may not do (decision 049): act on a person's own account (profile,
  * password, sessions) or make and revoke tokens, so a leaked token cannot mint more.
  */
-const NOT_FOR_API_TOKENS: ReadonlySet<RoutePermission | undefined> = new Set(['profile', 'apiTokens.manage']);
+export const NOT_FOR_API_TOKENS: ReadonlySet<RoutePermission | undefined> = new Set(['profile', 'apiTokens.manage']);
 
 /**
  * A browser attaches the cookie to any request to our host, including a form another site
