@@ -5,6 +5,7 @@ import { isNewSignInEmail, profileUpdate } from '../../../shared/auth.schemas';
 import { TIMING } from '../../../shared/constants';
 import { formatLongDate } from '../../../shared/dates';
 import { MSG } from '../../../shared/messages';
+import { can } from '../../../shared/permissions';
 import { ApiError } from '../../api/client';
 import { errorsAfterLeaving, serverFieldErrors, touchAll } from '../../components/form';
 import { useSession } from '../../api/session';
@@ -16,6 +17,7 @@ import { usePageTitle } from '../../components/usePageTitle';
 import { CurrentPasswordField } from './CurrentPasswordField';
 import { OfflineAccountNote, profileOnDevice } from './OfflineAccount';
 import { SessionsCard } from './SessionsCard';
+import { ApiTokensCard } from './ApiTokensCard';
 import { useLogout } from './useLogout';
 
 const ForgotPasswordModal = lazyDialog(() => import('./ForgotPasswordModal').then((m) => m.ForgotPasswordModal));
@@ -144,6 +146,8 @@ export default function UserPage() {
         </Stack>
       </Paper>
       <SessionsCard />
+      {/* Admins connect other systems here (docs/product/integrations.md §API tokens). */}
+      {can(user?.role_id, 'apiTokens.manage') && online && <ApiTokensCard />}
       {/* docs/product/screens.md §2: the same 'What's My Password?' modal as the login page; its own errors show in it. */}
       <ForgotPasswordModal
         opened={resetOpen}
