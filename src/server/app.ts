@@ -4,10 +4,8 @@ import Fastify, { type FastifyServerOptions } from 'fastify';
 import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
-import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
 import fastifyStatic from '@fastify/static';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { API_PREFIX } from '../shared/constants';
 import { MSG } from '../shared/messages';
 import type { App, AppContext } from './context';
@@ -15,6 +13,7 @@ import { fastifyTrustProxy } from './config';
 import { clientErrorReply, registerErrorHandler } from './plugins/errors';
 import { registerAuth } from './plugins/auth';
 import { registerIdempotency } from './plugins/idempotency';
+import { registerOpenApi } from './plugins/openapi';
 import { registerInputTextCheck } from './plugins/input-text';
 import { registerJsonDepthLimit } from './plugins/json-depth';
 import { collectRoutes } from './plugins/route-list';
@@ -24,6 +23,7 @@ import { registerSecurityHeaders } from './plugins/security-headers';
 import { healthRoutes } from './modules/health/health.routes';
 import { authRoutes } from './modules/auth/auth.routes';
 import { companyRoutes } from './modules/auth/company.routes';
+import { apiTokenRoutes } from './modules/auth/api-tokens.routes';
 import { crewRoutes } from './modules/crew/crew.routes';
 import { importColumnRoutes, spreadsheetUploadRoutes } from './modules/imports/imports.routes';
 import { uploadRoutes } from './modules/uploads/uploads.routes';
@@ -56,6 +56,9 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     logger: logger ?? false,
     trustProxy: fastifyTrustProxy(ctx.config.trustProxy),
     bodyLimit: 1024 * 1024,
+    // `/tickets/` (the SPEC's spelling) and `/tickets` are one route: the OpenAPI document names
+    // paths without the slash (Redocly's rule), and both spellings keep working.
+    routerOptions: { ignoreTrailingSlash: true },
     genReqId: () => crypto.randomUUID(),
     clientErrorHandler: clientErrorReply,
   }).withTypeProvider<ZodTypeProvider>();
@@ -71,11 +74,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
 
   await app.register(cookie);
   await app.register(formbody);
-  await app.register(swagger, {
-    openapi: { info: { title: 'Linecrew API', version: '1' }, servers: [{ url: '/' }] },
-    transform: jsonSchemaTransform,
-  });
-  await app.register(swaggerUi, { routePrefix: '/api/docs' });
+  await registerOpenApi(app, ctx.config);
 
   await app.register(
     async (api: App) => {
@@ -90,6 +89,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
       await healthRoutes(api, ctx);
       await authRoutes(api, ctx);
       await companyRoutes(api, ctx);
+      await apiTokenRoutes(api, ctx);
       await crewRoutes(api, ctx);
       await importColumnRoutes(api, ctx);
       await uploadRoutes(api, ctx);

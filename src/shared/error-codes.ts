@@ -18,6 +18,8 @@ export const ERROR_CODE = {
   resetInvalid: 'reset_invalid',
   /** A cookie-signed change without the CSRF header (403). */
   csrfMissing: 'csrf_missing',
+  /** An API token used on a route for people only: one's own account, or managing tokens (403). */
+  apiTokenNotForThis: 'api_token_not_for_this',
   /** Another member already uses this email (409). */
   emailTaken: 'email_taken',
   /** A workbook over a limit (rows, cells, time): 422 wherever it is read, never a row problem. */

@@ -212,7 +212,15 @@ export const jobSaveSchema = jobFieldsSchema.extend({
 export type JobSave = z.infer<typeof jobSaveSchema>;
 export type JobSaveInput = z.input<typeof jobSaveSchema>;
 
-export const jobSaveBody = z.object({ job: jobSaveSchema });
+/** OpenAPI: an update (with id) needs the version it read; the service refuses it without (400). */
+export const jobSaveBody = z.object({
+  job: jobSaveSchema.meta({
+    anyOf: [
+      { title: 'Create', not: { required: ['id'], properties: { id: { type: 'integer' } } } },
+      { title: 'Update', required: ['id', 'version'], properties: { id: { type: 'integer' }, version: { type: 'integer' } } },
+    ],
+  }),
+});
 export type JobSaveBody = z.input<typeof jobSaveBody>;
 
 /** Reply of PUT /jobs/: the saved job (list shape: with id, version and derived fields). */

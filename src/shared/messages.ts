@@ -34,6 +34,14 @@ export const MSG = {
   sessionIdInvalid: 'That is not a session id. Take the id from GET /crew/sessions.',
   csrfMissing:
     'This request came without the X-Linecrew-CSRF header that the Linecrew app sends. Use the app, or send the token as Authorization: Bearer.',
+  // API tokens (docs/product/integrations.md §API tokens)
+  apiTokenInvalid: 'This API token is not valid: it was revoked, it has expired, or it was never issued. Ask an Admin for a new one.',
+  apiTokenInCookie: 'An API token is sent as the Authorization: Bearer header, never in a cookie.',
+  apiTokenNotForThis: 'An API token cannot do this: it acts for a system, not a person. Sign in to the app as yourself.',
+  apiTokenRoleTooHigh: 'A token cannot have a role above your own. Choose your role or a lower one.',
+  apiTokenExpiryPast: 'The expiry date must be in the future.',
+  apiTokenNameRequired: 'Give the token a name that says which system uses it.',
+  apiTokenNotFound: 'That API token has been revoked already, or it is not one of your company’s.',
   tooManyRequests: 'Too many requests of this kind from your address. Wait 15 minutes and try again.',
   tooManyMails: 'Too many emails were sent to this person recently. Wait 15 minutes and try again.',
   signUpSent: 'Check your email for a link to set your password and finish signing up',

@@ -18,7 +18,8 @@ export type Action =
   | 'billing.write' // set unit prices, create invoices, unlock a billed ticket
   | 'company.write' // the company's settings (its time zone: docs/product/records.md §3 daily digest)
   | 'webhooks.manage' // webhook endpoints and their delivery log (docs/product/integrations.md §4)
-  | 'profile';
+  | 'profile'
+  | 'apiTokens.manage'; // create, list and revoke the company's API tokens (docs/product/integrations.md)
 
 const { ADMIN, OFFICE_MANAGER, FOREMAN, WORKING_FOREMAN, LINEMAN, APPRENTICE } = ROLE;
 const ALL: RoleId[] = [ADMIN, OFFICE_MANAGER, FOREMAN, WORKING_FOREMAN, LINEMAN, APPRENTICE];
@@ -37,6 +38,7 @@ const MATRIX: Record<Action, readonly RoleId[]> = {
   'company.write': [ADMIN],
   'webhooks.manage': [ADMIN],
   profile: ALL,
+  'apiTokens.manage': [ADMIN],
 };
 
 export function can(roleId: number | undefined | null, action: Action): boolean {

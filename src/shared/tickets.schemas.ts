@@ -250,8 +250,25 @@ export const taskSaveSchema = z.object({
   init_qty: qty.min(0, 'The bid quantity cannot be negative'),
   /** Clamped to -init_qty by the server (clampAdditionalQty). */
   additional_qty: qty,
+  /** When the task was done (ISO-8601 instant), null to clear; absent leaves it as stored. */
+  date_completed: z.iso.datetime({ offset: true }).nullable().optional(),
 });
 export type TaskSave = z.infer<typeof taskSaveSchema>;
+
+/**
+ * PATCH /tickets/{id}/tasks/{ticket_task_id} (docs/product/api.md §4 Tickets): one task of a ticket,
+ * with the ticket's version as read. Absent fields stay as stored; the ticket's other tasks,
+ * notes and fields are never touched. The same rules as a PUT /tickets/ that changes this task.
+ */
+export const taskPatchBody = z
+  .object({
+    version: z.number().int().nonnegative().describe("The ticket's version as read (a stale one answers 409)."),
+    init_qty: qty.min(0, 'The bid quantity cannot be negative').optional(),
+    additional_qty: qty.optional().describe('The actual change to the bid; clamped to -init_qty.'),
+    date_completed: taskSaveSchema.shape.date_completed,
+  })
+  .strict();
+export type TaskPatch = z.infer<typeof taskPatchBody>;
 
 /** A note in a ticket save: notes with an id are kept as they are; notes without one are added. */
 export const noteSaveSchema = z.object({
@@ -338,10 +355,27 @@ export const ticketSaveSchema = z.object({
   work_orders: z.array(z.string().trim().max(LIMITS.shortTextMax)).max(500).optional(),
   notes: z.array(noteSaveSchema).max(5000).optional(),
   permits: z.array(permitSaveSchema).max(200).optional(),
-  tasks: z.array(taskSaveSchema).max(2000).optional(),
+  tasks: z
+    .array(taskSaveSchema)
+    .max(2000)
+    .optional()
+    .describe(
+      "The ticket's WHOLE list of tasks: a stored task missing from it is deleted, one without ticket_task_id is added. Omit `tasks` to leave the tasks as they are; to change one task use PATCH /tickets/{id}/tasks/{ticket_task_id}.",
+    ),
 }).superRefine((t, ctx) => checkValidity('dig safe ticket', t.dig_safe_valid_from, t.dig_safe_expires_on, ctx, ['dig_safe_expires_on']));
 export type TicketSave = z.infer<typeof ticketSaveSchema>;
-export const ticketSaveBody = z.object({ ticket: ticketSaveSchema });
+/**
+ * The OpenAPI document says which fields each use needs: a create names its job (job_id), an
+ * update its ticket and the version it read (the service refuses either missing with a 400).
+ */
+export const ticketSaveBody = z.object({
+  ticket: ticketSaveSchema.meta({
+    anyOf: [
+      { title: 'Create', required: ['job_id'], properties: { job_id: { type: 'integer' } } },
+      { title: 'Update', required: ['id', 'version'], properties: { id: { type: 'integer' }, version: { type: 'integer' } } },
+    ],
+  }),
+});
 
 /** PUT /tickets/ reply; the flags say the chosen pole is held by another ticket of the job (docs/product/entities.md §7). */
 export const ticketSaveReply = z.object({

@@ -1,15 +1,18 @@
 import type { FastifyRequest } from 'fastify';
-import { and, eq, gt, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, or, sql } from 'drizzle-orm';
 import { can, type Action } from '../../shared/permissions';
 import { CREW_STATUS, CSRF_HEADER, SESSION_COOKIE } from '../../shared/constants';
 import { ERROR_CODE } from '../../shared/error-codes';
 import { MSG } from '../../shared/messages';
-import { sessions, users } from '../db/schema/index';
+import { apiTokens, sessions, users } from '../db/schema/index';
 import { forbidden, unauthorized } from '../errors';
 import { verifyToken } from '../modules/auth/token';
 import { touchSession } from '../modules/auth/sessions.repository';
 import { SESSION_TOUCH_MS } from '../modules/auth/sessions.service';
-import { changesState, CHECKED_IN_HANDLER } from './routes';
+import { hashApiToken } from '../modules/auth/api-tokens.service';
+import { touchToken } from '../modules/auth/api-tokens.repository';
+import { API_TOKEN_PREFIX } from '../../shared/api-tokens.schemas';
+import { changesState, CHECKED_IN_HANDLER, type RoutePermission } from './routes';
 import type { App, AppContext } from '../context';
 
 /** The signed-in caller, as loaded fresh from the database on every request. */
@@ -20,6 +23,12 @@ export interface CurrentUser {
   firstName: string;
   lastName: string;
   email: string;
+  /**
+   * Set when the caller is an API token (decision 049): the request acts as the token's creator
+   * (`id`, names above) at the token's role capped by the creator's; this names the token, so a
+   * record of the change (history) can say "Jane Admin via API token 'ERP sync'".
+   */
+  apiToken?: { id: number; name: string };
 }
 
 declare module 'fastify' {
@@ -42,6 +51,12 @@ function tokenOf(request: FastifyRequest): { token: string | undefined; fromCook
   if (header?.startsWith('Bearer ')) return { token: header.slice(7).trim(), fromCookie: false };
   return { token: request.cookies?.[SESSION_COOKIE], fromCookie: true };
 }
+
+/**
+ * What an API token may not do (decision 049): act on a person's own account (profile,
+ * password, sessions) or make and revoke tokens, so a leaked token cannot mint more.
+ */
+export const NOT_FOR_API_TOKENS: ReadonlySet<RoutePermission | undefined> = new Set(['profile', 'apiTokens.manage']);
 
 /**
  * A browser attaches the cookie to any request to our host, including a form another site
@@ -92,21 +107,62 @@ export function registerAuth(app: App, { db, config }: AppContext) {
     )
     .prepare('session_user');
 
+  // An API token's row and its creator, by the secret's hash: like a session, read on every
+  // request, so a revoked or expired token is refused at once by every process.
+  const tokenUser = db
+    .select({
+      id: users.id,
+      companyId: users.companyId,
+      roleId: users.roleId,
+      firstName: users.firstName,
+      lastName: users.lastName,
+      email: users.email,
+      crewStatus: users.crewStatus,
+      tokenId: apiTokens.id,
+      tokenName: apiTokens.name,
+      tokenRoleId: apiTokens.roleId,
+      stale: sql<boolean>`(${apiTokens.lastUsedAt} is null or ${apiTokens.lastUsedAt} < now() - make_interval(secs => ${SESSION_TOUCH_MS / 1000}))`,
+    })
+    .from(apiTokens)
+    .innerJoin(users, and(eq(users.id, apiTokens.createdBy), eq(users.companyId, apiTokens.companyId)))
+    .where(and(eq(apiTokens.tokenHash, sql.placeholder('hash')), or(isNull(apiTokens.expiresAt), gt(apiTokens.expiresAt, sql`now()`))))
+    .prepare('api_token_user');
+
+  /** The caller of an API token, or 401 (decision 049). */
+  async function apiTokenCaller(request: FastifyRequest, secret: string): Promise<CurrentUser> {
+    const [row] = await tokenUser.execute({ hash: hashApiToken(secret) });
+    if (!row || row.crewStatus !== CREW_STATUS.ACTIVE) throw unauthorized(MSG.apiTokenInvalid);
+    const { crewStatus: _status, stale, tokenId, tokenName, tokenRoleId, ...user } = row;
+    if (stale) await touchToken(db, tokenId, SESSION_TOUCH_MS);
+    if (NOT_FOR_API_TOKENS.has(request.routeOptions.config?.allow)) throw forbidden(MSG.apiTokenNotForThis, ERROR_CODE.apiTokenNotForThis);
+    // Role 1 is Admin, 6 Apprentice: the larger number may do less. A creator moved to a lower
+    // role takes their tokens down with them.
+    return { ...user, roleId: Math.max(user.roleId, tokenRoleId), apiToken: { id: tokenId, name: tokenName } };
+  }
+
   app.addHook('onRequest', async (request) => {
     if (request.routeOptions.config?.public || !request.routeOptions.url) return;
     const { token, fromCookie } = tokenOf(request);
     if (!token) throw unauthorized();
-    if (fromCookie && needsCsrfHeader(request) && request.headers[CSRF_HEADER] === undefined) throw forbidden(MSG.csrfMissing, ERROR_CODE.csrfMissing);
-    const result = await verifyToken(token, config.jwtSecret);
-    if (!result.ok) throw unauthorized(result.expired ? MSG.sessionExpired : MSG.notSignedIn);
-    const { userId, companyId, sessionId } = result.claims;
-    const [row] = await sessionUser.execute({ sessionId, userId, companyId });
-    // No row: the session was ended (logout on this device, "everywhere", a password reset).
-    if (!row || row.crewStatus !== CREW_STATUS.ACTIVE) throw unauthorized(MSG.sessionExpired);
-    const { crewStatus: _status, stale, ...user } = row;
-    if (stale) await touchSession(db, sessionId, request.ip, SESSION_TOUCH_MS);
-    request.user = user;
-    request.sessionId = sessionId;
+    if (token.startsWith(API_TOKEN_PREFIX)) {
+      // A cookie is sent by the browser on its own, cross-site too: a token there is refused,
+      // so an API token never needs (nor gets) the CSRF header's protection.
+      if (fromCookie) throw unauthorized(MSG.apiTokenInCookie);
+      request.user = await apiTokenCaller(request, token);
+    } else {
+      if (fromCookie && needsCsrfHeader(request) && request.headers[CSRF_HEADER] === undefined) throw forbidden(MSG.csrfMissing, ERROR_CODE.csrfMissing);
+      const result = await verifyToken(token, config.jwtSecret);
+      if (!result.ok) throw unauthorized(result.expired ? MSG.sessionExpired : MSG.notSignedIn);
+      const { userId, companyId, sessionId } = result.claims;
+      const [row] = await sessionUser.execute({ sessionId, userId, companyId });
+      // No row: the session was ended (logout on this device, "everywhere", a password reset).
+      if (!row || row.crewStatus !== CREW_STATUS.ACTIVE) throw unauthorized(MSG.sessionExpired);
+      const { crewStatus: _status, stale, ...user } = row;
+      if (stale) await touchSession(db, sessionId, request.ip, SESSION_TOUCH_MS);
+      request.user = user;
+      request.sessionId = sessionId;
+    }
+    const user = request.user;
     // Checked before the body is read: a role that may not act gets 403 whatever it sent. A
     // route that declares nothing is refused (route-permissions.test.ts keeps there being none).
     const allow = request.routeOptions.config?.allow;

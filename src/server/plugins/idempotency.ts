@@ -1,5 +1,5 @@
 import { createHash, type Hash } from 'node:crypto';
-import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { and, eq, sql } from 'drizzle-orm';
 import { API_PREFIX, IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_PATTERN, IDEMPOTENT_REPLAYED_HEADER } from '../../shared/constants';
 import { ERROR_CODE } from '../../shared/error-codes';
@@ -254,11 +254,15 @@ export function registerIdempotency(app: FastifyInstance, db: Db) {
   }
 
   app.addHook('onRoute', (route) => {
-    if (!route.url.startsWith(`${API_PREFIX}/`) || route.config?.public) return;
-    if (![route.method].flat().some((method) => changesState(method, route.config))) return;
+    if (![route.method].flat().some((method) => takesIdempotencyKey(method, route.url, route.config))) return;
     appendHook(route, 'onRequest', readKey);
     appendHook(route, 'preValidation', claimOrReplay);
     appendHook(route, 'onSend', keepReply);
     appendHook(route, 'onResponse', releaseUnsettled);
   });
+}
+
+/** Whether a route takes an `Idempotency-Key`: a change under /api/v1 by a signed-in caller (also what the OpenAPI document says). */
+export function takesIdempotencyKey(method: string, url: string, config: FastifyContextConfig | undefined): boolean {
+  return url.startsWith(`${API_PREFIX}/`) && !config?.public && changesState(method, config);
 }

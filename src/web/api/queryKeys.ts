@@ -49,6 +49,8 @@ export const queryKeys = {
   configurableRoles: [...crew, 'configurableRoles'] as const,
   myData: [...crew, 'myData'] as const,
   mySessions: [...crew, 'sessions'] as const,
+  apiTokens: ['api-tokens'] as const,
+  apiTokenRoles: ['api-tokens', 'roles'] as const,
 
   /** Every pole query starts with 'poles': adding or saving a pole refreshes the searches. */
   poles,

@@ -98,7 +98,11 @@ export async function signUpload(kind: UploadKind, file: File, opts: UploadOptio
   const headers = { ...(signed.headers ?? { 'Content-Type': check.contentType, 'x-amz-acl': 'public-read' }) };
   if (!Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['Content-Type'] = check.contentType;
   const type = Object.entries(headers).find(([h]) => h.toLowerCase() === 'content-type')?.[1] ?? check.contentType;
-  const url = signed.signedRequest.startsWith('/') ? `${origin}${signed.signedRequest}` : signed.signedRequest;
+  // Stored by this app (the kept url is one of its paths): PUT to the origin this page talks to,
+  // which may not be the server's PUBLIC_URL (a proxy, another address of the same server).
+  // Another store (S3): the signed URL exactly as given.
+  const target = new URL(signed.signedRequest, 'http://this-app.invalid');
+  const url = signed.url.startsWith('/') ? `${origin}${target.pathname}${target.search}` : signed.signedRequest;
   return { url, headers, keep: signed.url, type };
 }
 

@@ -9,3 +9,4 @@ export * from './name-clashes';
 export * from './history';
 export * from './record';
 export * from './webhooks';
+export * from './api-tokens';

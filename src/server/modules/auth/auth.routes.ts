@@ -49,7 +49,7 @@ export async function authRoutes(app: App, ctx: AppContext) {
     '/crew/login',
     {
       config: publicRoute,
-      schema: { tags: ['account'], body: loginBody, response: { 200: sessionReply } },
+      schema: { tags: ['account'], summary: 'Sign in with e-mail and password: a session token (also set as the cookie); integrators use an API token instead', body: loginBody, response: { 200: sessionReply } },
     },
     async (request, reply) => {
       const session = await service.login(ctx, request.body, deviceOf(request));
@@ -60,19 +60,22 @@ export async function authRoutes(app: App, ctx: AppContext) {
 
   app.post(
     '/crew/sign-up',
-    { config: publicRoute, onResponse: runDeferred, schema: { tags: ['account'], body: signUpBody, response: { 200: messageReply } } },
+    { config: publicRoute, onResponse: runDeferred, schema: { tags: ['account'], summary: 'Sign up a new company and its Admin (an e-mail link sets the password)', body: signUpBody, response: { 200: messageReply } } },
     (request) => service.signUp(ctx, request.body, request.ip, later(request)),
   );
 
   app.post(
     '/crew/forgot-password',
-    { config: publicRoute, onResponse: runDeferred, schema: { tags: ['account'], body: forgotBody, response: { 200: messageReply } } },
+    { config: publicRoute, onResponse: runDeferred, schema: { tags: ['account'], summary: 'Send a password reset link to this e-mail (the same answer whether or not it is known)', body: forgotBody, response: { 200: messageReply } } },
     (request) => service.forgotPassword(ctx, request.body, request.ip, later(request)),
   );
 
   app.post(
     '/crew/reset-password',
-    { config: publicRoute, schema: { tags: ['account'], body: resetBody, response: { 200: sessionReply } } },
+    {
+      config: publicRoute,
+      schema: { tags: ['account'], summary: 'Set a new password with a reset link: ends every session, then signs in this device', body: resetBody, response: { 200: sessionReply } },
+    },
     // No cookie: the reset page sends the person to /login (docs/product/screens.md); API clients get the token.
     (request) => service.resetPassword(ctx, request.body, deviceOf(request)),
   );
@@ -134,17 +137,17 @@ export async function authRoutes(app: App, ctx: AppContext) {
     },
   );
 
-  app.get('/crew/myData', { config: ownAccount, schema: { tags: ['account'], response: { 200: z.array(profile) } } }, async (request) => [
+  app.get('/crew/myData', { config: ownAccount, schema: { tags: ['account'], summary: 'My profile (a list of one)', response: { 200: z.array(profile) } } }, async (request) => [
     await service.getProfile(ctx, request.user),
   ]);
 
   app.put(
     '/crew/myProfileData',
-    { config: ownAccount, schema: { tags: ['account'], body: z.object({ user: profileUpdate }), response: { 200: profileSaveReply } } },
+    { config: ownAccount, schema: { tags: ['account'], summary: 'Change my profile (a new e-mail needs the current password)', body: z.object({ user: profileUpdate }), response: { 200: profileSaveReply } } },
     (request) => service.updateProfile(ctx, request.user, request.body.user, (err) => request.log.error({ err }, 'e-mail change notice failed')),
   );
 
-  app.get('/crew/configurableRoles', { config: ownAccount, schema: { tags: ['account'], response: { 200: z.array(roleOption) } } }, (request) =>
+  app.get('/crew/configurableRoles', { config: ownAccount, schema: { tags: ['account'], summary: 'The roles I may give a crew member, with the company\'s names for them', response: { 200: z.array(roleOption) } } }, (request) =>
     service.configurableRoles(ctx, request.user),
   );
 }

@@ -12,15 +12,15 @@ const tags = ['crew'];
  * The foreman lists are read by anyone signed in: the job and ticket screens offer them.
  */
 export async function crewRoutes(app: App, ctx: AppContext) {
-  app.get('/crew/allCrew', { config: { allow: 'crew.view' }, schema: { tags, response: { 200: z.array(crewMember) } } }, (request) =>
+  app.get('/crew/allCrew', { config: { allow: 'crew.view' }, schema: { tags, summary: "The company's crew members", response: { 200: z.array(crewMember) } } }, (request) =>
     service.listCrew(ctx, request.user)
   );
 
-  app.get('/crew/foremen', { config: { allow: 'read' }, schema: { tags, response: { 200: z.array(foremanOption) } } }, (request) =>
+  app.get('/crew/foremen', { config: { allow: 'read' }, schema: { tags, summary: 'Active foremen (role 3), for choosing a job\'s foreman', response: { 200: z.array(foremanOption) } } }, (request) =>
     service.foremen(ctx, request.user)
   );
 
-  app.get('/crew/working_foremen', { config: { allow: 'read' }, schema: { tags, response: { 200: z.array(foremanOption) } } }, (request) =>
+  app.get('/crew/working_foremen', { config: { allow: 'read' }, schema: { tags, summary: 'Active working foremen (role 4), for assigning a ticket', response: { 200: z.array(foremanOption) } } }, (request) =>
     service.workingForemen(ctx, request.user)
   );
 
@@ -30,6 +30,7 @@ export async function crewRoutes(app: App, ctx: AppContext) {
       config: { allow: 'read' },
       schema: {
         tags,
+        summary: "The crew of the job's foreman",
         querystring: z.object({ job_id: rowId }),
         response: { 200: z.array(foremanCrewMember) },
       },
@@ -37,13 +38,13 @@ export async function crewRoutes(app: App, ctx: AppContext) {
     (request) => service.foremanCrew(ctx, request.user, request.query.job_id),
   );
 
-  app.post('/crew', { config: { allow: 'crew.write' }, schema: { tags, body: z.object({ crew: crewCreate }), response: { 200: crewSaveReply } } }, (request) =>
+  app.post('/crew', { config: { allow: 'crew.write' }, schema: { tags, summary: 'Add a crew member (an invitation e-mail sets the password)', body: z.object({ crew: crewCreate }), response: { 200: crewSaveReply } } }, (request) =>
     service.createMember(ctx, request.user, request.body.crew, (err) => request.log.error({ err }, 'crew invitation mail failed'))
   );
 
   app.put(
     '/crew/:id',
-    { config: { allow: 'crew.write' }, schema: { tags, params: idParams, body: z.object({ crew: crewUpdate }), response: { 200: crewSaveReply } } },
+    { config: { allow: 'crew.write' }, schema: { tags, summary: 'Change a crew member (name, e-mail, role, status, foreman)', params: idParams, body: z.object({ crew: crewUpdate }), response: { 200: crewSaveReply } } },
     (request) => service.updateMember(ctx, request.user, request.params.id, request.body.crew),
   );
 
@@ -51,7 +52,7 @@ export async function crewRoutes(app: App, ctx: AppContext) {
     '/crew/:id/reset-password',
     {
       config: { allow: 'crew.write' },
-      schema: { tags, params: idParams, response: { 200: messageReply } },
+      schema: { tags, summary: 'E-mail a crew member a link to set a new password', params: idParams, response: { 200: messageReply } },
     },
     (request) => service.sendResetLink(ctx, request.user, request.params.id, (err) => request.log.error({ err }, 'crew reset mail failed')),
   );

@@ -20,7 +20,7 @@ export async function exportRoutes(app: App, ctx: AppContext) {
   app.get(
     '/jobs/:id/export.xlsx',
     {
-      config: { allow: 'jobs.write' },
+      config: { allow: 'jobs.write', openapi: { fileReply: { types: [XLSX_TYPE], description: 'The export as an Excel workbook (.xlsx)' } } },
       schema: {
         tags: ['jobs'],
         summary: 'An export option of the job as an Excel workbook: the CSV\'s columns, text as text, numbers and dates as numbers and dates',

@@ -12,7 +12,7 @@ import { storageFailure } from '../../plugins/errors';
 export async function healthRoutes(app: App, ctx: AppContext) {
   app.get(
     '/health',
-    { config: { public: true }, schema: { tags: ['system'], response: { 200: z.object({ ok: z.boolean() }) } } },
+    { config: { public: true }, schema: { tags: ['system'], summary: 'Whether the server and its database take writes (for a load balancer)', response: { 200: z.object({ ok: z.boolean() }) } } },
     async (request) => {
       // Proves the database takes writes, not only answers: txid_current() gives this statement
       // a transaction id (a replica in recovery refuses), and the session must not be read-only.

@@ -60,7 +60,10 @@ export async function invoiceRoutes(app: App, ctx: AppContext) {
     app.get(
       `/invoices/:id/${kind}`,
       {
-        config: { allow: 'billing.read' },
+        config: {
+          allow: 'billing.read',
+          openapi: { fileReply: { types: [INVOICE_FILE_TYPE[kind]], description: kind === 'xlsx' ? 'The invoice as an Excel workbook (.xlsx)' : 'The invoice as a PDF' } },
+        },
         schema: {
           tags,
           summary: kind === 'xlsx' ? 'The invoice as an Excel workbook (numbers as numbers, currency format)' : 'The invoice as a printable PDF',

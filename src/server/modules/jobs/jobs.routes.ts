@@ -21,13 +21,13 @@ export async function jobsRoutes(app: App, ctx: AppContext, replies: ReplyCache<
   // The list and the job page are served as bytes built once per change of what they show
   // (plugins/reply-cache.ts); their schemas document them and the API tests check every reply against
   // them. The list is one reply per company: every role of it sees the same list.
-  app.get('/jobs', { config: { allow: 'read' }, schema: { tags, response: { 200: z.array(jobListRowSchema) } } }, async (request, reply) =>
+  app.get('/jobs', { config: { allow: 'read' }, schema: { tags, summary: "The company's jobs with their counts and % complete", response: { 200: z.array(jobListRowSchema) } } }, async (request, reply) =>
     sendCachedReply(request, reply as FastifyReply, await service.getJobListReply(ctx, request.user, replies)),
   );
 
   app.get(
     '/jobs/:id',
-    { config: { allow: 'read' }, schema: { tags, params: idParams, response: { 200: jobSchema } } },
+    { config: { allow: 'read' }, schema: { tags, summary: 'One job with its tickets (the job page)', params: idParams, response: { 200: jobSchema } } },
     async (request, reply) => sendCachedReply(request, reply as FastifyReply, await service.getJobReply(ctx, request.user, request.params.id, replies)),
   );
 
@@ -50,7 +50,7 @@ export async function jobsRoutes(app: App, ctx: AppContext, replies: ReplyCache<
 
   app.get(
     '/jobs/tickets/:id',
-    { config: { allow: 'read' }, schema: { tags, params: idParams, response: { 200: z.array(ticketSchema) } } },
+    { config: { allow: 'read' }, schema: { tags, summary: "The job's tickets, each in full (tasks, notes, permits, images)", params: idParams, response: { 200: z.array(ticketSchema) } } },
     (request) => service.ticketsOfJob(ctx, request.user, request.params.id),
   );
 
@@ -58,7 +58,10 @@ export async function jobsRoutes(app: App, ctx: AppContext, replies: ReplyCache<
   app.get(
     '/jobs/:id/geojson',
     {
-      config: { allow: 'read' },
+      config: {
+        allow: 'read',
+        openapi: { fileReply: { types: [MAP_EXPORT_TYPE.geojson], description: 'A GeoJSON FeatureCollection of Point features, one per ticket with coordinates (RFC 7946)' } },
+      },
       schema: { tags, summary: 'The job\'s tickets with coordinates as GeoJSON points (application/geo+json, a download)', params: idParams, response: { 200: mapFeatureCollection } },
     },
     async (request, typedReply) => {
@@ -71,7 +74,10 @@ export async function jobsRoutes(app: App, ctx: AppContext, replies: ReplyCache<
   );
   app.get(
     '/jobs/:id/kml',
-    { config: { allow: 'read' }, schema: { tags, summary: 'The job\'s tickets with coordinates as KML 2.2 placemarks (Google Earth, a download)', params: idParams } },
+    {
+      config: { allow: 'read', openapi: { fileReply: { types: [MAP_EXPORT_TYPE.kml], description: 'A KML 2.2 document, one placemark per ticket with coordinates' } } },
+      schema: { tags, summary: 'The job\'s tickets with coordinates as KML 2.2 placemarks (Google Earth, a download)', params: idParams },
+    },
     async (request, reply) => {
       const job = await service.jobMapTickets(ctx, request.user, request.params.id);
       return reply
@@ -85,27 +91,34 @@ export async function jobsRoutes(app: App, ctx: AppContext, replies: ReplyCache<
     '/jobs/job_exists/:number',
     {
       config: { allow: 'read' },
-      schema: { tags, params: z.object({ number: z.string().min(1).max(200) }), response: { 200: jobExistsReply } },
+      schema: { tags, summary: 'The jobs of the company with this job number (compared as people read it)', params: z.object({ number: z.string().min(1).max(200) }), response: { 200: jobExistsReply } },
     },
     (request) => service.jobsWithNumber(ctx, request.user, request.params.number),
   );
 
-  for (const url of ['/jobs/', '/jobs']) {
-    app.put(
-      url,
-      {
-        config: { allow: 'jobs.write' },
-        bodyLimit: SAVE_BODY_LIMIT,
-        schema: { tags, hide: url === '/jobs', body: jobSaveBody, response: { 200: jobSaveReply } },
-      },
-      (request) => service.saveJob(ctx, request.user, request.body.job, (err) => request.log.error({ err }, 'replaced work packet could not be deleted')),
-    );
-  }
+  // `/jobs/` is also `/jobs`: the router ignores a trailing slash (app.ts).
+  app.put(
+    '/jobs/',
+    {
+      config: { allow: 'jobs.write' },
+      bodyLimit: SAVE_BODY_LIMIT,
+      schema: { tags, summary: 'Create (no id) or update (with the version read) a job, its tickets and units', body: jobSaveBody, response: { 200: jobSaveReply } },
+    },
+    (request) => service.saveJob(ctx, request.user, request.body.job, (err) => request.log.error({ err }, 'replaced work packet could not be deleted')),
+  );
 
-  const deleteSchema = { config: { allow: 'jobs.write' as const }, schema: { tags, params: idParams, response: { 200: jobDeleteReply } } };
+  const deleteSchema = { config: { allow: 'jobs.write' as const }, schema: { tags, summary: 'Delete a job with its tickets and files', params: idParams, response: { 200: jobDeleteReply } } };
   const remove = (request: FastifyRequest, id: number) =>
     service.deleteJob(ctx, request.user, id, (err) => request.log.error({ err }, 'job files could not be deleted'));
   // SPEC's path deletes with a GET: marked, so the cookie alone (a cross-site link or <img>) cannot.
-  app.get('/jobs/delete/:id', { ...deleteSchema, config: { ...deleteSchema.config, changesState: true } }, (request) => remove(request, request.params.id));
+  app.get(
+    '/jobs/delete/:id',
+    {
+      ...deleteSchema,
+      config: { ...deleteSchema.config, changesState: true },
+      schema: { ...deleteSchema.schema, summary: 'Delete a job (the SPEC\'s GET form of DELETE /jobs/{id}; takes an Idempotency-Key like any change)' },
+    },
+    (request) => remove(request, request.params.id),
+  );
   app.delete('/jobs/:id', deleteSchema, (request) => remove(request, request.params.id));
 }

@@ -26,7 +26,7 @@ export async function referenceRoutes(app: App, { db }: AppContext) {
     (request) => repo.listPermitTypes(db, request.user.companyId),
   );
 
-  app.get('/utilities', { config: { allow: 'read' }, schema: { tags: ['reference'], response: { 200: z.array(utilitySchema) } } }, (request) =>
+  app.get('/utilities', { config: { allow: 'read' }, schema: { tags: ['reference'], summary: "The company's utilities (each with its unit library)", response: { 200: z.array(utilitySchema) } } }, (request) =>
     repo.listUtilities(db, request.user.companyId),
   );
 }

@@ -9,13 +9,14 @@ describe('OpenAPI document', () => {
     const paths = Object.keys(res.json().paths);
     for (const p of [
       '/api/v1/tickets/{id}',
-      '/api/v1/tickets/',
+      '/api/v1/tickets/{id}/tasks/{ticket_task_id}',
+      '/api/v1/tickets',
       '/api/v1/tickets/merge/{id}',
       '/api/v1/tickets/needsMerge/{jobId}',
       '/api/v1/tickets/images/{id}',
       '/api/v1/tickets/xls-upload',
       '/api/v1/media_upload/s3-upload-complete',
-      '/api/v1/poles/',
+      '/api/v1/poles',
       '/api/v1/poles/byUtility',
       '/api/v1/poles/polesByPoleOrLine',
       '/api/v1/poles/specificPole',

@@ -106,10 +106,10 @@ export async function deleteTasks(db: DbOrTx, ticketId: number, ids: number[]) {
 
 /** The quantities of a kept task; the rest of it (its unit, its workbook row's description) stays as stored. */
 /** Sets a task's quantities, stamped with who set them and when (the conflict screen names them). */
-export async function updateTask(db: DbOrTx, ticketId: number, id: number, initQty: number, additionalQty: number, by: number) {
+export async function updateTask(db: DbOrTx, ticketId: number, id: number, initQty: number, additionalQty: number, by: number, dateCompleted?: Date | null) {
   await db
     .update(ticketTasks)
-    .set({ initQty, additionalQty, qtyChangedAt: sql`now()`, qtyChangedBy: by })
+    .set({ initQty, additionalQty, qtyChangedAt: sql`now()`, qtyChangedBy: by, ...(dateCompleted !== undefined ? { dateCompleted } : {}) })
     .where(and(eq(ticketTasks.ticketId, ticketId), eq(ticketTasks.id, id)));
 }
 

@@ -5,6 +5,7 @@ import {
   mergeBody,
   needsMergeQuery,
   needsMergeReply,
+  taskPatchBody,
   ticketDeleteReply,
   ticketReply,
   ticketSchema,
@@ -19,6 +20,7 @@ import * as images from './images.service';
 import * as service from './tickets.service';
 
 const jobParams = z.object({ jobId: rowId });
+const taskParams = z.object({ id: rowId, ticket_task_id: rowId });
 const tags = ['tickets'];
 
 /**
@@ -62,6 +64,25 @@ export async function ticketRoutes(app: App, ctx: AppContext) {
       },
     },
     (request) => service.saveTicket(ctx, request.user, request.body.ticket, logFor(request)),
+  );
+
+  app.patch(
+    '/tickets/:id/tasks/:ticket_task_id',
+    {
+      // A task's quantities and date are what a ticket save checks as tickets.edit (Lineman and
+      // Apprentice may not): refused here before the body is read.
+      config: { allow: 'tickets.edit' },
+      schema: {
+        tags,
+        summary: "Change one task of a ticket (its quantities or completion date), with the ticket's version",
+        description:
+          'Changes this task only; the ticket\'s other tasks, notes and fields stay as stored. The same rules as a ticket save: roles (Lineman and Apprentice may not change quantities: 403), a billed ticket answers 409, a stale `version` answers 409 with `code: stale_version`. Replies with the whole ticket and its new version.',
+        params: taskParams,
+        body: taskPatchBody,
+        response: { 200: ticketReply },
+      },
+    },
+    (request) => service.patchTask(ctx, request.user, request.params.id, request.params.ticket_task_id, request.body),
   );
 
   app.put(

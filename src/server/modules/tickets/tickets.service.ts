@@ -3,7 +3,7 @@ import { toIsoDate } from '../../../shared/dates';
 import { MSG } from '../../../shared/messages';
 import { can } from '../../../shared/permissions';
 import { clampAdditionalQty } from '../../../shared/tasks';
-import type { PermitSave, Ticket, TicketSave } from '../../../shared/tickets.schemas';
+import type { PermitSave, TaskPatch, Ticket, TicketSave } from '../../../shared/tickets.schemas';
 import type { AppContext } from '../../context';
 import type { DbOrTx } from '../../db/client';
 import type { tickets } from '../../db/schema/index';
@@ -151,7 +151,11 @@ interface Changes {
   edits: string[]; // tickets.edit
   notes: string[]; // new note texts (tickets.annotate)
   workOrders?: string[];
-  tasks?: { remove: number[]; update: { id: number; init: number; additional: number }[]; add: { unitId: number; init: number; additional: number }[] };
+  tasks?: {
+    remove: number[];
+    update: { id: number; init: number; additional: number; done?: Date | null }[];
+    add: { unitId: number; init: number; additional: number; done: Date | null }[];
+  };
   permits?: { remove: number[]; update: { id: number; set: Record<string, unknown> }[]; add: Record<string, unknown>[] };
   /** Urls no longer referenced once the save commits. */
   orphanUrls: string[];
@@ -328,13 +332,17 @@ async function diffTasks({ db, user, cur, c }: Diff, input: TicketSave) {
   for (const t of input.tasks) {
     const init = t.init_qty;
     const additional = clampAdditionalQty(init, t.additional_qty);
+    const done = t.date_completed == null ? t.date_completed : new Date(t.date_completed);
     if (t.ticket_task_id != null) {
       const p = prev.get(t.ticket_task_id);
       if (!p) throw notFound('task');
       kept.add(p.id);
-      if (p.initQty !== init || p.additionalQty !== additional) tasks.update.push({ id: p.id, init, additional });
+      const doneChanged = done !== undefined && (done?.getTime() ?? null) !== (p.dateCompleted?.getTime() ?? null);
+      if (p.initQty !== init || p.additionalQty !== additional || doneChanged) {
+        tasks.update.push({ id: p.id, init, additional, ...(doneChanged ? { done } : {}) });
+      }
     } else {
-      tasks.add.push({ unitId: t.task_id, init, additional });
+      tasks.add.push({ unitId: t.task_id, init, additional, done: done ?? null });
     }
   }
   tasks.remove = [...prev.keys()].filter((id) => !kept.has(id));
@@ -414,11 +422,20 @@ async function applyChanges(db: DbOrTx, user: CurrentUser, cur: repo.TicketRow, 
   await repo.insertNotes(db, companyId, cur.id, user.id, c.notes);
   if (c.tasks) {
     await repo.deleteTasks(db, cur.id, c.tasks.remove);
-    for (const t of c.tasks.update) await repo.updateTask(db, cur.id, t.id, t.init, t.additional, user.id);
+    for (const t of c.tasks.update) await repo.updateTask(db, cur.id, t.id, t.init, t.additional, user.id, t.done);
     const now = new Date();
     await repo.insertTasks(
       db,
-      c.tasks.add.map((t) => ({ companyId, ticketId: cur.id, unitId: t.unitId, initQty: t.init, additionalQty: t.additional, qtyChangedAt: now, qtyChangedBy: user.id })),
+      c.tasks.add.map((t) => ({
+        companyId,
+        ticketId: cur.id,
+        unitId: t.unitId,
+        initQty: t.init,
+        additionalQty: t.additional,
+        dateCompleted: t.done,
+        qtyChangedAt: now,
+        qtyChangedBy: user.id,
+      })),
     );
   }
   if (c.permits) {
@@ -483,28 +500,78 @@ export async function saveTicket(ctx: AppContext, user: CurrentUser, input: Tick
       body = { ...input, pole_id: undefined, pole: undefined };
     } else {
       if (input.version === undefined) throw badRequest(MSG.ticketVersionRequired, { version: 'required' });
-      cur = await repo.lockTicket(tx, user.companyId, input.id);
-      if (!cur) throw notFound('ticket');
-      if (input.job_id != null && input.job_id !== cur.jobId) throw notFound('ticket');
-      if (cur.version !== input.version) throw conflict(MSG.staleVersion, ERROR_CODE.staleVersion);
+      cur = await lockAtVersion(tx, user, input.id, input.version, input.job_id);
       before = (await loadTicket(tx, user.companyId, cur.id))!;
     }
-    const changes = await diffTicket(ctx, tx, user, cur!, body);
-    checkRole(user, changes);
-    // Checked on the row locked above: an invoice made meanwhile has already set billed_at.
-    if (changes.edits.includes('tasks') || changes.edits.includes('status')) assertNotBilledLocked(cur!);
-    const changed = await applyChanges(tx, user, cur!, changes);
-    await emitStatusEvent(tx, user, cur!, changes);
-    orphanUrls = changes.orphanUrls;
-    if (!changed && before) return before;
-    // Read under the lock, in the save's transaction: the history entries and the reply see the
-    // same ticket, and a save that rolls back leaves no entry.
-    const after = await reload(tx, user.companyId, cur!.id);
-    await recordTicketChange(tx, user, before, after);
-    return after;
+    const result = await applySave(ctx, tx, user, cur!, body, before);
+    orphanUrls = result.orphanUrls;
+    return result.ticket;
   });
   await deleteUnreferencedFiles(ctx, user.companyId, orphanUrls, log);
   return { ticket: saved, ...(await mergeFlags(db, user.companyId, saved)) };
+}
+
+/** The ticket to update, locked, if it is the caller's company's and still at the version read. */
+async function lockAtVersion(tx: DbOrTx, user: CurrentUser, id: number, version: number, jobId?: number | null): Promise<repo.TicketRow> {
+  const cur = await repo.lockTicket(tx, user.companyId, id);
+  if (!cur) throw notFound('ticket');
+  if (jobId != null && jobId !== cur.jobId) throw notFound('ticket');
+  if (cur.version !== version) throw conflict(MSG.staleVersion, ERROR_CODE.staleVersion);
+  return cur;
+}
+
+/**
+ * One save of a locked ticket: compare, check the role and billing lock, write, and in the same
+ * transaction its history entries and webhook event. `before`: the read model before the change
+ * (null when this save creates the ticket). The ticket after, and the urls the save orphaned.
+ */
+async function applySave(
+  ctx: AppContext,
+  tx: DbOrTx,
+  user: CurrentUser,
+  cur: repo.TicketRow,
+  body: TicketSave,
+  before: Ticket | null,
+): Promise<{ ticket: Ticket; orphanUrls: string[] }> {
+  const changes = await diffTicket(ctx, tx, user, cur, body);
+  checkRole(user, changes);
+  // Checked on the row locked above: an invoice made meanwhile has already set billed_at.
+  if (changes.edits.includes('tasks') || changes.edits.includes('status')) assertNotBilledLocked(cur);
+  const changed = await applyChanges(tx, user, cur, changes);
+  await emitStatusEvent(tx, user, cur, changes);
+  if (!changed && before) return { ticket: before, orphanUrls: changes.orphanUrls };
+  // Read under the lock, in the save's transaction: the history entries and the reply see the
+  // same ticket, and a save that rolls back leaves no entry.
+  const after = await reload(tx, user.companyId, cur.id);
+  await recordTicketChange(tx, user, before, after);
+  return { ticket: after, orphanUrls: changes.orphanUrls };
+}
+
+/**
+ * PATCH /tickets/{id}/tasks/{ticket_task_id} (docs/product/api.md §4 Tickets): one task. It is the
+ * ticket save of the stored task list with this one task changed, so every rule of PUT /tickets/
+ * (role, billing lock, clamping, version, the job page's touch) applies unchanged, and the
+ * other tasks are sent back exactly as stored: nothing else can change.
+ */
+export async function patchTask(ctx: AppContext, user: CurrentUser, ticketId: number, taskId: number, input: TaskPatch): Promise<{ ticket: Ticket }> {
+  const ticket = await ctx.db.transaction(async (tx) => {
+    const cur = await lockAtVersion(tx, user, ticketId, input.version);
+    const before = (await loadTicket(tx, user.companyId, cur.id))!;
+    const stored = await repo.tasksOf(tx, cur.id);
+    if (!stored.some((t) => t.id === taskId)) throw notFound('task');
+    const tasks = stored.map((t) => {
+      const mine = t.id === taskId;
+      return {
+        ticket_task_id: t.id,
+        task_id: t.unitId,
+        init_qty: mine && input.init_qty !== undefined ? input.init_qty : t.initQty,
+        additional_qty: mine && input.additional_qty !== undefined ? input.additional_qty : t.additionalQty,
+        date_completed: mine ? input.date_completed : undefined,
+      };
+    });
+    return (await applySave(ctx, tx, user, cur, { id: cur.id, version: input.version, tasks }, before)).ticket;
+  });
+  return { ticket };
 }
 
 // ---------------------------------------------------------------------------------------------

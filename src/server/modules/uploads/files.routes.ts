@@ -19,12 +19,30 @@ export const FILE_MSG = {
   tooLarge: (max: number) => `The file is larger than this upload link allows (${max} bytes). Choose a smaller file.`,
 } as const;
 
+/** Optional in the schema so that an incomplete link gets FILE_MSG.linkIncomplete; the document says what a signed link carries. */
 const putQuery = z.object({
-  ct: z.string().max(255).optional(),
-  max: z.string().max(20).optional(),
-  exp: z.string().max(20).optional(),
-  sig: z.string().max(200).optional(),
+  ct: z.string().max(255).optional().describe('the content type the link was signed for'),
+  max: z.string().max(20).optional().describe('the largest size allowed, in bytes'),
+  exp: z.string().max(20).optional().describe('when the link expires (seconds since 1970)'),
+  sig: z.string().max(200).optional().describe('the signature'),
 });
+
+/** What the schema cannot say of the upload PUT: its path, its body of any type, its header and replies. */
+const UPLOAD_PUT_DOC = {
+  parameters: [
+    { name: 'key', in: 'path', required: true, description: 'The rest of the signed path (company/kind/id/name): use `signedRequest` as given.', schema: { type: 'string' } },
+    ...['ct', 'max', 'exp', 'sig'].map((name) => ({ name, in: 'query', required: true, schema: { type: 'string' } })),
+    { name: 'Content-Type', in: 'header', required: true, description: 'Exactly the `Content-Type` of the sign reply\'s `headers`.', schema: { type: 'string' } },
+  ],
+  requestBody: { required: true, content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } }, description: 'The file\'s bytes, sent with the Content-Type the link was signed for (application/pdf, image/jpeg, …).' },
+  responses: {
+    '200': { description: 'Stored. Save the sign reply\'s `url` in the record next.' },
+    '400': { description: 'The Content-Type is not the one the link was signed for.' },
+    '403': { description: 'The link is incomplete, altered or expired: ask for a new one.' },
+    '409': { description: 'The link was used already: the file is stored.' },
+    '413': { description: 'The file is larger than the link allows.' },
+  },
+};
 
 /** Types a browser may show inline; anything else is sent as a download. */
 const INLINE_TYPES = new Set<string>([...Object.keys(IMAGE_TYPES), ...Object.keys(DOCUMENT_TYPES)]);
@@ -59,7 +77,18 @@ export async function localFileRoutes(app: App, ctx: AppContext) {
 
     files.put(
       `${LOCAL_FILES_PREFIX}/*`,
-      { config: { public: true }, schema: { hide: true, querystring: putQuery } },
+      {
+        // The signature in the query is the permission, like an S3 presigned URL (no token).
+        config: { public: true, openapi: { operation: UPLOAD_PUT_DOC } },
+        schema: {
+          tags: ['uploads'],
+          operationId: 'putSignedUpload',
+          summary: 'Upload a file: PUT its bytes to the `signedRequest` of a sign call, with its `headers`',
+          description:
+            'Step 2 of the signed upload (step 1: `GET /api/v1/doc_upload/sign-s3-pdf` or `/api/v1/media_upload/sign-s3-media`). Send the request to `signedRequest` exactly as it was given (it carries `ct`, `max`, `exp`, `sig`), with the `headers` of that reply. The link works once and for 15 minutes; then save the `url` in the record (step 3).',
+          querystring: putQuery,
+        },
+      },
       async (request, reply) => {
         const key = keyOf(request);
         const { ct, max, exp, sig } = request.query;

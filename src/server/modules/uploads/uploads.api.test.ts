@@ -69,7 +69,8 @@ describe('GET /doc_upload/sign-s3-pdf', () => {
       expect(res.statusCode, res.body).toBe(200);
       const body = res.json();
       expect(body.url).toMatch(new RegExp(`^/files/${demoCompanyId}/${kind}/[0-9a-f-]{36}/(Tickets_2024\\.xlsx|Dig_Safe_7\\.pdf)$`));
-      expect(body.signedRequest.startsWith(`${body.url}?`)).toBe(true);
+      // Absolute, on PUBLIC_URL (an integrator PUTs to it as given); the kept url stays a path.
+      expect(body.signedRequest.startsWith(`${t.config.publicUrl}${body.url}?`)).toBe(true);
       const q = new URL(body.signedRequest, 'http://x').searchParams;
       expect(q.get('ct')).toBe(types[kind] ?? 'application/pdf');
       expect(Number(q.get('max'))).toBe(UPLOAD_RULES[kind].maxBytes);

@@ -14,10 +14,12 @@ const fileQuery = {
   fileSize: z.string().max(20).optional().describe('its size in bytes; when given, the upload must be exactly this size'),
 };
 const signedReply = z.object({
-  signedRequest: z.string(),
-  url: z.string(),
-  headers: z.record(z.string(), z.string()),
-  maxBytes: z.number(),
+  signedRequest: z
+    .string()
+    .describe('An absolute URL: PUT the file\'s bytes to it, with `headers`, within 15 minutes, once (see `PUT /files/{key}`; another storage, such as S3, signs its own URL).'),
+  url: z.string().describe('Where the file will be: send it in the record you save next (a job\'s work_packet_url, a ticket\'s dig_safe_url, a photo\'s url).'),
+  headers: z.record(z.string(), z.string()).describe('The headers the PUT must carry, exactly (Content-Type).'),
+  maxBytes: z.number().describe('The largest file the PUT may send, in bytes.'),
 });
 const responses = { 200: signedReply };
 
@@ -30,8 +32,10 @@ export async function uploadRoutes(app: App, ctx: AppContext) {
   app.get(
     '/doc_upload/sign-s3-pdf',
     {
-      // The kind of file, read from the query, decides the permission (UPLOAD_ACTION).
-      config: { allow: CHECKED_IN_HANDLER },
+      // The kind of file, read from the query, decides the permission (UPLOAD_ACTION). The
+      // handler words the refusal of a missing directory or name (UPLOAD_MSG), so the schema lets
+      // them be absent and the document says they are required.
+      config: { allow: CHECKED_IN_HANDLER, openapi: { requiredQuery: ['directory', 'fileName', 'fileType'] } },
       schema: {
         tags: ['uploads'],
         summary: 'Sign the upload of a document (excel, work_packet, dig_file, nra_file, permit)',
@@ -49,7 +53,7 @@ export async function uploadRoutes(app: App, ctx: AppContext) {
   app.get(
     '/media_upload/sign-s3-media',
     {
-      config: { allow: UPLOAD_ACTION.media },
+      config: { allow: UPLOAD_ACTION.media, openapi: { requiredQuery: ['fileName', 'fileType'] } },
       schema: {
         tags: ['uploads'],
         summary: 'Sign the upload of a ticket photo',

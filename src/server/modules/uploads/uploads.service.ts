@@ -26,7 +26,7 @@ export function docKind(directory: string | undefined): UploadKind {
  * content type and size. The caller has checked the permission of the kind.
  */
 export async function signUpload(
-  { storage }: AppContext,
+  { storage, config }: AppContext,
   user: CurrentUser,
   kind: UploadKind,
   file: { fileName?: string; fileType?: string; fileSize?: string },
@@ -42,5 +42,8 @@ export async function signUpload(
   const { maxBytes } = UPLOAD_RULES[kind];
   const key = makeStorageKey(user.companyId, kind, file.fileName);
   const signed = await storage.signUpload({ key, contentType: check.contentType, maxBytes, exactBytes: size });
-  return { ...signed, maxBytes: size ?? maxBytes };
+  // Absolute, so another system can PUT to it as given (docs/product/api.md §6): local storage
+  // signs a path of this app, which is made a URL of PUBLIC_URL. `url` stays as stored (a path).
+  const signedRequest = signed.signedRequest.startsWith('/') ? `${config.publicUrl}${signed.signedRequest}` : signed.signedRequest;
+  return { ...signed, signedRequest, maxBytes: size ?? maxBytes };
 }

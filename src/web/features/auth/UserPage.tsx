@@ -7,6 +7,7 @@ import { isNewSignInEmail, profileUpdate } from '../../../shared/auth.schemas';
 import { TIMING } from '../../../shared/constants';
 import { formatLongDate } from '../../../shared/dates';
 import { MSG } from '../../../shared/messages';
+import { can } from '../../../shared/permissions';
 import { ApiError } from '../../api/client';
 import { errorsAfterLeaving, serverFieldErrors, touchAll } from '../../components/form';
 import { useSession } from '../../api/session';
@@ -20,6 +21,7 @@ import { OfflineAccountNote, profileOnDevice } from './OfflineAccount';
 import { SessionsCard } from './SessionsCard';
 import { CompanyCard } from './CompanyCard';
 import { ROLE } from '../../../shared/constants';
+import { ApiTokensCard } from './ApiTokensCard';
 import { useLogout } from './useLogout';
 
 const ForgotPasswordModal = lazyDialog(() => import('./ForgotPasswordModal').then((m) => m.ForgotPasswordModal));
@@ -165,6 +167,8 @@ export default function UserPage() {
           </Group>
         </Paper>
       )}
+      {/* Admins connect other systems here (docs/product/integrations.md §API tokens). */}
+      {can(user?.role_id, 'apiTokens.manage') && online && <ApiTokensCard />}
       {/* docs/product/screens.md §2: the same 'What's My Password?' modal as the login page; its own errors show in it. */}
       <ForgotPasswordModal
         opened={resetOpen}
