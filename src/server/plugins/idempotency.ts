@@ -264,5 +264,5 @@ export function registerIdempotency(app: FastifyInstance, db: Db) {
 
 /** Whether a route takes an `Idempotency-Key`: a change under /api/v1 by a signed-in caller (also what the OpenAPI document says). */
 export function takesIdempotencyKey(method: string, url: string, config: FastifyContextConfig | undefined): boolean {
-  return url.startsWith(`${API_PREFIX}/`) && !config?.public && changesState(method, config);
+  return url.startsWith(`${API_PREFIX}/`) && !config?.public && !config?.secretReply && changesState(method, config);
 }

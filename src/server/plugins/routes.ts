@@ -47,6 +47,12 @@ declare module 'fastify' {
      * requests like POST/PUT/DELETE are, and takes an `Idempotency-Key` like them.
      */
     changesState?: boolean;
+    /**
+     * The reply carries a secret shown once (an API token, a webhook signing secret): it takes no
+     * `Idempotency-Key`, so the secret is never stored in the idempotency table for 24 hours. A
+     * repeated request makes a second one, which the Admin sees in the list and can revoke.
+     */
+    secretReply?: boolean;
   }
 }
 

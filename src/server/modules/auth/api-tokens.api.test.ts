@@ -5,6 +5,7 @@ import { ERROR_CODE } from '../../../shared/error-codes';
 import { MSG } from '../../../shared/messages';
 import { ROLE, SESSION_COOKIE } from '../../../shared/constants';
 import { buildApp } from '../../app';
+import { rowsOf } from '../../db/client';
 import { apiTokens, users } from '../../db/schema/index';
 import { createTestApp } from '../../test/harness';
 
@@ -46,6 +47,17 @@ describe('POST /api-tokens', () => {
     expect(listed.statusCode).toBe(200);
     expect(listed.body).not.toContain(secret.slice(3));
     expect(listed.json().tokens.find((x: { id: number }) => x.id === token.id).last_used_at).toEqual(expect.any(String));
+  });
+
+  it('never keeps the secret in the idempotency table: the route takes no Idempotency-Key', async () => {
+    const headers = { 'idempotency-key': 'token-once-1' };
+    const a = await call('POST', '/api-tokens', admin, { name: 'Twice', role_id: ROLE.LINEMAN }, headers);
+    const b = await call('POST', '/api-tokens', admin, { name: 'Twice', role_id: ROLE.LINEMAN }, headers);
+    expect([a.statusCode, b.statusCode]).toEqual([200, 200]);
+    expect(b.headers['idempotent-replayed']).toBeUndefined();
+    expect(b.json().secret).not.toBe(a.json().secret);
+    const kept = await t.ctx.db.execute(sql`select count(*)::int as n from idempotency_keys where key = 'token-once-1'`);
+    expect(rowsOf<{ n: number }>(kept)[0].n).toBe(0);
   });
 
   it('is for Admins only: Office Manager and Lineman 403', async () => {

@@ -18,7 +18,7 @@ export async function apiTokenRoutes(app: App, ctx: AppContext) {
   app.post(
     '/api-tokens',
     {
-      config: allow,
+      config: { ...allow, secretReply: true },
       schema: {
         tags,
         summary: 'Create an API token: the secret is in this reply only',

@@ -32,7 +32,7 @@ export async function webhookRoutes(app: App, ctx: AppContext) {
   app.post(
     '/webhooks',
     {
-      config,
+      config: { ...config, secretReply: true },
       schema: {
         tags,
         summary: 'Register an endpoint: 201 with its signing secret, shown this once',

@@ -2,7 +2,6 @@ import { useEffect, useRef, useState } from 'react';
 import { schemaResolver, useForm } from '@mantine/form';
 import { Alert, Button, Container, Group, Paper, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { Link } from 'react-router';
-import { can } from '../../../shared/permissions';
 import { isNewSignInEmail, profileUpdate } from '../../../shared/auth.schemas';
 import { TIMING } from '../../../shared/constants';
 import { formatLongDate } from '../../../shared/dates';
