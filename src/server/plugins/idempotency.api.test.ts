@@ -358,7 +358,7 @@ describe('the key itself', () => {
     expect(await countTickets('long key')).toBe(1);
   });
 
-  it('is checked on every state-changing route behind sign-in, and ignored by the open ones', async () => {
+  it('is checked on every state-changing route behind sign-in, and ignored by the open ones and those whose reply holds a secret', async () => {
     const routes = registeredRoutes(t.app).filter((r) => r.url.startsWith(`${API}/`) && r.changesState);
     expect(routes.length).toBeGreaterThan(15);
     const wrong: string[] = [];
@@ -367,10 +367,12 @@ describe('the key itself', () => {
         const url = route.url.replace(/:\w+/g, '999999');
         const res = await t.request({ method: route.method as 'POST', url, token: admin, headers: { [IDEMPOTENCY_KEY_HEADER]: key } });
         const refused = res.statusCode === 400 && res.json().code === ERROR_CODE.idempotencyKeyInvalid;
-        if (refused === route.public || res.statusCode >= 500) wrong.push(`${route.method} ${route.url}: ${res.statusCode} ${res.body.slice(0, 120)}`);
+        if (refused !== route.takesIdempotencyKey || res.statusCode >= 500) wrong.push(`${route.method} ${route.url}: ${res.statusCode} ${res.body.slice(0, 120)}`);
       }
     }
     expect(wrong).toEqual([]);
+    // The exceptions are exactly the open routes and the two that answer a secret once.
+    expect(routes.filter((r) => !r.takesIdempotencyKey && !r.public).map((r) => `${r.method} ${r.url}`).sort()).toEqual([`POST ${API}/api-tokens`, `POST ${API}/webhooks`]);
     expect(await t.ctx.db.select().from(idempotencyKeys).where(eq(idempotencyKeys.key, 'not valid'))).toEqual([]);
   });
 

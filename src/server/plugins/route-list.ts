@@ -1,4 +1,5 @@
 import type { FastifyInstance, RouteOptions } from 'fastify';
+import { takesIdempotencyKey } from './idempotency';
 import { changesState, type RoutePermission } from './routes';
 
 export interface RegisteredRoute {
@@ -7,6 +8,8 @@ export interface RegisteredRoute {
   public: boolean;
   /** Whether a call to it changes state (plugins/routes.ts `changesState`). */
   changesState: boolean;
+  /** Whether it takes an `Idempotency-Key` (plugins/idempotency.ts `takesIdempotencyKey`). */
+  takesIdempotencyKey: boolean;
   /** The permission it declares (`config.allow`), if any. */
   allow: RoutePermission | undefined;
   /** The route's declared schema (zod), as the route gave it. */
@@ -30,6 +33,7 @@ export function collectRoutes(app: FastifyInstance) {
         url: route.url,
         public: Boolean(route.config?.public),
         changesState: changesState(method, route.config),
+        takesIdempotencyKey: takesIdempotencyKey(method, route.url, route.config),
         allow: route.config?.allow,
         schema: route.schema,
       });
