@@ -21,6 +21,8 @@ for (const size of [
   { name: 'phone', width: 390, height: 844 },
 ]) {
   test(`webhooks page on a ${size.name}: add, a delivery in the log, Resend, disable, delete`, async ({ page, context, loginAs, seededJob }) => {
+    // Two deliveries by the server's worker (a poll every 2 s, a try each) and two axe scans.
+    test.setTimeout(120_000);
     await page.setViewportSize({ width: size.width, height: size.height });
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
     const got: Delivery[] = [];
