@@ -82,16 +82,21 @@ export function registerAuth(app: App, { db, config }: AppContext) {
     if (!can(this.user?.roleId, action)) throw forbidden();
   });
 
+  // Who the caller is, whether they came with a session or an API token.
+  const callerColumns = {
+    id: users.id,
+    companyId: users.companyId,
+    roleId: users.roleId,
+    firstName: users.firstName,
+    lastName: users.lastName,
+    email: users.email,
+    crewStatus: users.crewStatus,
+  };
+
   // Built once and prepared on the server: this runs before every request.
   const sessionUser = db
     .select({
-      id: users.id,
-      companyId: users.companyId,
-      roleId: users.roleId,
-      firstName: users.firstName,
-      lastName: users.lastName,
-      email: users.email,
-      crewStatus: users.crewStatus,
+      ...callerColumns,
       // Compared here, not by the caller's clock: processes may disagree on the time.
       stale: sql<boolean>`${sessions.lastSeenAt} < now() - make_interval(secs => ${SESSION_TOUCH_MS / 1000})`,
     })
@@ -111,13 +116,7 @@ export function registerAuth(app: App, { db, config }: AppContext) {
   // request, so a revoked or expired token is refused at once by every process.
   const tokenUser = db
     .select({
-      id: users.id,
-      companyId: users.companyId,
-      roleId: users.roleId,
-      firstName: users.firstName,
-      lastName: users.lastName,
-      email: users.email,
-      crewStatus: users.crewStatus,
+      ...callerColumns,
       tokenId: apiTokens.id,
       tokenName: apiTokens.name,
       tokenRoleId: apiTokens.roleId,
