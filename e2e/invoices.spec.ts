@@ -73,8 +73,8 @@ test('office invoices a job: preview, confirm, Billed badge, XLSX and PDF downlo
   }
 
   // The evidence pack (docs/product/billing.md §7): both offered; the PDF downloads and is a PDF.
-  await expect(invoiceRow.getByRole('link', { name: `Download the evidence of ${number} as ZIP, with every photo` })).toHaveAttribute('href', /\/evidence\.zip$/);
-  const [evidence] = await Promise.all([page.waitForEvent('download'), invoiceRow.getByRole('link', { name: `Download the evidence of ${number} as PDF` }).click()]);
+  await expect(invoiceRow.getByRole('link', { name: `Download Evidence ZIP of ${number}, with every photo` })).toHaveAttribute('href', /\/evidence\.zip$/);
+  const [evidence] = await Promise.all([page.waitForEvent('download'), invoiceRow.getByRole('link', { name: `Download Evidence PDF of ${number}` }).click()]);
   expect(evidence.suggestedFilename()).toBe(`${job.number} ${number} evidence.pdf`);
   expect(readFileSync((await evidence.path())!).subarray(0, 5).toString('latin1')).toBe('%PDF-');
 

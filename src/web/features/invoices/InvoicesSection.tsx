@@ -107,7 +107,7 @@ export default function InvoicesSection({ jobId }: { jobId: number }) {
                           size="compact-xs"
                           variant="default"
                           leftSection={<IconPhotoCheck size={14} />}
-                          aria-label={`Download the evidence of ${inv.number} as PDF`}
+                          aria-label={`Download Evidence PDF of ${inv.number}`}
                         >
                           Evidence PDF
                         </Button>
@@ -118,7 +118,7 @@ export default function InvoicesSection({ jobId }: { jobId: number }) {
                           size="compact-xs"
                           variant="default"
                           leftSection={<IconFileZip size={14} />}
-                          aria-label={`Download the evidence of ${inv.number} as ZIP, with every photo`}
+                          aria-label={`Download Evidence ZIP of ${inv.number}, with every photo`}
                         >
                           Evidence ZIP
                         </Button>
