@@ -16,8 +16,6 @@ import { usePageTitle } from '../../components/usePageTitle';
 import { CurrentPasswordField } from './CurrentPasswordField';
 import { OfflineAccountNote, profileOnDevice } from './OfflineAccount';
 import { SessionsCard } from './SessionsCard';
-import { CompanyCard } from './CompanyCard';
-import { ROLE } from '../../../shared/constants';
 import { useLogout } from './useLogout';
 
 const ForgotPasswordModal = lazyDialog(() => import('./ForgotPasswordModal').then((m) => m.ForgotPasswordModal));
@@ -146,8 +144,6 @@ export default function UserPage() {
         </Stack>
       </Paper>
       <SessionsCard />
-      {/* Only an Admin sets the company's time zone (decision 046). */}
-      {user?.role_id === ROLE.ADMIN && online && <CompanyCard />}
       {/* docs/product/screens.md §2: the same 'What's My Password?' modal as the login page; its own errors show in it. */}
       <ForgotPasswordModal
         opened={resetOpen}
