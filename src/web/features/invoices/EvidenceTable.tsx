@@ -1,4 +1,4 @@
-import { Badge, Stack, Table, Text } from '@mantine/core';
+import { Stack, Table, Text } from '@mantine/core';
 import type { InvoicePreview } from '../../../shared/invoices.schemas';
 import { CompletionRecord, PhotoChecks } from '../../components/Evidence';
 
@@ -35,17 +35,11 @@ export function EvidenceTable({ preview }: { preview: InvoicePreview }) {
                 </Table.Td>
                 <Table.Td>
                   {left.has(e.ticket_id) ? (
-                    <Badge color="orange" variant="light" c="orange.9">
-                      Left out
-                    </Badge>
+                    <Text size="sm" fw={700} c="orange.9">Left out</Text>
                   ) : e.evidenced ? (
-                    <Badge color="green" variant="light" c="green.9">
-                      Evidenced
-                    </Badge>
+                    <Text size="sm" fw={700} c="green.9">Evidenced</Text>
                   ) : (
-                    <Badge color="orange" variant="light" c="orange.9">
-                      Missing
-                    </Badge>
+                    <Text size="sm" fw={700} c="orange.9">Missing</Text>
                   )}
                   {e.reason && <Text size="xs">{e.reason}</Text>}
                   {e.qty_changed_after_completion && (
