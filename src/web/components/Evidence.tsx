@@ -16,7 +16,7 @@ export function PhotoChecks({ image, size = 'xs' }: { image: { distance_m: numbe
   if (words.length === 0) return null;
   const suspect = photoIsSuspect(image);
   return (
-    <Text size={size} c={suspect ? 'orange.9' : 'dimmed'} fw={suspect ? 600 : undefined} data-testid="photo-checks" lh={1.3}>
+    <Text size={size} c={suspect ? 'red.9' : 'dimmed'} fw={suspect ? 600 : undefined} data-testid="photo-checks" lh={1.3}>
       {suspect ? 'Not evidence: ' : ''}
       {words.join(' · ')}
     </Text>

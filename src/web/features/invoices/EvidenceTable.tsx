@@ -35,15 +35,15 @@ export function EvidenceTable({ preview }: { preview: InvoicePreview }) {
                 </Table.Td>
                 <Table.Td>
                   {left.has(e.ticket_id) ? (
-                    <Text size="sm" fw={700} c="orange.9">Left out</Text>
+                    <Text size="sm" fw={700} c="red.9">Left out</Text>
                   ) : e.evidenced ? (
                     <Text size="sm" fw={700} c="green.9">Evidenced</Text>
                   ) : (
-                    <Text size="sm" fw={700} c="orange.9">Missing</Text>
+                    <Text size="sm" fw={700} c="red.9">Missing</Text>
                   )}
                   {e.reason && <Text size="xs">{e.reason}</Text>}
                   {e.qty_changed_after_completion && (
-                    <Text size="xs" c="orange.9">
+                    <Text size="xs" c="red.9">
                       Quantities changed after completion
                     </Text>
                   )}
