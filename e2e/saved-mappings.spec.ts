@@ -76,9 +76,10 @@ test('a second workbook of the same utility opens mapped as the first was; Reset
   await expect(mapping).toBeHidden();
 });
 
-test('an Admin sets the company time zone on the User page; other roles do not see it', async ({ page, loginAs }) => {
+test('an Admin sets the company time zone and the evidence rules on the Settings page; other roles do not see it', async ({ page, loginAs }) => {
   await loginAs(USERS.admin);
-  await page.goto('/user');
+  await page.getByRole('banner').getByRole('link', { name: 'Settings' }).first().click();
+  await page.waitForURL('**/settings');
   const card = page.getByRole('heading', { name: 'Company' }).locator('xpath=ancestor::div[contains(@class,"mantine-Paper-root")][1]');
   const zone = card.getByRole('combobox', { name: 'Time zone' });
   await expect(zone).toHaveValue('America/New_York');
@@ -87,7 +88,11 @@ test('an Admin sets the company time zone on the User page; other roles do not s
   await card.getByRole('button', { name: 'Save time zone' }).click();
   await expect(card.getByRole('status')).toHaveText('Saved. The daily digest goes out at 06:00 in this time zone.');
   const found: string[] = [];
-  await scan(page, 'User page with the Company card', found);
+  // Evidence (decision 047): the radius and the photos required, refused out of range with the server's words.
+  const evidence = page.getByRole('heading', { name: 'Evidence' }).locator('xpath=ancestor::div[contains(@class,"mantine-Paper-root")][1]');
+  await expect(evidence.getByRole('textbox', { name: 'Photo radius (metres)' })).toHaveValue('100');
+  await expect(evidence.getByRole('textbox', { name: 'Photos required per ticket' })).toHaveValue('1');
+  await scan(page, 'Settings page with the Company and Evidence cards', found);
   expect(found).toEqual([]);
   await choose(page, card, 'Time zone', 'America/New_York');
   await card.getByRole('button', { name: 'Save time zone' }).click();
@@ -100,5 +105,9 @@ test('an Admin sets the company time zone on the User page; other roles do not s
   await loginAs(USERS.office);
   await page.goto('/user');
   await expect(page.getByRole('heading', { name: 'User Account' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Company' })).toHaveCount(0);
+  await expect(page.getByRole('banner').getByRole('link', { name: 'Settings' })).toHaveCount(0);
+  await page.goto('/settings');
+  await expect(page.getByText("Only an Admin can change the company's settings.")).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Company' })).toHaveCount(0);
 });

@@ -54,6 +54,7 @@ export type HistoryReply = z.infer<typeof historyReply>;
 const FIELD_LABELS: Record<string, string> = {
   pole: 'Pole',
   status: 'Status',
+  completed: 'Completed by',
   due_date: 'Due date',
   assigned_to: 'Assigned to',
   street_address: 'Street address',

@@ -34,6 +34,11 @@ export const invoiceCreateBody = z
   .object({
     ticket_ids: z.array(rowId).min(1, 'Choose at least one ticket.').max(50_000).optional(),
     through_date: calendarDay.optional(),
+    /**
+     * Leave out the tickets that are not evidenced (docs/product/records.md §9): they are not
+     * billed and the reply lists them in `skipped`, with the reason.
+     */
+    require_evidence: z.boolean().optional(),
   })
   .strict();
 export type InvoiceCreateInput = z.input<typeof invoiceCreateBody>;
@@ -56,8 +61,10 @@ export interface InvoiceChoice {
 }
 
 /** The body of the preview (and so of the invoice) for a valid choice. */
-export const invoiceBodyOf = (c: InvoiceChoice): InvoiceCreateInput =>
-  c.mode === 'date' ? { through_date: c.through } : c.mode === 'tickets' ? { ticket_ids: c.chosen } : {};
+export const invoiceBodyOf = (c: InvoiceChoice, requireEvidence = false): InvoiceCreateInput => ({
+  ...(c.mode === 'date' ? { through_date: c.through } : c.mode === 'tickets' ? { ticket_ids: c.chosen } : {}),
+  ...(requireEvidence ? { require_evidence: true } : {}),
+});
 export type InvoiceCreate = z.output<typeof invoiceCreateBody>;
 
 /** One task of one ticket, frozen when the invoice was made. */
@@ -123,14 +130,59 @@ export const invoiceSchema = invoiceSummarySchema.extend({
 });
 export type Invoice = z.infer<typeof invoiceSchema>;
 
-/** What POST /jobs/{id}/invoices/preview answers: the same shape, nothing written (no id or number yet); dated today. */
+/** A ticket left out by require_evidence, and why ("No photo at the pole (1 photo at the pole required)"). */
+export const skippedTicketSchema = z.object({ ticket_id: z.number().int(), reason: z.string() });
+export type SkippedTicket = z.infer<typeof skippedTicketSchema>;
+
+/** A photo as the invoice check shows it (docs/product/records.md §7). */
+export const evidencePhotoSchema = z.object({
+  id: z.number().int(),
+  thumbnailurl: z.string(),
+  taken_at: z.string().nullable(),
+  distance_m: z.number().nullable(),
+  flags: z.array(z.string()),
+});
+
+/**
+ * One ticket's evidence in the invoice preview (docs/product/records.md §9): its photos with their
+ * checks, the completion record, and whether a quantity changed after it was completed.
+ */
+export const ticketEvidenceSchema = z.object({
+  ticket_id: z.number().int(),
+  pole_name: z.string().nullable(),
+  line_name: z.string().nullable(),
+  evidenced: z.boolean(),
+  /** Why not evidenced (null when it is). */
+  reason: z.string().nullable(),
+  photo_count: z.number().int(),
+  evidence_photo_count: z.number().int(),
+  photos: z.array(evidencePhotoSchema),
+  actual_completion_date: z.string().nullable(),
+  completed_by_name: z.string().nullable(),
+  completed_lat: z.number().nullable(),
+  completed_lon: z.number().nullable(),
+  completed_accuracy_m: z.number().nullable(),
+  /** A task's quantity was set after the ticket was completed (ticket_tasks.qty_changed_at > actual_completion_date). */
+  qty_changed_after_completion: z.boolean(),
+});
+export type TicketEvidence = z.infer<typeof ticketEvidenceSchema>;
+
+/** What POST /jobs/{id}/invoices/preview answers: the same shape, nothing written (no id or number yet), dated today, with each ticket's evidence. */
 export const invoicePreviewSchema = invoiceSchema.extend({
   id: z.null(),
   number: z.null(),
   created_at: z.null(),
+  /** The evidence of every ticket the choice picked, the ones left out by require_evidence too. */
+  evidence: z.array(ticketEvidenceSchema),
+  /** Left out by require_evidence (empty without it). */
+  skipped: z.array(skippedTicketSchema),
+  /** The company's evidence_photos_required the evidence was judged by. */
+  evidence_photos_required: z.number().int(),
 });
 export type InvoicePreview = z.infer<typeof invoicePreviewSchema>;
 
+/** POST /jobs/{id}/invoices answers the invoice and, with require_evidence, the tickets it left out. */
+export const invoiceCreateReply = z.object({ invoice: invoiceSchema, skipped: z.array(skippedTicketSchema) });
 export const invoiceReply = z.object({ invoice: invoiceSchema });
 export const invoicePreviewReply = z.object({ invoice: invoicePreviewSchema });
 export const invoiceListReply = z.object({ invoices: z.array(invoiceSummarySchema) });

@@ -22,6 +22,7 @@ export const JOB_SORT_COLUMNS = [
   'due_date',
   'date_completed',
   'percent_complete',
+  'unevidenced_count',
 ] as const;
 export type JobSortColumn = (typeof JOB_SORT_COLUMNS)[number];
 
@@ -37,6 +38,8 @@ type ListJob = Pick<
 > & {
   /** GET /jobs's "% Complete" (docs/product/billing.md §3); absent counts as 0. */
   percent_complete?: number;
+  /** Complete tickets not evidenced (docs/product/records.md §8); absent counts as 0. */
+  unevidenced_count?: number;
 };
 
 export function matchesStatus(job: Pick<ListJob, 'status'>, filter: JobStatusFilter): boolean {
@@ -57,7 +60,7 @@ export function matchesSearch(job: ListJob, search: string): boolean {
 }
 
 /** Columns compared as numbers (docs/product/rules.md: job type and # Tickets; docs/product/billing.md §3: % Complete). */
-const NUMERIC_JOB_COLUMNS: ReadonlySet<JobSortColumn> = new Set(['job_type', 'ticket_count', 'percent_complete']);
+const NUMERIC_JOB_COLUMNS: ReadonlySet<JobSortColumn> = new Set(['job_type', 'ticket_count', 'percent_complete', 'unevidenced_count']);
 
 /**
  * docs/product/imports.md §3: job type, # Tickets and % Complete numerically, every other column as case-insensitive text;

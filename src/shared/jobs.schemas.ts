@@ -64,6 +64,8 @@ export const jobListItemSchema = z.object({
   /** Send it back with an update; a stale one answers 409 (docs/product/api.md §1.5 Concurrency). */
   version: z.number().int(),
   created_at: ts,
+  /** Tickets Complete but not evidenced (docs/product/records.md §8: fewer unflagged photos than the company requires). */
+  unevidenced_count: z.number().int(),
 });
 export type JobListItem = z.infer<typeof jobListItemSchema>;
 
@@ -80,6 +82,8 @@ export const jobSchema = jobListItemSchema.extend({
   tickets: z.array(ticketRowSchema),
   /** IANA time zone of the caller's company (export Completion Date/Time, docs/product/rules.md §1.3). */
   company_time_zone: z.string(),
+  /** The company's evidence_photos_required: what each row's evidence_photo_count is held to (src/shared/evidence.ts isEvidenced). */
+  evidence_photos_required: z.number().int(),
 });
 export type Job = z.infer<typeof jobSchema>;
 

@@ -21,6 +21,16 @@ export const MSG = {
   accountSaveError: 'There was an error saving your data. Please try again!',
   // The company's settings (docs/product/records.md §3 daily digest)
   timeZoneInvalid: 'Choose a time zone from the list, like America/New_York.',
+  /** Company evidence settings (docs/product/records.md §7, §8). */
+  evidenceRadiusInvalid: 'The photo radius must be a whole number of metres from 5 to 5,000.',
+  evidencePhotosInvalid: 'Photos required must be a whole number from 0 (no rule) to 10.',
+  /** The completion record's position (docs/product/records.md §6). */
+  completedPositionPair: 'Send the completion position as completed_lat, completed_lon and completed_accuracy_m together, or none of them.',
+  completedLatInvalid: 'completed_lat must be a number of degrees between -90 and 90.',
+  completedLonInvalid: 'completed_lon must be a number of degrees between -180 and 180.',
+  completedAccuracyInvalid: 'completed_accuracy_m must be a number of metres, 0 or more.',
+  /** POST /jobs/{id}/invoices with require_evidence: every ticket it would bill lacks evidence. */
+  invoiceNothingEvidenced: 'None of these tickets has the photos required as evidence: nothing to invoice. Add photos at the pole, or invoice without requiring evidence.',
   companySaved: 'Saved. The daily digest goes out at 06:00 in this time zone.',
   // Changing one's own sign-in e-mail (docs/product/sessions-and-safety.md)
   emailChangeNeedsPassword: 'Enter your current password to change your e-mail address.',

@@ -62,6 +62,17 @@ export const productionForemanSchema = z.object({
   completed_amount: moneyString,
   remaining_amount: moneyString,
   percent_complete: z.number(),
+  /** This foreman's Complete tickets that are not evidenced (docs/product/records.md §8). */
+  not_evidenced: z.number().int(),
+});
+
+/** The evidence of the job's completed work (docs/product/records.md §8, src/shared/evidence.ts isEvidenced). */
+export const productionEvidenceSchema = z.object({
+  complete: z.number().int(),
+  evidenced: z.number().int(),
+  not_evidenced: z.number().int(),
+  /** The company's evidence_photos_required (0: the rule is off, every Complete ticket is evidenced). */
+  photos_required: z.number().int(),
 });
 
 /** GET /jobs/{id}/production (docs/product/billing.md §3), plus the per-foreman totals of the Production view. */
@@ -69,6 +80,7 @@ export const productionReply = z.object({
   units: z.array(productionUnitSchema),
   totals: productionTotalsSchema,
   by_foreman: z.array(productionForemanSchema),
+  evidence: productionEvidenceSchema,
 });
 export type ProductionReply = z.infer<typeof productionReply>;
 export type ProductionForeman = z.infer<typeof productionForemanSchema>;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { LIMITS, TICKET_STATUS } from './constants';
 import { toIsoDate } from './dates';
 import { MSG } from './messages';
+import { PHOTO_FLAGS } from './evidence';
 import { latitudeSchema, longitudeSchema } from './geo';
 import { checkPositionPair, photoCaptureFields } from './photo-capture';
 import { poleFieldsSchema } from './poles.schemas';
@@ -113,6 +114,13 @@ export const imageSchema = z.object({
   /** Where it was taken, in degrees; both null when unknown. */
   geo_lat: z.number().nullable(),
   geo_lon: z.number().nullable(),
+  /**
+   * Photo checks (docs/product/records.md §7): metres from where it was taken to the ticket's
+   * place (its coordinates, else its pole's); null when either is unknown. Computed by the server.
+   */
+  distance_m: z.number().nullable(),
+  /** far_from_pole, before_job, no_position, no_time (src/shared/evidence.ts PHOTO_FLAGS). */
+  flags: z.array(z.enum(PHOTO_FLAGS)),
 });
 export type TicketImage = z.infer<typeof imageSchema>;
 
@@ -134,6 +142,16 @@ export const ticketSchema = z.object({
   due_date: day.nullable(),
   created_date: ts,
   actual_completion_date: ts.nullable(),
+  /**
+   * The completion record (docs/product/records.md §6): who marked it complete ('First Last' in
+   * completed_by_name) and, when the device told, where (degrees; accuracy in metres). All null
+   * while Pending; reopening clears them (the history keeps them).
+   */
+  completed_by: z.number().int().nullable(),
+  completed_by_name: z.string().nullable(),
+  completed_lat: z.number().nullable(),
+  completed_lon: z.number().nullable(),
+  completed_accuracy_m: z.number().nullable(),
   assigned_to: z.number().int().nullable(),
   /** 'First Last' of the assigned working foreman; null = 'Unassigned'. */
   assigned_to_name: z.string().nullable(),
@@ -228,10 +246,16 @@ export const ticketRowSchema = ticketSchema.pick({
   task_count: z.number().int().nonnegative(),
   photo_count: z.number().int().nonnegative(),
   note_count: z.number().int().nonnegative(),
+  /**
+   * How many of its photos count as evidence (no far_from_pole or before_job flag): what the
+   * evidenced rule reads (src/shared/evidence.ts isEvidenced, with the company's
+   * evidence_photos_required: job.evidence_photos_required, or the session's).
+   */
+  evidence_photo_count: z.number().int().nonnegative(),
 });
 export type TicketRow = z.infer<typeof ticketRowSchema>;
 /** The fields a table row shares with the full ticket (the counts are of its lists). */
-export type TicketRowFields = Omit<TicketRow, 'task_count' | 'photo_count' | 'note_count' | 'work_orders' | 'unit_codes'>;
+export type TicketRowFields = Omit<TicketRow, 'task_count' | 'photo_count' | 'note_count' | 'evidence_photo_count' | 'work_orders' | 'unit_codes'>;
 
 // =============================================================================================
 // TICKET WRITE BODIES: the {ticket} save body, merge body and their replies (PUT /tickets/, merge, …).
@@ -350,8 +374,19 @@ export const ticketSaveSchema = z.object({
   nra_name: saveText,
   ehasp: saveText,
   ambulance_meetup: z.string().max(LIMITS.textMax).nullable().optional(),
-  /** 'Complete' sets actual_completion_date (now); 'Pending' clears it. */
+  /**
+   * 'Complete' sets actual_completion_date (now) and completed_by (the caller); 'Pending' clears
+   * them and the position (docs/product/records.md §6).
+   */
   status: ticketStatus.optional(),
+  /**
+   * Where the device was when the crew tapped Mark complete (the phone's Geolocation API): all
+   * three or none; kept only by the save that completes the ticket (ignored otherwise, so a
+   * client may send the whole read model back).
+   */
+  completed_lat: z.number({ error: MSG.completedLatInvalid }).min(-90, MSG.completedLatInvalid).max(90, MSG.completedLatInvalid).nullable().optional(),
+  completed_lon: z.number({ error: MSG.completedLonInvalid }).min(-180, MSG.completedLonInvalid).max(180, MSG.completedLonInvalid).nullable().optional(),
+  completed_accuracy_m: z.number({ error: MSG.completedAccuracyInvalid }).min(0, MSG.completedAccuracyInvalid).max(1e7, MSG.completedAccuracyInvalid).nullable().optional(),
   work_orders: z.array(z.string().trim().max(LIMITS.shortTextMax)).max(500).optional(),
   notes: z.array(noteSaveSchema).max(5000).optional(),
   permits: z.array(permitSaveSchema).max(200).optional(),
@@ -362,7 +397,12 @@ export const ticketSaveSchema = z.object({
     .describe(
       "The ticket's WHOLE list of tasks: a stored task missing from it is deleted, one without ticket_task_id is added. Omit `tasks` to leave the tasks as they are; to change one task use PATCH /tickets/{id}/tasks/{ticket_task_id}.",
     ),
-}).superRefine((t, ctx) => checkValidity('dig safe ticket', t.dig_safe_valid_from, t.dig_safe_expires_on, ctx, ['dig_safe_expires_on']));
+}).superRefine((t, ctx) => {
+  checkValidity('dig safe ticket', t.dig_safe_valid_from, t.dig_safe_expires_on, ctx, ['dig_safe_expires_on']);
+  // All three or none: a position without its accuracy cannot be weighed as evidence.
+  const given = [t.completed_lat, t.completed_lon, t.completed_accuracy_m].filter((v) => v != null).length;
+  if (given !== 0 && given !== 3) ctx.addIssue({ code: 'custom', message: MSG.completedPositionPair, path: [t.completed_lat == null ? 'completed_lat' : t.completed_lon == null ? 'completed_lon' : 'completed_accuracy_m'] });
+});
 export type TicketSave = z.infer<typeof ticketSaveSchema>;
 /**
  * The OpenAPI document says which fields each use needs: a create names its job (job_id), an

@@ -19,5 +19,14 @@ export const workTicketSchema = ticketRowSchema.extend({
 export type WorkTicket = z.infer<typeof workTicketSchema>;
 
 /** The open tickets that concern the caller, in work order (work.list.ts `sortWorkTickets`). */
-export const workReply = z.object({ tickets: z.array(workTicketSchema) });
+export const workReply = z.object({
+  tickets: z.array(workTicketSchema),
+  /**
+   * Complete, unbilled tickets in the same scope that are not evidenced (docs/product/records.md §8):
+   * fewer photos without far_from_pole / before_job than the company requires. Newest completion first, at most 100.
+   */
+  needs_photos: z.array(workTicketSchema),
+  /** The company's evidence_photos_required (0: the rule is off and needs_photos is empty). */
+  evidence_photos_required: z.number().int(),
+});
 export type WorkReply = z.infer<typeof workReply>;

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Anchor, Box, Burger, Container, Group, Paper, Text } from '@mantine/core';
 import { useClickOutside, useMediaQuery } from '@mantine/hooks';
 import { Link, NavLink, Outlet, useLocation } from 'react-router';
-import { CREW_LINK_ROLE_THRESHOLD } from '../../shared/constants';
+import { CREW_LINK_ROLE_THRESHOLD, ROLE } from '../../shared/constants';
 import { can } from '../../shared/permissions';
 import { useSession } from '../api/session';
 import { SyncStatus } from '../offline/SyncStatus';
@@ -22,6 +22,8 @@ function NavLinks({ roleId, onNavigate }: { roleId: number | undefined; onNaviga
     // Unit prices are for roles 1–3 (docs/product/billing.md §2).
     ...(can(roleId, 'billing.read') ? [{ to: '/units', label: 'Unit Library', active: pathname === '/units' }] : []),
     { to: '/user', label: 'User', active: pathname === '/user' },
+    // The company's settings (time zone, evidence: decision 047) are an Admin's.
+    ...(roleId === ROLE.ADMIN ? [{ to: '/settings', label: 'Settings', active: pathname === '/settings' }] : []),
   ];
   return (
     <>

@@ -18,6 +18,7 @@ import { NotFound } from './NotFound';
 const LoginPage = lazy(() => import('../features/auth/LoginPage'));
 const ResetPasswordPage = lazy(() => import('../features/auth/ResetPasswordPage'));
 const UserPage = lazy(() => import('../features/auth/UserPage'));
+const SettingsPage = lazy(() => import('../features/auth/SettingsPage'));
 const JobsPage = lazy(() => import('../features/jobs/JobsPage'));
 const loadJobPage = () => import('./JobRoute');
 const JobPage = lazy(loadJobPage);
@@ -108,6 +109,7 @@ function AppRoutes() {
           <Route path="/jobs" element={<Page><JobsPage /></Page>} />
           <Route path="/job" element={<Page><JobPage /></Page>} />
           <Route path="/user" element={<Page><UserPage /></Page>} />
+          <Route path="/settings" element={<Page><SettingsPage /></Page>} />
           <Route path="/crew" element={<Page><CrewPage /></Page>} />
           <Route path="/work" element={<Page><WorkPage /></Page>} />
           <Route path="/work/:ticketId" element={<Page><WorkTicketPage /></Page>} />

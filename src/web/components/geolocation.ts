@@ -52,3 +52,28 @@ export async function grantedPosition(timeoutMs = 10_000): Promise<Position | nu
     return null;
   }
 }
+
+/**
+ * Where the phone is at the moment a crew taps Mark complete (docs/product/records.md §6): asked
+ * at the tap (the person's own action, so a first-time prompt follows it), with a short timeout
+ * and a fix at most 30 s old. Never holds completing up: refused, unavailable or too slow is null,
+ * and the ticket is completed without a position.
+ */
+export function positionAtTap(timeoutMs = 5_000): Promise<Position | null> {
+  if (typeof navigator === 'undefined' || !navigator.geolocation) return Promise.resolve(null);
+  return new Promise((resolve) => {
+    // The browser's own timeout does not count the time its permission prompt stays open.
+    const giveUp = setTimeout(() => resolve(null), timeoutMs + 1_000);
+    navigator.geolocation.getCurrentPosition(
+      (p) => {
+        clearTimeout(giveUp);
+        resolve({ lat: p.coords.latitude, lon: p.coords.longitude, accuracy: p.coords.accuracy });
+      },
+      () => {
+        clearTimeout(giveUp);
+        resolve(null);
+      },
+      { enableHighAccuracy: true, timeout: timeoutMs, maximumAge: 30_000 },
+    );
+  });
+}

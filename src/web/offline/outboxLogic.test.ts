@@ -157,6 +157,16 @@ describe('what is sent', () => {
     });
   });
 
+  it('Mark complete sends the position taken at the tap with the save, and keeps it when later taps join the change (docs/product/records.md §6)', () => {
+    const position = { completed_lat: 42.1, completed_lon: -72.6, completed_accuracy_m: 12 };
+    const e = change({ set: { status: 'Complete' }, position });
+    expect(ticketSaveOf(e, ticket())).toEqual({ id: 7, job_id: 1, version: 4, status: 'Complete', ...position });
+    const joined = coalesce([e], { ...e, set: { description: 'later' }, base: {}, taskQty: {}, position: undefined });
+    expect(ticketSaveOf(joined!, ticket())).toMatchObject(position);
+    // Reopened before it was sent: no position goes with a Pending save.
+    expect(ticketSaveOf(change({ set: { status: 'Pending' }, position }), ticket())).toEqual({ id: 7, job_id: 1, version: 4, status: 'Pending' });
+  });
+
   it('a note sends only the note (notes are appended)', () => {
     expect(ticketSaveOf(note({ text: 'Pole leaning' }), null)).toEqual({ id: 7, job_id: 1, version: 4, notes: [{ note_text: 'Pole leaning' }] });
   });

@@ -1,5 +1,6 @@
 import { LIMITS } from '../../shared/constants';
 import { ERROR_CODE, type ErrorCode } from '../../shared/error-codes';
+import type { CompletionPosition } from '../../shared/evidence';
 import { actualQty, clampAdditionalQty } from '../../shared/tasks';
 import type { TaskSave, Ticket, TicketSave } from '../../shared/tickets.schemas';
 
@@ -73,6 +74,11 @@ export interface TicketChange extends EntryBase {
   base: FieldValues;
   /** Task quantities I changed, by ticket_task_id. */
   taskQty: Record<string, TaskQty>;
+  /**
+   * Where the phone was when the crew tapped Mark complete (docs/product/records.md §6): sent with
+   * the save whenever it goes, so the record says where the tap was, not where the queue was sent.
+   */
+  position?: CompletionPosition;
 }
 
 /** A note: notes are append-only, so a stale version is no conflict (sent again on the new one). */
@@ -177,7 +183,7 @@ export function ticketSaveOf(e: OutboxEntry, current: Pick<Ticket, 'tasks'> | nu
   const head = { id: e.ticketId, job_id: e.jobId, version: e.baseVersion };
   if (e.kind === 'note') return { ...head, notes: [{ note_text: e.text }] };
   if (e.kind === 'photo') throw new Error('A photo is not sent as a ticket save');
-  const body: TicketSave = { ...head, ...e.set } as TicketSave;
+  const body: TicketSave = { ...head, ...e.set, ...(e.set.status === 'Complete' && e.position ? e.position : {}) } as TicketSave;
   if (Object.keys(e.taskQty).length > 0 && current) body.tasks = tasksWithMine(current.tasks, e.taskQty);
   return body;
 }
@@ -248,11 +254,12 @@ export function coalesce(entries: readonly OutboxEntry[], next: Omit<TicketChang
 }
 
 /** `next` made on top of `first`: its values win, the first base of each field and task stays. */
-function join(first: TicketChange, next: Pick<TicketChange, 'set' | 'base' | 'taskQty'>): TicketChange {
+function join(first: TicketChange, next: Pick<TicketChange, 'set' | 'base' | 'taskQty' | 'position'>): TicketChange {
   const base = { ...next.base, ...first.base };
   const taskQty = { ...first.taskQty };
   for (const [id, q] of Object.entries(next.taskQty)) taskQty[id] = first.taskQty[id] ? { ...first.taskQty[id], mine: q.mine } : q;
-  return { ...first, set: { ...first.set, ...next.set }, base, taskQty };
+  const position = 'position' in next && next.position ? next.position : first.position;
+  return { ...first, set: { ...first.set, ...next.set }, base, taskQty, ...(position ? { position } : {}) };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -9,6 +9,13 @@ export const companies = pgTable('companies', {
   /** ISO 4217 code of every amount the company prices and invoices in (docs/product/billing.md §4). */
   currency: text('currency').notNull().default('USD'),
   /**
+   * Evidence (docs/product/records.md §7, §8): a photo farther than this many metres from its
+   * ticket's pole is flagged `far_from_pole`; a Complete ticket is evidenced with at least
+   * `evidence_photos_required` unflagged photos (0 turns the rule off).
+   */
+  evidenceRadiusM: integer('evidence_radius_m').notNull().default(100),
+  evidencePhotosRequired: integer('evidence_photos_required').notNull().default(1),
+  /**
    * Last invoice number given (INV-000001…). Taken with `UPDATE … RETURNING`, whose row lock
    * also queues two invoices of one company behind each other, on every process.
    */

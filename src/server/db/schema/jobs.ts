@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { boolean, date, doublePrecision, foreignKey, index, integer, pgTable, serial, type PgColumn, text, timestamp, unique, uniqueIndex } from 'drizzle-orm/pg-core';
 import { companies, users } from './core';
 import { permitTypes, units, utilities } from './reference';
@@ -60,6 +61,15 @@ export const tickets = pgTable(
     dueDate: date('due_date', { mode: 'string' }),
     createdDate: stamp('created_date').notNull().defaultNow(),
     actualCompletionDate: stamp('actual_completion_date'),
+    /**
+     * The completion record (docs/product/records.md §6): who marked it complete and, when the
+     * device told, where (degrees, accuracy in metres). Set with actual_completion_date, cleared
+     * with it on reopening (the history keeps them).
+     */
+    completedBy: integer('completed_by').references(() => users.id, { onDelete: 'set null' }),
+    completedLat: doublePrecision('completed_lat'),
+    completedLon: doublePrecision('completed_lon'),
+    completedAccuracyM: doublePrecision('completed_accuracy_m'),
     assignedTo: integer('assigned_to').references(() => users.id, { onDelete: 'set null' }),
     streetAddress: text('street_address'),
     geoLat: doublePrecision('geo_lat'),
@@ -191,6 +201,14 @@ export const images = pgTable(
     takenAt: stamp('taken_at'),
     geoLat: doublePrecision('geo_lat'),
     geoLon: doublePrecision('geo_lon'),
+    /**
+     * Photo checks (docs/product/records.md §7): metres from where it was taken to its ticket's
+     * place (null when either is unknown) and the flags far_from_pole, before_job, no_position,
+     * no_time. Written by the database only (migration 0024 linecrew_recheck_photos), whenever
+     * the photo, its ticket's or pole's coordinates or the company's radius change.
+     */
+    distanceM: doublePrecision('distance_m'),
+    flags: text('flags').array().notNull().default(sql`'{}'::text[]`),
   },
   (t) => [ofTicket('images_ticket_company_fk', t), index('images_ticket_idx').on(t.ticketId)],
 );

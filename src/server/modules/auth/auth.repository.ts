@@ -14,6 +14,10 @@ export const findCompanyName = async (db: DbOrTx, companyId: number) =>
 export const companyTimeZone = async (db: DbOrTx, companyId: number) =>
   (await db.select({ tz: companies.timeZone }).from(companies).where(eq(companies.id, companyId)))[0]?.tz ?? 'UTC';
 
+/** The company's evidence_photos_required (docs/product/records.md §8). */
+export const evidencePhotosRequired = async (db: DbOrTx, companyId: number) =>
+  (await db.select({ n: companies.evidencePhotosRequired }).from(companies).where(eq(companies.id, companyId)))[0]?.n ?? 1;
+
 export const insertResetToken = (db: DbOrTx, userId: number, tokenHash: string, expiresAt: Date) =>
   db.insert(passwordResetTokens).values({ userId, tokenHash, expiresAt });
 

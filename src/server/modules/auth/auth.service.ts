@@ -297,6 +297,9 @@ export async function configurableRoles(ctx: AppContext, me: CurrentUser) {
 /** The company's time zone, for the modules that show or read dates in it (exports, photos, the job page). */
 export const companyTimeZone = repo.companyTimeZone;
 
+/** How many unflagged photos make a Complete ticket evidenced (docs/product/records.md §8), for invoices, production, My Work, the job page. */
+export const evidencePhotosRequired = repo.evidencePhotosRequired;
+
 // ---------------------------------------------------------------------------------------------
 // What the crew module uses of the accounts (it adds and invites members): the e-mail check and
 // the mail budgets, counted in auth_throttle like the sign-in guesses.

@@ -11,7 +11,7 @@ describe('company settings', () => {
   it('reads the company with its time zone (default America/New_York), for every role', async () => {
     const res = await t.request({ method: 'GET', url: '/api/v1/company', token: lineman });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ company: { id: expect.any(Number), name: 'Demo Line Co', time_zone: 'America/New_York' } });
+    expect(res.json()).toEqual({ company: { id: expect.any(Number), name: 'Demo Line Co', time_zone: 'America/New_York', evidence_radius_m: 100, evidence_photos_required: 1 } });
   });
 
   it('an Admin changes the time zone; it is stored under its canonical name, for that company only', async () => {

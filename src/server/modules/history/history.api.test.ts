@@ -86,12 +86,18 @@ describe('GET /tickets/{id}/history', () => {
     ]);
   });
 
-  it('marking complete and reopening: one status entry each', async () => {
+  it('marking complete and reopening: the status and the completion record (who, where: records.md §6), one entry each', async () => {
     const tk = await newTicket('H-3');
     const done = await entriesOf(() => ticketHistory(tk.id), () => save({ ...tk, status: 'Complete' }));
-    expect(done).toEqual([expect.objectContaining({ field: 'status', old: 'Pending', new: 'Complete' })]);
+    expect(done).toEqual([
+      expect.objectContaining({ field: 'completed', old: null, new: 'Avery Admin, no position' }),
+      expect.objectContaining({ field: 'status', old: 'Pending', new: 'Complete' }),
+    ]);
     const reopened = await entriesOf(() => ticketHistory(tk.id), async () => save({ ...(await read(tk.id)), status: 'Pending' }));
-    expect(reopened).toEqual([expect.objectContaining({ field: 'status', old: 'Complete', new: 'Pending' })]);
+    expect(reopened).toEqual([
+      expect.objectContaining({ field: 'completed', old: 'Avery Admin, no position', new: null }),
+      expect.objectContaining({ field: 'status', old: 'Complete', new: 'Pending' }),
+    ]);
   });
 
   it('tasks: one entry naming the tasks removed and added', async () => {

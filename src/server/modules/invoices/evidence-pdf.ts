@@ -86,7 +86,7 @@ export function completionText(t: EvidenceTicket, timeZone: string): string {
   if (t.completed_lat != null && t.completed_lon != null) {
     s += ` at ${t.completed_lat.toFixed(6)}, ${t.completed_lon.toFixed(6)}`;
     if (t.completed_accuracy_m != null) s += ` (±${Math.round(t.completed_accuracy_m)} m)`;
-  } else s += t.completed_by_name !== undefined ? ', no position' : '';
+  } else s += ', no position';
   return s;
 }
 
@@ -94,7 +94,7 @@ export function completionText(t: EvidenceTicket, timeZone: string): string {
 export function photoCaption(p: EvidencePhoto, timeZone: string): string[] {
   const lines = [p.taken_at ? `Taken ${when(p.taken_at, timeZone)}` : `Uploaded ${when(p.uploaded_at, timeZone)}`];
   if (p.distance_m != null) lines.push(distanceText(p.distance_m));
-  if (p.flags && p.flags.length) lines.push(photoFlagText(p.flags));
+  if (p.flags.length) lines.push(photoFlagText(p.flags));
   return lines;
 }
 

@@ -103,7 +103,7 @@ export function evidenceZip(head: EvidencePdfHead, tickets: () => AsyncIterable<
             when(photo.taken_at),
             when(photo.uploaded_at),
             photo.distance_m ?? null,
-            (photo.flags ?? []).join(' '),
+            photo.flags.join(' '),
             when(t.completed_at),
             t.completed_by_name ?? '',
           ]

@@ -16,8 +16,8 @@ export interface EvidencePhoto {
   thumbnail_url: string;
   taken_at: string | null;
   uploaded_at: string;
-  distance_m?: number | null;
-  flags?: readonly string[] | null;
+  distance_m: number | null;
+  flags: readonly string[];
 }
 
 export interface EvidenceTicket {
@@ -29,19 +29,22 @@ export interface EvidenceTicket {
   /** The units and quantities billed, as frozen on the invoice. */
   units: { code: string; description: string; uom: string; quantity: number }[];
   completed_at: string | null;
-  completed_by_name?: string | null;
-  completed_lat?: number | null;
-  completed_lon?: number | null;
-  completed_accuracy_m?: number | null;
+  completed_by_name: string | null;
+  completed_lat: number | null;
+  completed_lon: number | null;
+  completed_accuracy_m: number | null;
   photos: EvidencePhoto[];
 }
 
 /** Tickets whose records are read together: small result sets, memory flat however large the invoice. */
 const BATCH = 100;
 
+/** What the invoice's frozen lines say of a ticket. */
+type BilledTicket = Pick<EvidenceTicket, 'ticket_id' | 'pole_name' | 'line_name' | 'work_orders' | 'units'>;
+
 /** The invoice's tickets from its frozen lines, in its order, each with its units and quantities. */
-function ticketsOf(invoice: Invoice): Omit<EvidenceTicket, 'completed_at' | 'photos'>[] {
-  const out: Omit<EvidenceTicket, 'completed_at' | 'photos'>[] = [];
+function ticketsOf(invoice: Invoice): BilledTicket[] {
+  const out: BilledTicket[] = [];
   const byKey = new Map<string, (typeof out)[number]>();
   for (const l of [...invoice.lines].sort(compareLinePole)) {
     // A deleted ticket's lines have no ticket id: they are told apart by where they stood.
@@ -57,8 +60,11 @@ function ticketsOf(invoice: Invoice): Omit<EvidenceTicket, 'completed_at' | 'pho
   return out;
 }
 
-const withRecord = (t: Omit<EvidenceTicket, 'completed_at' | 'photos'>, r: EvidenceRecordRow | undefined): EvidenceTicket => {
-  const { ticket_id: _id, photos, ...record } = r ?? { ticket_id: 0, completed_at: null, photos: [] };
+/** A ticket deleted after it was billed has no record left. */
+const NO_RECORD: EvidenceRecordRow = { ticket_id: 0, completed_at: null, completed_by_name: null, completed_lat: null, completed_lon: null, completed_accuracy_m: null, photos: [] };
+
+const withRecord = (t: BilledTicket, r: EvidenceRecordRow | undefined): EvidenceTicket => {
+  const { ticket_id: _id, photos, ...record } = r ?? NO_RECORD;
   return { ...t, ...record, photos: photos.map((p, i) => ({ ...p, n: i + 1 })) };
 };
 

@@ -7,7 +7,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { IDEMPOTENCY_KEY_HEADER } from '../../../shared/constants';
 import { ERROR_CODE } from '../../../shared/error-codes';
-import { invoicePreviewReply, invoiceReply, invoiceListReply, type Invoice } from '../../../shared/invoices.schemas';
+import { invoicePreviewReply, invoiceReply, invoiceCreateReply, invoiceListReply, type Invoice } from '../../../shared/invoices.schemas';
 import type { JobListItem, JobSaveInput } from '../../../shared/jobs.schemas';
 import { MSG } from '../../../shared/messages';
 import { jobSchema } from '../../../shared/jobs.schemas';
@@ -142,7 +142,7 @@ describe('POST /jobs/{id}/invoices', () => {
     const before = await counter();
     const res = await api('POST', `/jobs/${job.id}/invoices`, tok.office, {});
     expect(res.statusCode, res.body).toBe(201);
-    const { invoice } = invoiceReply.strict().parse(res.json());
+    const { invoice } = invoiceCreateReply.strict().parse(res.json());
     expect(invoice.number).toBe(`INV-${String(before + 1).padStart(6, '0')}`);
     expect(invoice.job_number).toBe(job.job_number);
     expect(invoice.currency).toBe('USD');

@@ -224,3 +224,48 @@ export const billedTicketIds = async (db: DbOrTx, companyId: number, invoiceId: 
 
 export const jobHasInvoices = async (db: DbOrTx, companyId: number, jobId: number) =>
   (await db.select({ id: invoices.id }).from(invoices).where(and(eq(invoices.companyId, companyId), eq(invoices.jobId, jobId))).limit(1)).length > 0;
+
+/** A billed ticket's completion record and photos, as the invoice check reads them (evidenceOf). */
+export interface EvidenceSource {
+  ticket_id: number;
+  pole_name: string | null;
+  line_name: string | null;
+  actual_completion_date: string | null;
+  completed_by_name: string | null;
+  completed_lat: number | null;
+  completed_lon: number | null;
+  completed_accuracy_m: number | null;
+  qty_changed_after_completion: boolean;
+  photos: { id: number; thumbnailurl: string; taken_at: string | null; distance_m: number | null; flags: string[] }[];
+}
+
+/**
+ * The evidence of these tickets (docs/product/records.md §9), ONE statement per 2,000 tickets:
+ * the completion record with the completer's name, whether a task's quantity was set after the
+ * completion, and every photo with its checks, in the order they were taken. JSON text back, as lineSources.
+ */
+export async function evidenceSources(db: DbOrTx, companyId: number, ticketIds: readonly number[]): Promise<EvidenceSource[]> {
+  const out: EvidenceSource[] = [];
+  for (let i = 0; i < ticketIds.length; i += 2000) {
+    const part = ticketIds.slice(i, i + 2000);
+    const result = await db.execute(sql`
+      select coalesce(json_agg(r order by r.ticket_id), '[]')::text as rows from (
+        select t.id as ticket_id, p.pole_name, p.line_name,
+          to_char(t.actual_completion_date at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as actual_completion_date,
+          case when u.id is null then null else trim(u.first_name || ' ' || u.last_name) end as completed_by_name,
+          t.completed_lat, t.completed_lon, t.completed_accuracy_m,
+          exists (select 1 from ticket_tasks tt where tt.ticket_id = t.id and tt.qty_changed_at > t.actual_completion_date) as qty_changed_after_completion,
+          coalesce((select json_agg(json_build_object(
+              'id', i.id, 'thumbnailurl', i.thumbnail_url, 'distance_m', i.distance_m, 'flags', i.flags,
+              'taken_at', to_char(i.taken_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
+            order by i.taken_at nulls last, i.id)
+            from images i where i.ticket_id = t.id and i.company_id = t.company_id), '[]') as photos
+        from tickets t
+        left join poles p on p.id = t.pole_id and p.company_id = t.company_id
+        left join users u on u.id = t.completed_by and u.company_id = t.company_id
+        where t.company_id = ${companyId} and ${inIds(sql`t.id`, part)}
+      ) r`);
+    out.push(...(JSON.parse(rowsOf<{ rows: string }>(result)[0]?.rows ?? '[]') as EvidenceSource[]));
+  }
+  return out;
+}

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import {
   INVOICE_FILE_TYPE,
   invoiceCreateBody,
+  invoiceCreateReply,
   invoiceFileName,
   invoiceListReply,
   invoicePreviewReply,
@@ -26,10 +27,11 @@ export async function invoiceRoutes(app: App, ctx: AppContext) {
       config: { allow: 'billing.write' },
       schema: {
         tags,
-        summary: "Invoice the job's Complete, unbilled tickets (all, through_date, or ticket_ids): 201 {invoice}",
+        summary:
+          "Invoice the job's Complete, unbilled tickets (all, through_date, or ticket_ids): 201 {invoice, skipped}. With require_evidence: true the tickets that are not evidenced are left out and listed in skipped [{ticket_id, reason}]",
         params: idParams,
         body: invoiceCreateBody.nullish(),
-        response: { 201: invoiceReply },
+        response: { 201: invoiceCreateReply },
       },
     },
     async (request, reply) => reply.status(201).send(await service.createInvoice(ctx, request.user, request.params.id, request.body ?? {})),
@@ -39,7 +41,7 @@ export async function invoiceRoutes(app: App, ctx: AppContext) {
     '/jobs/:id/invoices/preview',
     {
       config: { allow: 'billing.write' },
-      schema: { tags, summary: 'The invoice POST /jobs/{id}/invoices would make now, nothing written', params: idParams, body: invoiceCreateBody.nullish(), response: { 200: invoicePreviewReply } },
+      schema: { tags, summary: 'The invoice POST /jobs/{id}/invoices would make now, nothing written, with each ticket\'s evidence (photos and their checks, the completion record, quantities changed after completion) and what require_evidence leaves out', params: idParams, body: invoiceCreateBody.nullish(), response: { 200: invoicePreviewReply } },
     },
     (request) => service.previewInvoice(ctx, request.user, request.params.id, request.body ?? {}),
   );

@@ -11,8 +11,13 @@ import {
   type InvoiceLine,
   type InvoicePreview,
   type InvoiceSummary,
+  type SkippedTicket,
+  type TicketEvidence,
 } from '../../../shared/invoices.schemas';
 import { formatDateTimeInZone } from '../../../shared/dates';
+import { TICKET_STATUS } from '../../../shared/constants';
+import { countsAsEvidence, missingEvidence } from '../../../shared/evidence';
+import { evidencePhotosRequired } from '../auth/auth.service';
 import { MSG } from '../../../shared/messages';
 import { amountOf, sumMoney } from '../../../shared/money';
 import { compareLinePole } from '../../../shared/sorting';
@@ -78,6 +83,22 @@ interface Draft {
   ticketIds: number[];
   lines: ReturnType<typeof toLines>;
   total: string;
+  /** The evidence of every ticket picked, those left out too. */
+  evidence: TicketEvidence[];
+  skipped: SkippedTicket[];
+  required: number;
+}
+
+/**
+ * Each ticket's evidence (docs/product/records.md §9), judged by the one rule (src/shared/evidence.ts): its
+ * photos that count, against the company's evidence_photos_required.
+ */
+async function evidenceOf(tx: DbOrTx, companyId: number, ticketIds: readonly number[], required: number): Promise<TicketEvidence[]> {
+  return (await repo.evidenceSources(tx, companyId, ticketIds)).map((s) => {
+    const facts = { status: TICKET_STATUS.COMPLETE, evidence_photo_count: s.photos.filter((p) => countsAsEvidence(p.flags)).length };
+    const reason = missingEvidence(facts, required);
+    return { ...s, evidenced: reason === null, reason, photo_count: s.photos.length, evidence_photo_count: facts.evidence_photo_count };
+  });
 }
 
 /**
@@ -97,9 +118,15 @@ async function draftInvoice(tx: DbOrTx, me: CurrentUser, jobId: number, input: I
     if (pending.length) throw conflict(MSG.invoiceTicketsNotComplete(listed(pending.map(where))));
   }
   if (picked.length === 0) throw conflict(MSG.invoiceNothingToBill, ERROR_CODE.nothingToInvoice);
-  const ticketIds = picked.map((t) => t.id);
+  const required = await evidencePhotosRequired(tx, me.companyId);
+  const evidence = await evidenceOf(tx, me.companyId, picked.map((t) => t.id), required);
+  // require_evidence leaves out the tickets that are not evidenced, and says which and why.
+  const skipped: SkippedTicket[] = input.require_evidence ? evidence.filter((e) => !e.evidenced).map((e) => ({ ticket_id: e.ticket_id, reason: e.reason ?? '' })) : [];
+  const left = new Set(skipped.map((s) => s.ticket_id));
+  const ticketIds = picked.map((t) => t.id).filter((id) => !left.has(id));
+  if (ticketIds.length === 0) throw conflict(MSG.invoiceNothingEvidenced, ERROR_CODE.nothingToInvoice);
   const lines = toLines(await repo.lineSources(tx, me.companyId, ticketIds));
-  return { ticketIds, lines, total: sumMoney(lines.map((l) => l.amount)) };
+  return { ticketIds, lines, total: sumMoney(lines.map((l) => l.amount)), evidence, skipped, required };
 }
 
 /** POST /jobs/{id}/invoices/preview: the invoice that would be made now, nothing written. */
@@ -126,6 +153,9 @@ export async function previewInvoice(ctx: AppContext, me: CurrentUser, jobId: nu
       line_count: draft.lines.length,
       ticket_ids: draft.ticketIds,
       lines: draft.lines,
+      evidence: draft.evidence,
+      skipped: draft.skipped,
+      evidence_photos_required: draft.required,
     },
   };
 }
@@ -136,17 +166,19 @@ export async function previewInvoice(ctx: AppContext, me: CurrentUser, jobId: nu
  * waits on the row locks and then finds them billed (409); and should anything slip past that,
  * billed_tickets' key refuses the second row, which is turned into the same 409 here.
  */
-export async function createInvoice(ctx: AppContext, me: CurrentUser, jobId: number, input: InvoiceCreate): Promise<{ invoice: Invoice }> {
+export async function createInvoice(ctx: AppContext, me: CurrentUser, jobId: number, input: InvoiceCreate): Promise<{ invoice: Invoice; skipped: SkippedTicket[] }> {
   const job = await findJob(ctx.db, me.companyId, jobId);
   if (!job) throw notFound('job');
   const company = await repo.companyBilling(ctx.db, me.companyId);
   let id: number;
+  let skipped: SkippedTicket[] = [];
   try {
     id = await ctx.db.transaction(async (tx) => {
       // The job row first (the order imports use too): a job deleted or re-imported at this
       // moment is waited for, never half-seen (an invoice of a vanishing job would be a 500).
       if ((await lockJob(tx, me.companyId, jobId)).length === 0) throw notFound('job');
       const draft = await draftInvoice(tx, me, jobId, input, company.timeZone);
+      skipped = draft.skipped;
       const { n, currency } = await repo.nextInvoiceNumber(tx, me.companyId);
       const number = invoiceNumber(n);
       const invoice = await repo.insertInvoice(tx, {
@@ -180,7 +212,7 @@ export async function createInvoice(ctx: AppContext, me: CurrentUser, jobId: num
     if (isUniqueViolation(err, 'billed_tickets_pkey')) throw conflict(MSG.invoiceTicketsAlreadyBilled('some of these tickets, just now'), ERROR_CODE.alreadyBilled);
     throw err;
   }
-  return { invoice: await loadInvoice(ctx.db, me.companyId, id) };
+  return { invoice: await loadInvoice(ctx.db, me.companyId, id), skipped };
 }
 
 function toSummary({ utility: _utility, ...row }: repo.InvoiceSummaryRow): InvoiceSummary {

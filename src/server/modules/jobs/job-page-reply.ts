@@ -71,7 +71,7 @@ export function mergeTickets(kept: BuiltReply<TicketSlices>, now: readonly Ticke
 }
 
 /** The reply's bytes (Buffer.concat of the header, the rows and the time zone) and where each row lies in them. */
-export function assembleJobPage(header: JobListItem, timeZone: string, tickets: readonly PageTicket[]): BuiltReply<TicketSlices> {
+export function assembleJobPage(header: JobListItem, timeZone: string, evidencePhotosRequired: number, tickets: readonly PageTicket[]): BuiltReply<TicketSlices> {
   const head = JSON.stringify(header);
   const pieces: Buffer[] = [Buffer.from(`${head.slice(0, -1)},"tickets":[`)];
   const n = tickets.length;
@@ -89,7 +89,7 @@ export function assembleJobPage(header: JobListItem, timeZone: string, tickets: 
     at += t.json.length;
     state.ends[i] = at;
   });
-  const tail = Buffer.from(`],"company_time_zone":${JSON.stringify(timeZone)}}`);
+  const tail = Buffer.from(`],"company_time_zone":${JSON.stringify(timeZone)},"evidence_photos_required":${JSON.stringify(evidencePhotosRequired)}}`);
   pieces.push(tail);
   // The kept slices point into the new bytes only, so the old reply is freed once replaced.
   return { json: Buffer.concat(pieces, at + tail.length), state };

@@ -1,5 +1,6 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { z } from 'zod';
+import { countsAsEvidence } from '../../../shared/evidence';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { and, count, eq, inArray, sql } from 'drizzle-orm';
 import { MSG } from '../../../shared/messages';
@@ -184,9 +185,10 @@ describe('GET /jobs/{id}', () => {
     // A row is exactly the full ticket's fields of the same name.
     expect(job.tickets).toEqual(
       full.map((x) => ({
-        ...ticketRowSchema.omit({ task_count: true, photo_count: true, note_count: true, unit_codes: true }).parse(x),
+        ...ticketRowSchema.omit({ task_count: true, photo_count: true, note_count: true, unit_codes: true, evidence_photo_count: true }).parse(x),
         task_count: x.tasks.length,
         photo_count: x.images.length,
+        evidence_photo_count: x.images.filter((i) => countsAsEvidence(i.flags)).length,
         note_count: x.notes.length,
         // The searchable work orders and unit codes (issue 27), in their order of entry.
         unit_codes: x.tasks.map((k) => k.code),

@@ -2,7 +2,7 @@ import { and, desc, eq, sql, type AnyColumn } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { JOB_STATUS, JOB_TYPE } from '../../../shared/constants';
 import { rowsOf, type DbOrTx } from '../../db/client';
-import { jobs, tickets, users, utilities } from '../../db/schema/index';
+import { companies, images, jobs, tickets, users, utilities } from '../../db/schema/index';
 import { jobIsPublished } from '../../db/sql';
 
 /** Jobs SQL (the only place with it). Every statement is scoped by the caller's company. */
@@ -19,14 +19,25 @@ const name = (u: { id: AnyColumn; firstName: AnyColumn; lastName: AnyColumn }) =
  */
 export function selectJobs(db: DbOrTx, companyId: number, jobId?: number) {
   const ticketFilter = jobId === undefined ? eq(tickets.companyId, companyId) : and(eq(tickets.companyId, companyId), eq(tickets.jobId, jobId));
+  // Each ticket's photos that count as evidence (docs/product/records.md §8), grouped once for the company.
+  const good = db
+    .select({ ticketId: images.ticketId, n: sql<number>`count(*)::int`.as('good_n') })
+    .from(images)
+    .where(and(eq(images.companyId, companyId), sql`not (${images.flags} && array['far_from_pole', 'before_job']::text[])`))
+    .groupBy(images.ticketId)
+    .as('good_photos');
+  const required = sql`(select ${companies.evidencePhotosRequired} from ${companies} where ${companies.id} = ${companyId})`;
   const stats = db
     .select({
       jobId: tickets.jobId,
       total: sql<number>`count(*)::int`.as('total'),
       done: sql<number>`count(${tickets.actualCompletionDate})::int`.as('done'),
       lastDone: sql<Date | string | null>`max(${tickets.actualCompletionDate})`.as('last_done'),
+      // Complete but not evidenced: src/shared/evidence.ts isEvidenced, counted in SQL over every job.
+      unevidenced: sql<number>`count(*) filter (where ${tickets.actualCompletionDate} is not null and coalesce(${good.n}, 0) < ${required})::int`.as('unevidenced'),
     })
     .from(tickets)
+    .leftJoin(good, eq(good.ticketId, tickets.id))
     .where(ticketFilter)
     .groupBy(tickets.jobId)
     .as('job_stats');
@@ -39,6 +50,7 @@ export function selectJobs(db: DbOrTx, companyId: number, jobId?: number) {
       status: sql<string>`case when ${jobs.jobType} = ${JOB_TYPE.ESTIMATION} then ${JOB_STATUS.ESTIMATION}
         when ${complete} then ${JOB_STATUS.COMPLETE} else ${JOB_STATUS.IN_PROGRESS} end`,
       ticket_count: sql<number>`coalesce(${stats.total}, 0)::int`,
+      unevidenced_count: sql<number>`coalesce(${stats.unevidenced}, 0)::int`,
       created_name: sql<string>`coalesce(${name(creator)}, '')`,
       created_by: jobs.createdBy,
       foreman_id: jobs.foremanId,
@@ -104,7 +116,8 @@ export async function selectJobForHistory(db: DbOrTx, companyId: number, id: num
 /**
  * A fingerprint of every row GET /jobs reads, in ONE statement (the method of `jobFingerprint`
  * below: per table the count and Σ xmin, so any committed write by any process changes it):
- * the company's jobs, its tickets (count, completion) and its units (prices, for "% Complete").
+ * the company's jobs, its tickets (count, completion) and its units (prices, for "% Complete"),
+ * and the company row (evidence_photos_required, for the count of tickets not evidenced).
  * What else the list shows touches those rows when it changes, whoever writes it: a task's
  * quantity its ticket (migrations 0004, 0009), a person's or a utility's new name the jobs that
  * show it (0009); scanning or joining those tables here cost more than all the rest. Nothing in
@@ -112,8 +125,9 @@ export async function selectJobForHistory(db: DbOrTx, companyId: number, id: num
  */
 export async function jobListFingerprint(db: DbOrTx, companyId: number): Promise<string> {
   const result = await db.execute<{ fp: string }>(sql`
-    select concat(j.n, '.', j.t, '.', s.n, '.', s.t, '.', un.n, '.', un.t) as fp
-    from (select count(*) as n, sum(xmin::text::bigint) as t from jobs where company_id = ${companyId}) j,
+    select concat(j.n, '.', j.t, '.', s.n, '.', s.t, '.', un.n, '.', un.t, '.', c.xmin) as fp
+    from (select xmin from companies where id = ${companyId}) c,
+    (select count(*) as n, sum(xmin::text::bigint) as t from jobs where company_id = ${companyId}) j,
     (select count(*) as n, sum(xmin::text::bigint) as t from tickets where company_id = ${companyId}) s,
     (select count(*) as n, sum(xmin::text::bigint) as t from units where company_id = ${companyId}) un`);
   return rowsOf<{ fp: string }>(result)[0]?.fp ?? '';
@@ -180,13 +194,13 @@ export async function jobTicketVersions(
   db: DbOrTx,
   companyId: number,
   jobId: number,
-): Promise<{ timeZone: string; tickets: TicketVersion[] } | null> {
-  const result = await db.execute<{ tz: string; v: string | null }>(sql`
-    select c.time_zone as tz,
+): Promise<{ timeZone: string; evidencePhotosRequired: number; tickets: TicketVersion[] } | null> {
+  const result = await db.execute<{ tz: string; req: number; v: string | null }>(sql`
+    select c.time_zone as tz, c.evidence_photos_required as req,
       (select string_agg(t.id || ':' || t.xmin, ',' order by t.id) from tickets t where t.company_id = j.company_id and t.job_id = j.id) as v
     from jobs j join companies c on c.id = j.company_id
     where j.company_id = ${companyId} and j.id = ${jobId}`);
-  const row = rowsOf<{ tz: string; v: string | null }>(result)[0];
+  const row = rowsOf<{ tz: string; req: number; v: string | null }>(result)[0];
   if (!row) return null;
   const tickets = row.v
     ? row.v.split(',').map((pair) => {
@@ -194,7 +208,7 @@ export async function jobTicketVersions(
         return { id: Number(pair.slice(0, colon)), xmin: Number(pair.slice(colon + 1)) };
       })
     : [];
-  return { timeZone: row.tz, tickets };
+  return { timeZone: row.tz, evidencePhotosRequired: Number(row.req), tickets };
 }
 
 /** Deletes the job; tickets, tasks, notes, work orders, permits and images go by FK cascade. */

@@ -23,7 +23,7 @@ import { jobHasInvoices } from '../invoices/invoices.service';
 import * as repo from './jobs.repository';
 import { historyPage, recordDiff, type HistoryView } from '../history/history.service';
 import type { HistoryQuery, HistoryReply } from '../../../shared/history.schemas';
-import { companyTimeZone } from '../auth/auth.service';
+import { companyTimeZone, evidencePhotosRequired } from '../auth/auth.service';
 import { findJob, jobFingerprint } from '../job-record/job-record.service';
 import { jobPercents } from '../production/production.service';
 import { emitWebhookEvent } from '../webhooks/webhooks.service';
@@ -68,8 +68,8 @@ export const jobHeaderOf = (ctx: AppContext, me: CurrentUser, id: number): Promi
 /** GET /jobs/{id}: header + ticket-table rows + the company's time zone (for the CSV export). */
 export async function getJob(ctx: AppContext, me: CurrentUser, id: number): Promise<Job> {
   const job = await jobHeader(ctx, me.companyId, id);
-  const [tickets, tz] = await Promise.all([loadTicketRows(ctx.db, me.companyId, id), companyTimeZone(ctx.db, me.companyId)]);
-  return { ...job, tickets, company_time_zone: tz };
+  const [tickets, tz, evidence] = await Promise.all([loadTicketRows(ctx.db, me.companyId, id), companyTimeZone(ctx.db, me.companyId), evidencePhotosRequired(ctx.db, me.companyId)]);
+  return { ...job, tickets, company_time_zone: tz, evidence_photos_required: evidence };
 }
 
 /**
@@ -100,10 +100,10 @@ async function buildJobPage(ctx: AppContext, companyId: number, id: number, kept
   const stale = staleTickets(kept?.state, versions.tickets);
   if (!kept || stale === null) {
     const rows = await loadTicketRowVersions(ctx.db, companyId, id);
-    return assembleJobPage(header, versions.timeZone, rows.map(freshTicket));
+    return assembleJobPage(header, versions.timeZone, versions.evidencePhotosRequired, rows.map(freshTicket));
   }
   const fresh = stale.length ? (await loadTicketRowVersions(ctx.db, companyId, id, stale)).map(freshTicket) : [];
-  return assembleJobPage(header, versions.timeZone, mergeTickets(kept, versions.tickets, fresh));
+  return assembleJobPage(header, versions.timeZone, versions.evidencePhotosRequired, mergeTickets(kept, versions.tickets, fresh));
 }
 
 /**

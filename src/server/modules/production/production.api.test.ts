@@ -128,21 +128,22 @@ describe('GET /jobs/{id}/production', () => {
     expect(by_foreman).toEqual(
       expect.arrayContaining([
         // T1: 2 × 10.00 + 0.1 × 2.50, all done
-        { foreman_id: wforemanUser.id, name: wforemanUser.name, actual_amount: '20.25', completed_amount: '20.25', remaining_amount: '0.00', percent_complete: 100 },
+        { foreman_id: wforemanUser.id, name: wforemanUser.name, actual_amount: '20.25', completed_amount: '20.25', remaining_amount: '0.00', percent_complete: 100, not_evidenced: 1 },
         // T2–T4: A 3 (1 done) = 30.00, B 0.2 = 0.50, C unpriced; 10.00 of 30.50 = 32.8 %
-        { foreman_id: foremanUser.id, name: foremanUser.name, actual_amount: '30.50', completed_amount: '10.00', remaining_amount: '20.50', percent_complete: 32.8 },
+        { foreman_id: foremanUser.id, name: foremanUser.name, actual_amount: '30.50', completed_amount: '10.00', remaining_amount: '20.50', percent_complete: 32.8, not_evidenced: 2 },
       ]),
     );
   });
 
   it("groups tickets with no foreman at all under Unassigned; a job without tasks is all zeros", async () => {
     const { by_foreman, totals } = await production(unpriced.id);
-    expect(by_foreman).toEqual([{ foreman_id: null, name: 'Unassigned', actual_amount: '0.00', completed_amount: '0.00', remaining_amount: '0.00', percent_complete: 40 }]);
+    expect(by_foreman).toEqual([{ foreman_id: null, name: 'Unassigned', actual_amount: '0.00', completed_amount: '0.00', remaining_amount: '0.00', percent_complete: 40, not_evidenced: 1 }]);
     expect(totals.percent_complete).toBe(40);
     expect(await production(empty.id)).toEqual({
       units: [],
       totals: { bid_amount: '0.00', completed_amount: '0.00', remaining_amount: '0.00', billed_amount: '0.00', unbilled_completed_amount: '0.00', percent_complete: 0 },
       by_foreman: [],
+      evidence: { complete: 0, evidenced: 0, not_evidenced: 0, photos_required: 1 },
     });
   });
 

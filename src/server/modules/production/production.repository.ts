@@ -1,7 +1,8 @@
-import { and, asc, eq, sql, type AnyColumn } from 'drizzle-orm';
+import { and, asc, eq, isNotNull, sql, type AnyColumn } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { rowsOf, type DbOrTx } from '../../db/client';
 import { billedTickets, invoiceLines, invoices, jobs, tickets, ticketTasks, units, users } from '../../db/schema/index';
+import { evidencePhotoCountOf } from '../tickets/tickets.service';
 
 /** Production SQL (the only place with it). Every statement is scoped by the caller's company. */
 
@@ -52,6 +53,24 @@ export function selectProductionTasks(db: DbOrTx, companyId: number, jobId: numb
     .leftJoin(jobForeman, and(eq(jobForeman.id, jobs.foremanId), eq(jobForeman.companyId, companyId)))
     .where(and(eq(ticketTasks.companyId, companyId), eq(tickets.jobId, jobId)))
     .orderBy(asc(units.code), asc(ticketTasks.id));
+}
+
+/**
+ * The job's Complete tickets with how many of their photos count as evidence and the foreman
+ * each counts for (as selectProductionTasks): the evidence count of production (docs/product/records.md §8). One statement.
+ */
+export async function selectCompleteTicketEvidence(db: DbOrTx, companyId: number, jobId: number) {
+  const rows = await db
+    .select({
+      foreman_id: sql<number | null>`coalesce(${assignee.id}, ${jobForeman.id})`,
+      evidence_photo_count: evidencePhotoCountOf,
+    })
+    .from(tickets)
+    .innerJoin(jobs, and(eq(jobs.id, tickets.jobId), eq(jobs.companyId, companyId)))
+    .leftJoin(assignee, and(eq(assignee.id, tickets.assignedTo), eq(assignee.companyId, companyId)))
+    .leftJoin(jobForeman, and(eq(jobForeman.id, jobs.foremanId), eq(jobForeman.companyId, companyId)))
+    .where(and(eq(tickets.companyId, companyId), eq(tickets.jobId, jobId), isNotNull(tickets.actualCompletionDate)));
+  return rows.map((r) => ({ ...r, foreman_id: r.foreman_id == null ? null : Number(r.foreman_id) }));
 }
 
 /** Σ of the amounts of the job's invoice lines ("0.00" when it has none), as an exact decimal string. */
@@ -115,7 +134,7 @@ export async function selectJobPercents(db: DbOrTx, companyId: number): Promise<
 export async function productionFingerprint(db: DbOrTx, companyId: number, jobId: number): Promise<string | null> {
   const result = await db.execute<{ fp: string }>(sql`
     -- concat, not concat_ws: a null (no rows) stays in its place.
-    select concat(j.xmin, '.', s.n, '.', s.t, '.', un.n, '.', un.t, '.', i.n, '.', i.t, '.', l.n, '.', l.t, '.', b.n, '.', b.t) as fp
+    select concat(j.xmin, '.', (select c.xmin from companies c where c.id = j.company_id), '.', s.n, '.', s.t, '.', un.n, '.', un.t, '.', i.n, '.', i.t, '.', l.n, '.', l.t, '.', b.n, '.', b.t) as fp
     from jobs j
     cross join lateral (
       select count(*) as n, sum(t.xmin::text::bigint) as t from tickets t where t.company_id = j.company_id and t.job_id = j.id

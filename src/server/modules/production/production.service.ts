@@ -1,3 +1,5 @@
+import { TICKET_STATUS } from '../../../shared/constants';
+import { isEvidenced } from '../../../shared/evidence';
 import { money } from '../../../shared/money';
 import { computeProduction, type ProductionTask } from '../../../shared/production';
 import type { ProductionForeman, ProductionReply } from '../../../shared/production.schemas';
@@ -5,6 +7,7 @@ import type { AppContext } from '../../context';
 import { notFound } from '../../errors';
 import type { CurrentUser } from '../../plugins/auth';
 import type { CachedReply, ReplyCache } from '../../plugins/reply-cache';
+import { evidencePhotosRequired } from '../auth/auth.service';
 import { findJob } from '../job-record/job-record.service';
 import * as repo from './production.repository';
 
@@ -32,10 +35,12 @@ export async function getProductionReply(ctx: AppContext, me: CurrentUser, jobId
 
 /** The production of a job: three statements whatever its size. */
 async function jobProduction(ctx: AppContext, me: CurrentUser, jobId: number): Promise<ProductionReply> {
-  const [job, rows, billed] = await Promise.all([
+  const [job, rows, billed, complete, required] = await Promise.all([
     findJob(ctx.db, me.companyId, jobId),
     repo.selectProductionTasks(ctx.db, me.companyId, jobId),
     repo.billedAmountOfJob(ctx.db, me.companyId, jobId),
+    repo.selectCompleteTicketEvidence(ctx.db, me.companyId, jobId),
+    evidencePhotosRequired(ctx.db, me.companyId),
   ]);
   if (!job) throw notFound('job');
 
@@ -49,7 +54,16 @@ async function jobProduction(ctx: AppContext, me: CurrentUser, jobId: number): P
   }));
   const { units, totals } = computeProduction(tasks, billed);
   const { actual_amount: _whole, ...jobTotals } = totals;
-  return { units, totals: jobTotals, by_foreman: byForeman(tasks) };
+  // The evidenced rule (docs/product/records.md §8), once, from src/shared/evidence.ts.
+  const missing = new Map<number | null, number>();
+  for (const t of complete) if (!isEvidenced({ status: TICKET_STATUS.COMPLETE, evidence_photo_count: t.evidence_photo_count }, required)) missing.set(t.foreman_id, (missing.get(t.foreman_id) ?? 0) + 1);
+  const notEvidenced = [...missing.values()].reduce((a, b) => a + b, 0);
+  return {
+    units,
+    totals: jobTotals,
+    by_foreman: byForeman(tasks).map((f) => ({ ...f, not_evidenced: missing.get(f.foreman_id) ?? 0 })),
+    evidence: { complete: complete.length, evidenced: complete.length - notEvidenced, not_evidenced: notEvidenced, photos_required: required },
+  };
 }
 
 /**
@@ -58,7 +72,7 @@ async function jobProduction(ctx: AppContext, me: CurrentUser, jobId: number): P
  * computeProduction, so a foreman's percentage follows the same rule as the job's (by amount
  * when a unit of the group has a price, else by quantity). Sorted by name, Unassigned last.
  */
-function byForeman(tasks: readonly (ProductionTask & { foreman_id: number | null; foreman_name: string | null })[]): ProductionForeman[] {
+function byForeman(tasks: readonly (ProductionTask & { foreman_id: number | null; foreman_name: string | null })[]): Omit<ProductionForeman, 'not_evidenced'>[] {
   const groups = new Map<number | null, { name: string; tasks: ProductionTask[] }>();
   for (const task of tasks) {
     let group = groups.get(task.foreman_id);
@@ -66,7 +80,7 @@ function byForeman(tasks: readonly (ProductionTask & { foreman_id: number | null
     group.tasks.push(task);
   }
   return [...groups]
-    .map(([foremanId, group]): ProductionForeman => {
+    .map(([foremanId, group]): Omit<ProductionForeman, 'not_evidenced'> => {
       const { totals } = computeProduction(group.tasks);
       return {
         foreman_id: foremanId,

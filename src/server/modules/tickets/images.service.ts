@@ -52,6 +52,8 @@ function toImage(row: typeof images.$inferSelect, pl: { pole_name: string | null
     taken_at: isoInstant(row.takenAt),
     geo_lat: row.geoLat,
     geo_lon: row.geoLon,
+    distance_m: row.distanceM,
+    flags: row.flags as TicketImage['flags'],
   };
 }
 
@@ -146,7 +148,8 @@ export async function completeImageUpload(
         geoLon: capture.lon,
       });
       await recordTicketChange(tx, user, before, (await loadTicket(tx, user.companyId, ticket.id))!);
-      return image;
+      // Read again: the photo's checks (distance_m, flags) are written by the insert's trigger (migration 0024).
+      return (await repo.findImage(tx, user.companyId, image.id)) ?? image;
     });
     return { id: row.id, image: toImage(row, await repo.poleLineOfTicket(db, ticket.id)) };
   } catch (err) {

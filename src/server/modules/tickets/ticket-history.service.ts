@@ -7,9 +7,19 @@ import { loadTicket } from './ticket-reads.repository';
 /**
  * A ticket as its history compares it (docs/product/records.md §1): the fields a person edits, by their API
  * names, with what a person reads as value (the assignee's name, a task as its code and
- * quantities, a photo as its file name). Derived fields (version, completion stamps, the names
- * the pole carries) are left out, so marking complete is one entry (`status`), not four.
+ * quantities, a photo as its file name). Derived fields (version, the names the pole carries)
+ * are left out. The completion record is one field, `completed` (who and where, docs/product/records.md §6):
+ * marking complete is two entries, the status and the record; reopening's entry keeps the old record.
  */
+
+/** The completion record as the history says it: "Jane Foreman at 42.101300, -71.060100 (12 m accuracy)"; null while Pending. */
+export function completionLabel(t: Pick<Ticket, 'completed_by' | 'completed_by_name' | 'completed_lat' | 'completed_lon' | 'completed_accuracy_m'>): string | null {
+  if (t.completed_by == null && t.completed_lat == null) return null;
+  const who = t.completed_by_name ?? (t.completed_by == null ? 'someone' : `user ${t.completed_by}`);
+  if (t.completed_lat == null || t.completed_lon == null) return `${who}, no position`;
+  const accuracy = t.completed_accuracy_m == null ? '' : ` (${Math.round(t.completed_accuracy_m)} m accuracy)`;
+  return `${who} at ${t.completed_lat.toFixed(6)}, ${t.completed_lon.toFixed(6)}${accuracy}`;
+}
 
 /** What the Billing field of a ticket's history says. */
 export function billingLabel(t: Pick<Ticket, 'billed_at' | 'invoice_number' | 'unlocked_at' | 'unlock_reason'>): string | null {
@@ -25,6 +35,7 @@ export function ticketView(t: Ticket): HistoryView {
   return {
     pole: t.pole ? `${t.pole.pole_name} / ${t.pole.line_name}` : null,
     status: t.status,
+    completed: completionLabel(t),
     due_date: t.due_date,
     assigned_to: t.assigned_to == null ? null : (t.assigned_to_name ?? String(t.assigned_to)),
     street_address: t.street_address,

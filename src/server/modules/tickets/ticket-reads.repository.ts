@@ -21,6 +21,7 @@ const isoRequired = (v: Date | string | null | undefined) => isoInstant(v) ?? ''
 
 const assignee = alias(users, 'ticket_assignee');
 const unlocker = alias(users, 'ticket_unlocker');
+const completer = alias(users, 'ticket_completer');
 const noteAuthor = alias(users, 'note_author');
 const qtyChanger = alias(users, 'task_qty_changer');
 const poleUtility = alias(utilities, 'pole_utility');
@@ -129,10 +130,13 @@ const selectTickets = (db: DbOrTx, companyId: number, where: SQL) =>
       aLast: assignee.lastName,
       uFirst: unlocker.firstName,
       uLast: unlocker.lastName,
+      cFirst: completer.firstName,
+      cLast: completer.lastName,
     })
     .from(tickets)
     .leftJoin(poles, and(eq(poles.id, tickets.poleId), eq(poles.companyId, tickets.companyId)))
     .leftJoin(unlocker, and(eq(unlocker.id, tickets.unlockedBy), eq(unlocker.companyId, tickets.companyId)))
+    .leftJoin(completer, and(eq(completer.id, tickets.completedBy), eq(completer.companyId, tickets.companyId)))
     .leftJoin(poleUtility, eq(poleUtility.id, poles.utilityId))
     .leftJoin(accessTypes, eq(accessTypes.id, poles.accessibilityId))
     .leftJoin(assignee, and(eq(assignee.id, tickets.assignedTo), eq(assignee.companyId, tickets.companyId)))
@@ -227,6 +231,8 @@ const selectImages = (db: DbOrTx, companyId: number, ids: TicketIds) =>
       taken_at: images.takenAt,
       geo_lat: images.geoLat,
       geo_lon: images.geoLon,
+      distance_m: images.distanceM,
+      flags: images.flags,
     })
     .from(images)
     .innerJoin(imageTicket, eq(imageTicket.id, images.ticketId))
@@ -316,14 +322,25 @@ async function loadTickets(db: DbOrTx, companyId: number, scope: Scope): Promise
   const permitsBy = groupByTicket(permitRows, ({ ticketId: _t, ...r }): Permit => r);
   const imagesBy = groupByTicket(
     imageRows,
-    ({ ticketId: _t, uploaded_at, taken_at, ...r }): TicketImage => ({ ...r, uploaded_at: isoRequired(uploaded_at), taken_at: isoInstant(taken_at) }),
+    ({ ticketId: _t, uploaded_at, taken_at, flags, ...r }): TicketImage => ({
+      ...r,
+      uploaded_at: isoRequired(uploaded_at),
+      taken_at: isoInstant(taken_at),
+      flags: flags as TicketImage['flags'],
+    }),
   );
 
-  return rows.map(({ t, p, utilityName, accessLabel, aFirst, aLast, uFirst, uLast }): Ticket => {
+  return rows.map(({ t, p, utilityName, accessLabel, aFirst, aLast, uFirst, uLast, cFirst, cLast }): Ticket => {
     const pole = p ? toPole(p, utilityName, accessLabel) : null;
     const ticketPermits = permitsBy.get(t.id) ?? [];
     return {
       ...toRow(t, pole?.pole_name ?? null, pole?.line_name ?? null, aFirst, aLast, earliestExpiry(ticketPermits), today),
+      // The completion record (docs/product/records.md §6).
+      completed_by: t.completedBy,
+      completed_by_name: t.completedBy == null ? null : fullName(cFirst, cLast),
+      completed_lat: t.completedLat,
+      completed_lon: t.completedLon,
+      completed_accuracy_m: t.completedAccuracyM,
       pole,
       line_id: pole?.line_id ?? null,
       pole_lat: pole?.geo_lat ?? null,
@@ -368,6 +385,12 @@ const countOf = (table: typeof ticketTasks | typeof images | typeof notes) =>
  * is upserted by code).
  */
 const workOrdersOf = sql<string[]>`array(select ${workOrders.workOrder} from ${workOrders} where ${workOrders.ticketId} = ${tickets.id} and ${workOrders.companyId} = ${tickets.companyId} order by ${workOrders.id})`;
+/**
+ * How many of the ticket's photos count as evidence (docs/product/records.md §8: no far_from_pole
+ * or before_job flag, src/shared/evidence.ts DISQUALIFYING_FLAGS). A photo whose checks change
+ * touches its ticket (migration 0024), like one added.
+ */
+export const evidencePhotoCountOf = sql<number>`(select count(*) from ${images} where ${images.ticketId} = ${tickets.id} and not (${images.flags} && array['far_from_pole', 'before_job']::text[]))`.mapWith(Number);
 /** The earliest expiry among the ticket's permits (0021 touches the ticket when a permit changes). */
 const permitExpiresOnOf = sql<string | null>`(select min(${permits.expiresOn})::text from ${permits} where ${permits.ticketId} = ${tickets.id} and ${permits.companyId} = ${tickets.companyId})`;
 const unitCodesOf = sql<string[]>`array(select ${units.code} from ${ticketTasks} join ${units} on ${units.id} = ${ticketTasks.unitId} where ${ticketTasks.ticketId} = ${tickets.id} order by ${ticketTasks.id})`;
@@ -381,6 +404,7 @@ const rowSelection = {
   aLast: assignee.lastName,
   taskCount: countOf(ticketTasks),
   photoCount: countOf(images),
+  evidencePhotoCount: evidencePhotoCountOf,
   noteCount: countOf(notes),
   workOrders: workOrdersOf,
   unitCodes: unitCodesOf,
@@ -412,6 +436,7 @@ export function toTicketRow(r: RowResult, today: string): TicketRow {
     ...toRow(r.t, r.poleName, r.lineName, r.aFirst, r.aLast, r.permitExpiresOn, today),
     task_count: r.taskCount,
     photo_count: r.photoCount,
+    evidence_photo_count: r.evidencePhotoCount,
     note_count: r.noteCount,
     work_orders: r.workOrders,
     unit_codes: r.unitCodes,

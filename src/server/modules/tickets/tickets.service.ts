@@ -35,7 +35,7 @@ type TicketInsert = typeof tickets.$inferInsert;
  * with its ticket): the statements are in ticket-reads.repository.ts, and other modules use the
  * tickets module through its services only (docs/decisions/041-mods-module-order.md).
  */
-export { companyDaySql, loadTicket, loadTicketsOfJob, loadTicketRows, loadTicketRowVersions, selectTicketRows, toTicketRow } from './ticket-reads.repository';
+export { companyDaySql, evidencePhotoCountOf, loadTicket, loadTicketsOfJob, loadTicketRows, loadTicketRowVersions, selectTicketRows, toTicketRow } from './ticket-reads.repository';
 
 /** Document kinds a dig-safe, NRA or permit url may point at (all are "a PDF or a photo"). */
 const DOC_KINDS: readonly StorageKind[] = ['dig_file', 'nra_file', 'permit'];
@@ -234,9 +234,32 @@ async function diffFields({ db, user, cur, c, edit }: Diff, input: TicketSave) {
   }
   if (input.status !== undefined) {
     const complete = input.status === TICKET_STATUS.COMPLETE;
-    if (complete && !cur.actualCompletionDate) edit('status', 'actualCompletionDate', new Date(), null);
-    if (!complete && cur.actualCompletionDate) edit('status', 'actualCompletionDate', null, cur.actualCompletionDate);
+    if (complete && !cur.actualCompletionDate) {
+      edit('status', 'actualCompletionDate', new Date(), null);
+      Object.assign(c.set, completionRecord(user, input));
+    }
+    if (!complete && cur.actualCompletionDate) {
+      edit('status', 'actualCompletionDate', null, cur.actualCompletionDate);
+      // Reopening clears the record; the history keeps it (docs/product/records.md §6).
+      Object.assign(c.set, { completedBy: null, completedLat: null, completedLon: null, completedAccuracyM: null } satisfies Partial<TicketInsert>);
+    }
   }
+}
+
+/**
+ * The completion record of a save that completes the ticket (docs/product/records.md §6): who
+ * (the caller, whichever screen or queued replay sent it) and, when the body carries it, where
+ * the device was when the crew tapped (the schema has checked the three are given together and
+ * in range). Any path that completes a ticket goes through this save.
+ */
+function completionRecord(user: CurrentUser, input: TicketSave): Partial<TicketInsert> {
+  const at = input.completed_lat != null && input.completed_lon != null && input.completed_accuracy_m != null;
+  return {
+    completedBy: user.id,
+    completedLat: at ? input.completed_lat : null,
+    completedLon: at ? input.completed_lon : null,
+    completedAccuracyM: at ? input.completed_accuracy_m : null,
+  };
 }
 
 /** Dig-safe and NRA documents (docs/product/rules.md §2.5): uploading one sets its flag to 1, removing it sets 0. */

@@ -248,7 +248,7 @@ describe('GET /work', () => {
     expect(order.indexOf(job.A)).toBeLessThan(order.indexOf(job.C));
   });
 
-  it('reads its rows in one statement, however many tickets there are', async () => {
+  it('reads its rows in a fixed number of statements, however many tickets there are', async () => {
     const count = async (role: SeededRole, url: string) => {
       const before = queryStats.count;
       const res = await t.request({ method: 'GET', url: `${API}${url}`, token: tokens[role] });
@@ -260,7 +260,9 @@ describe('GET /work', () => {
     const before = { admin: await count('admin', '/work'), wforeman: await count('wforeman', '/work') };
     await createJob({ token: tokens.admin, company, utility: ngrid }, 'WRK-BIG', uid.frank, Array.from({ length: 40 }, (_, i) => ({ pole: `BIG-${i}`, due: '2030-06-01' })));
     const after = { admin: await count('admin', '/work'), wforeman: await count('wforeman', '/work') };
-    expect(before).toEqual({ admin: baseline, wforeman: baseline });
+    // Beside the open rows, the Complete tickets still short of evidence photos (docs/product/records.md §8):
+    // the company's setting, that list and its calendar day, a fixed number of statements more.
+    expect(before).toEqual({ admin: baseline + 4, wforeman: baseline + 4 });
     expect(after).toEqual(before);
     expect((await workOf('wforeman')).filter((w) => w.pole_name?.startsWith('BIG-'))).toHaveLength(40);
   });

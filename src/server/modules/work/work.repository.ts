@@ -1,9 +1,9 @@
-import { and, eq, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { WorkTicket } from '../../../shared/work.schemas';
 import type { DbOrTx } from '../../db/client';
 import { jobs, tickets, users } from '../../db/schema/index';
 import { jobIsPublished } from '../../db/sql';
-import { companyDaySql, selectTicketRows, toTicketRow } from '../tickets/tickets.service';
+import { companyDaySql, evidencePhotoCountOf, selectTicketRows, toTicketRow } from '../tickets/tickets.service';
 
 /** My Work's SQL (docs/product/field-mode.md §1). Every statement is scoped by the caller's company. */
 
@@ -24,6 +24,31 @@ function scopeWhere(companyId: number, scope: WorkScope): SQL | undefined {
   const crewForeman = sql`(select ${users.foremanId} from ${users} where ${users.id} = ${scope.userId} and ${users.companyId} = ${companyId})`;
   const ofCrewJobs = eq(jobs.foremanId, crewForeman);
   return scope.assigned ? or(eq(tickets.assignedTo, scope.userId), ofCrewJobs) : ofCrewJobs;
+}
+
+/**
+ * The Complete, not yet billed tickets in scope with fewer photos that count as evidence than
+ * `required` (docs/product/records.md §8: the crew still can add them), newest completion first,
+ * at most `limit`. ONE statement. The service applies the shared rule to what it reads.
+ */
+export async function unevidencedTicketRows(db: DbOrTx, companyId: number, scope: WorkScope, required: number, limit: number, foremanId?: number): Promise<WorkTicket[]> {
+  if (required <= 0) return [];
+  const rows = await selectTicketRows(db, { jobNumber: jobs.jobNumber, today: companyDaySql(companyId) })
+    .innerJoin(jobs, and(eq(jobs.id, tickets.jobId), eq(jobs.companyId, tickets.companyId)))
+    .where(
+      and(
+        eq(tickets.companyId, companyId),
+        isNotNull(tickets.actualCompletionDate),
+        isNull(tickets.billedAt),
+        sql`${evidencePhotoCountOf} < ${required}`,
+        jobIsPublished,
+        scopeWhere(companyId, scope),
+        foremanId === undefined ? undefined : eq(jobs.foremanId, foremanId),
+      ),
+    )
+    .orderBy(desc(tickets.actualCompletionDate), desc(tickets.id))
+    .limit(limit);
+  return rows.map((r) => ({ ...toTicketRow(r, r.today), job_number: r.jobNumber }));
 }
 
 /**

@@ -1,6 +1,8 @@
 import { ROLE } from '../../../shared/constants';
 import { can } from '../../../shared/permissions';
+import { isEvidenced } from '../../../shared/evidence';
 import { sortWorkTickets } from '../../../shared/work.list';
+import { evidencePhotosRequired } from '../auth/auth.service';
 import type { WorkQuery, WorkReply } from '../../../shared/work.schemas';
 import type { AppContext } from '../../context';
 import { forbidden } from '../../errors';
@@ -28,12 +30,25 @@ function scopeOf(me: CurrentUser): repo.WorkScope {
 }
 
 /**
- * GET /work: the caller's open tickets in work order (src/shared/work.list.ts). `foreman_id`
+ * GET /work: the caller's open tickets in work order (src/shared/work.list.ts), and their
+ * Complete tickets still short of the photos required as evidence (docs/product/records.md §8). `foreman_id`
  * narrows any role's list to that foreman's jobs; a foreman of another company (or no foreman)
  * narrows it to nothing: the same empty list as a foreman with no open work, so it tells
  * nothing about other companies and costs no extra statement.
  */
 export async function myWork(ctx: AppContext, me: CurrentUser, query: WorkQuery): Promise<WorkReply> {
-  const rows = await repo.openTicketRows(ctx.db, me.companyId, scopeOf(me), query.foreman_id);
-  return { tickets: sortWorkTickets(rows) };
+  const scope = scopeOf(me);
+  const required = await evidencePhotosRequired(ctx.db, me.companyId);
+  const [rows, complete] = await Promise.all([
+    repo.openTicketRows(ctx.db, me.companyId, scope, query.foreman_id),
+    repo.unevidencedTicketRows(ctx.db, me.companyId, scope, required, NEEDS_PHOTOS_MAX, query.foreman_id),
+  ]);
+  return {
+    tickets: sortWorkTickets(rows),
+    needs_photos: complete.filter((t) => isEvidenced(t, required) === false),
+    evidence_photos_required: required,
+  };
 }
+
+/** At most this many completed tickets wait for photos on My Work: the newest, the ones a crew can still reach. */
+const NEEDS_PHOTOS_MAX = 100;

@@ -7,7 +7,7 @@ import { LoadState } from '../../components/LoadState';
 import { useCompany, useSaveCompany } from './api/company';
 
 /**
- * "Company" on the User page, for an Admin (decision 046): the company's time zone, where its
+ * "Company" on the Settings page, for an Admin (decisions 046, 047): the company's time zone, where its
  * calendar days start and where the daily digest goes out at 06:00 (docs/product/records.md §3).
  */
 export function CompanyCard() {

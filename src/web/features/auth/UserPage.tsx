@@ -18,8 +18,6 @@ import { usePageTitle } from '../../components/usePageTitle';
 import { CurrentPasswordField } from './CurrentPasswordField';
 import { OfflineAccountNote, profileOnDevice } from './OfflineAccount';
 import { SessionsCard } from './SessionsCard';
-import { CompanyCard } from './CompanyCard';
-import { ROLE } from '../../../shared/constants';
 import { ApiTokensCard } from './ApiTokensCard';
 import { useLogout } from './useLogout';
 
@@ -149,8 +147,6 @@ export default function UserPage() {
         </Stack>
       </Paper>
       <SessionsCard />
-      {/* Only an Admin sets the company's time zone (decision 046). */}
-      {user?.role_id === ROLE.ADMIN && online && <CompanyCard />}
       {can(data.role_id, 'webhooks.manage') && (
         <Paper withBorder p="lg" mt="md">
           <Group justify="space-between">

@@ -12,6 +12,7 @@ import { ApiError } from '../../api/client';
 import { useJob } from '../../api/job';
 import { firstMessage } from '../../components/form';
 import { useCreateInvoice, usePreviewInvoice } from './api/createInvoice';
+import { EvidenceTable } from './EvidenceTable';
 
 /** What to bill must be complete (src/shared/invoices.schemas): a date, or at least one ticket. */
 const choiceRules = schemaResolver(invoiceChoiceForm, { sync: true });
@@ -37,6 +38,8 @@ export function CreateInvoiceModal({ jobId, onClose }: { jobId: number; onClose:
     },
   });
   const { mode, through, chosen } = form.values;
+  // docs/product/records.md §9: leave out the Complete tickets without the photos required as evidence.
+  const [leaveOut, setLeaveOut] = useState(false);
   const previewing = usePreviewInvoice(jobId);
   const creating = useCreateInvoice(jobId);
 
@@ -58,14 +61,14 @@ export function CreateInvoiceModal({ jobId, onClose }: { jobId: number; onClose:
   const onPreview = form.onSubmit(
     (choice) => {
       setProblem(null);
-      previewing.mutate(invoiceBodyOf(choice), { onSuccess: setPreview, onError: fail });
+      previewing.mutate(invoiceBodyOf(choice, leaveOut), { onSuccess: setPreview, onError: fail });
     },
     (errors) => setProblem({ text: firstMessage(errors), race: false }),
   );
   const onConfirm = () => {
     if (!preview) return;
     creating.mutate(
-      { ticket_ids: preview.ticket_ids },
+      { ticket_ids: preview.ticket_ids, ...(leaveOut ? { require_evidence: true } : {}) },
       {
         onSuccess: (invoice) => {
           notifications.show({ color: 'green', title: `Invoice ${invoice.number} created`, message: `${invoice.ticket_count} tickets, ${formatMoney(invoice.total, invoice.currency)}.` });
@@ -122,6 +125,17 @@ export function CreateInvoiceModal({ jobId, onClose }: { jobId: number; onClose:
             </Checkbox.Group>
           ))}
 
+        <Checkbox
+          label="Leave out tickets without evidence"
+          description="A completed ticket needs photos taken at the pole, after the job was created, to count as evidenced."
+          checked={leaveOut}
+          onChange={(e) => {
+            setLeaveOut(e.currentTarget.checked);
+            setPreview(null);
+            setProblem(null);
+          }}
+        />
+
         {problem && (
           <Alert color={problem.race ? 'orange' : 'red'} role="alert" title={problem.race ? 'Nothing was invoiced' : undefined}>
             {problem.text}
@@ -174,6 +188,7 @@ export function CreateInvoiceModal({ jobId, onClose }: { jobId: number; onClose:
             <Text fw={700} ta="right" data-testid="invoice-preview-total">
               Total {formatMoney(preview.total, preview.currency)}
             </Text>
+            <EvidenceTable preview={preview} />
             {preview.lines.some((l) => l.unit_price == null) && (
               <Text size="xs" c="dimmed" ta="right">
                 Units without a price count 0.

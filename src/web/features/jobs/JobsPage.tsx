@@ -38,6 +38,7 @@ const COLUMNS: { column: JobSortColumn; label: string }[] = [
   { column: 'due_date', label: 'Due Date' },
   { column: 'date_completed', label: 'Date Completed' },
   { column: 'percent_complete', label: '% Complete' },
+  { column: 'unevidenced_count', label: 'No Evidence' },
 ];
 
 /** "59.6%": the server's figure has one decimal already (docs/product/billing.md §1). */
@@ -147,6 +148,8 @@ export default function JobsPage() {
                 <Table.Td style={{ whiteSpace: 'nowrap' }}>{isoToUs(j.due_date) || '--'}</Table.Td>
                 <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatLongDate(j.date_completed)}</Table.Td>
                 <Table.Td style={{ whiteSpace: 'nowrap' }}>{percentText(j.percent_complete)}</Table.Td>
+                {/* docs/product/records.md §8: tickets complete but not evidenced. */}
+                <Table.Td title="Complete tickets without the photos required">{j.unevidenced_count || '--'}</Table.Td>
               </Table.Tr>
             )}
             card={(j) => <JobCard job={j} />}
@@ -208,6 +211,7 @@ function JobCard({ job: j }: { job: JobListRow }) {
         <Text size="sm">Due: {isoToUs(j.due_date) || '--'}</Text>
         <Text size="sm">Completed: {formatLongDate(j.date_completed)}</Text>
         <Text size="sm">{percentText(j.percent_complete)} complete</Text>
+        {j.unevidenced_count > 0 && <Text size="sm">No evidence: {j.unevidenced_count}</Text>}
       </Group>
     </Paper>
   );

@@ -39,7 +39,7 @@ describe('job form (docs/product/rules.md §1.2 Create/Edit Job, §5 Job save)',
       foreman_id: 5, foreman_name: 'F F', due_date: '2027-01-02', date_completed: null, selected_utility_id: 3, selected_utility_name: 'NGRID',
       work_packet_url: packet.url, work_packet_name: packet.name, work_packet_size: 601, work_packet_type: 'application/pdf',
       work_contact_phone: null, hospital_name: 'Mercy', hospital_address: null, ehasp_override: null, arc_rating_override: null,
-      primary_voltage_override: null, secondary_voltage_override: null, version: 4, created_at: '2026-01-01T00:00:00Z',
+      primary_voltage_override: null, secondary_voltage_override: null, version: 4, created_at: '2026-01-01T00:00:00Z', unevidenced_count: 0,
     };
     const base = jobFormFrom(job);
     expect(base).toMatchObject({ job_type: 1, due_date: '2027-01-02', foreman_id: 5, packet, hospital_name: 'Mercy', work_contact_phone: '' });

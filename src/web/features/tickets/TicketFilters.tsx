@@ -57,6 +57,8 @@ export const FilterControls = memo(function FilterControls({
   onExpiring,
   notClear,
   onNotClear,
+  evidence,
+  onEvidence,
 }: TicketFilterState) {
   return (
     <>
@@ -71,6 +73,7 @@ export const FilterControls = memo(function FilterControls({
       <Stack gap={6} justify="flex-end">
         <Checkbox label="Permits: expiring / expired" checked={expiring} onChange={(e) => onExpiring(e.currentTarget.checked)} />
         <Checkbox label="Not clear to dig" checked={notClear} onChange={(e) => onNotClear(e.currentTarget.checked)} />
+        <Checkbox label="Evidence: missing" checked={evidence} onChange={(e) => onEvidence(e.currentTarget.checked)} />
       </Stack>
     </>
   );

@@ -50,7 +50,7 @@ export default function TicketsSection({ jobId }: { jobId: number }) {
   const job = jobQuery.data;
   const tickets = useMemo(() => job?.tickets ?? [], [job]);
 
-  const { rows, sort, onSort, filters, active, searchInput, search, onSearch } = useTicketRows(tickets, view);
+  const { rows, sort, onSort, filters, active, searchInput, search, onSearch } = useTicketRows(tickets, view, job?.evidence_photos_required ?? 1);
   const { selected, selectedIds, onToggle, onToggleAll, clear } = useTicketSelection(tickets);
   const { target, openTicket, closeTicket, onOpen, onCreate } = useTicketRoute(jobId, canWrite);
   const wizard = useSpreadsheetWizard(jobId);
@@ -126,6 +126,7 @@ export default function TicketsSection({ jobId }: { jobId: number }) {
                 onToggle={onToggle}
                 onToggleAll={onToggleAll}
                 onOpen={onOpen}
+                evidenceRequired={job?.evidence_photos_required ?? 1}
               />
             )}
           </>

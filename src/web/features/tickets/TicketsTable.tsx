@@ -3,6 +3,7 @@ import { Checkbox, Table, Text, VisuallyHidden } from '@mantine/core';
 import { IconMapPin } from '@tabler/icons-react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { isoToUs } from '../../../shared/dates';
+import { isEvidenced } from '../../../shared/evidence';
 import { clearToDig, expiryLabel, ticketExpiry } from '../../../shared/dig-safe';
 import { companyDay } from '../../api/session';
 import type { TicketSortColumn } from '../../../shared/sorting';
@@ -72,7 +73,9 @@ const Row = memo(function Row({
   onToggle,
   onOpen,
   index,
+  evidenceRequired,
 }: {
+  evidenceRequired: number;
   t: TicketRow;
   selectable: boolean;
   selected: boolean;
@@ -133,6 +136,12 @@ const Row = memo(function Row({
           </span>
         )}
         <DigMarks t={t} />
+        {isEvidenced(t, evidenceRequired) === false && (
+          // docs/product/records.md §8: Complete without the photos required as evidence.
+          <span className={classes.notClear} title={`${t.evidence_photo_count} of ${evidenceRequired} photos at the pole`} data-testid="evidence-missing">
+            Evidence missing
+          </span>
+        )}
       </td>
       <td>{shortInstant(t.created_date)}</td>
       <td>{shortInstant(t.actual_completion_date)}</td>
@@ -175,8 +184,11 @@ export function TicketsTable({
   onToggle,
   onToggleAll,
   onOpen,
+  evidenceRequired = 1,
 }: {
   rows: TicketRow[];
+  /** The company's evidence_photos_required: a Complete row short of it is marked "Evidence missing". */
+  evidenceRequired?: number;
   sort: SortState<TicketSortColumn>;
   onSort: (c: TicketSortColumn) => void;
   selectable: boolean;
@@ -272,6 +284,7 @@ export function TicketsTable({
                 selected={selected.has(t.id)}
                 onToggle={onToggle}
                 onOpen={onOpen}
+                evidenceRequired={evidenceRequired}
               />
             );
           })}

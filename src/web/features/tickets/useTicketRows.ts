@@ -2,6 +2,7 @@ import { useCallback, useDeferredValue, useEffect, useMemo, useState } from 'rea
 import { nextSort, type SortState } from '../../../shared/sorting';
 import { sortTextValues, sortTickets, TICKET_SORT_COLUMNS, warmTicketSortKeys, type TicketSortColumn } from '../../../shared/sorting';
 import { clearToDig, ticketExpiry } from '../../../shared/dig-safe';
+import { isEvidenced } from '../../../shared/evidence';
 import { companyDay } from '../../api/session';
 import { searchWords, ticketMatches } from '../../../shared/ticket-search';
 import type { TicketRow } from '../../../shared/tickets.schemas';
@@ -26,7 +27,7 @@ function distinct(rows: TicketRow[], pick: (t: TicketRow) => string | null): str
  * expiring / expired", "Not clear to dig" and the search words. Sorting and filtering are memoised, so a job of 5,000 tickets stays responsive;
  * each change is measured (timingMarks.ts).
  */
-export function useTicketRows(tickets: TicketRow[], view: TicketView) {
+export function useTicketRows(tickets: TicketRow[], view: TicketView, evidenceRequired = 1) {
   const [poleFilter, setPoleFilter] = useState<string>(ALL);
   const [lineFilter, setLineFilter] = useState<string>(ALL);
   const [statusFilter, setStatusFilter] = useState<StatusFilter>('All');
@@ -34,6 +35,8 @@ export function useTicketRows(tickets: TicketRow[], view: TicketView) {
   // tickets not clear to dig, on the company's day.
   const [expiringFilter, setExpiringFilter] = useState(false);
   const [notClearFilter, setNotClearFilter] = useState(false);
+  // docs/product/records.md §8 "Evidence: missing": Complete tickets short of the photos required (src/shared/evidence.ts).
+  const [evidenceFilter, setEvidenceFilter] = useState(false);
   // Text search (issue 27): pole, line, street, work order, unit code — My Work's rule. Deferred,
   // so typing stays smooth while 5,000 rows are filtered.
   const [searchInput, setSearchInput] = useState('');
@@ -59,7 +62,7 @@ export function useTicketRows(tickets: TicketRow[], view: TicketView) {
   const rows = useMemo(() => {
     const words = searchWords(search);
     const today = companyDay();
-    return pole === ALL && line === ALL && statusFilter === 'All' && !expiringFilter && !notClearFilter && words.length === 0
+    return pole === ALL && line === ALL && statusFilter === 'All' && !expiringFilter && !notClearFilter && !evidenceFilter && words.length === 0
       ? sorted
       : sorted.filter(
           (t) =>
@@ -68,9 +71,10 @@ export function useTicketRows(tickets: TicketRow[], view: TicketView) {
             (statusFilter === 'All' || t.status === statusFilter) &&
             (!expiringFilter || ticketExpiry(t, today) !== null) &&
             (!notClearFilter || clearToDig(t, today).clear_to_dig === false) &&
+            (!evidenceFilter || isEvidenced(t, evidenceRequired) === false) &&
             ticketMatches(t, words),
         );
-  }, [sorted, pole, line, statusFilter, expiringFilter, notClearFilter, search]);
+  }, [sorted, pole, line, statusFilter, expiringFilter, notClearFilter, evidenceFilter, evidenceRequired, search]);
 
   // While the browser is idle, prepare the sort keys of the other columns: the first click on
   // any header then costs what a repeat click does.
@@ -90,7 +94,7 @@ export function useTicketRows(tickets: TicketRow[], view: TicketView) {
     [startMeasure],
   );
   // Each filter's change starts the rows' timing mark, then sets the filter.
-  const { onPole, onLine, onStatus, onExpiring, onNotClear } = useMemo(() => {
+  const { onPole, onLine, onStatus, onExpiring, onNotClear, onEvidence } = useMemo(() => {
     const measured =
       <T,>(set: (v: T) => void) =>
       (v: T) => {
@@ -103,6 +107,7 @@ export function useTicketRows(tickets: TicketRow[], view: TicketView) {
       onStatus: measured((v: string) => setStatusFilter(v as StatusFilter)),
       onExpiring: measured(setExpiringFilter),
       onNotClear: measured(setNotClearFilter),
+      onEvidence: measured(setEvidenceFilter),
     };
   }, [startMeasure]);
   const onSearch = (v: string) => {
@@ -114,9 +119,9 @@ export function useTicketRows(tickets: TicketRow[], view: TicketView) {
     rows,
     sort,
     onSort,
-    filters: { poles, lines, pole, line, status: statusFilter, onPole, onLine, onStatus, expiring: expiringFilter, onExpiring, notClear: notClearFilter, onNotClear },
+    filters: { poles, lines, pole, line, status: statusFilter, onPole, onLine, onStatus, expiring: expiringFilter, onExpiring, notClear: notClearFilter, onNotClear, evidence: evidenceFilter, onEvidence },
     /** How many of Pole, Line, Status and the dig filters narrow the list (the phone's Filters button shows it). */
-    active: (pole !== ALL ? 1 : 0) + (line !== ALL ? 1 : 0) + (statusFilter !== 'All' ? 1 : 0) + (expiringFilter ? 1 : 0) + (notClearFilter ? 1 : 0),
+    active: (pole !== ALL ? 1 : 0) + (line !== ALL ? 1 : 0) + (statusFilter !== 'All' ? 1 : 0) + (expiringFilter ? 1 : 0) + (notClearFilter ? 1 : 0) + (evidenceFilter ? 1 : 0),
     searchInput,
     /** The search as filtered (deferred): what the empty list's words depend on. */
     search,

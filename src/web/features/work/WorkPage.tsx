@@ -1,8 +1,8 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { Alert, Badge, Button, Center, Container, Group, NativeSelect, Paper, Stack, Text, TextInput, Title, UnstyledButton } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Center, Container, Group, NativeSelect, Paper, Stack, Text, TextInput, Title, UnstyledButton } from '@mantine/core';
 import { useLocalStorage } from '@mantine/hooks';
 import { IconCurrentLocation, IconSearch } from '@tabler/icons-react';
-import { useNavigate } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { Spinner } from '../../components/Spinner';
 import { isoToUs } from '../../../shared/dates';
 import { byDistance, formatDistance } from '../../../shared/distance';
@@ -273,7 +273,28 @@ export default function WorkPage() {
           Show more ({total - shown} more)
         </Button>
       )}
+      <NeedsPhotos tickets={work.data?.needs_photos ?? []} required={work.data?.evidence_photos_required ?? 0} />
     </Stack>
     </Container>
+  );
+}
+
+/**
+ * Completed tickets still short of the photos required as evidence (docs/product/records.md §8):
+ * the crew can still add them at the pole. Absent in copies kept before the reply carried them.
+ */
+function NeedsPhotos({ tickets, required }: { tickets: readonly WorkItem[]; required: number }) {
+  if (tickets.length === 0) return null;
+  return (
+    <Stack gap="xs" component="section" aria-labelledby="needs-photos">
+      <Title order={2} size="h4" id="needs-photos">
+        Completed, photos needed ({tickets.length})
+      </Title>
+      {tickets.map((t) => (
+        <Anchor key={t.id} component={Link} to={`/work/${t.id}`} py={6} data-testid="needs-photos-ticket">
+          Pole {t.pole_name ?? '--'} · Line {t.line_name ?? '--'} · {t.job_number}: {t.evidence_photo_count} of {required} photos at the pole
+        </Anchor>
+      ))}
+    </Stack>
   );
 }

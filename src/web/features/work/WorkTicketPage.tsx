@@ -44,6 +44,9 @@ import { isOverdue, localIsoDay } from '../../../shared/ticket-state';
 import { companyDay } from '../../api/session';
 import { confirmCompleteDig, NotClearToDig, RecordExpiry } from '../../components/DigSafe';
 import { useJobHeader } from './api/jobHeader';
+import { CompletionRecord, PhotoChecks } from '../../components/Evidence';
+import { positionAtTap } from '../../components/geolocation';
+import type { CompletionPosition } from '../../../shared/evidence';
 import { BeforeYouClimb } from './BeforeYouClimb';
 import { WorkTicketHistory } from './WorkTicketHistory';
 import { DeletedBanner, HeldNotes, HeldPhotos, PhonePhoto } from './HeldOnPhone';
@@ -85,6 +88,7 @@ export default function WorkTicketPage() {
   const header = useJobHeader(query.data?.job_id ?? null);
   const [note, setNote] = useState('');
   const [busy, setBusy] = useState(false);
+  const [locating, setLocating] = useState(false);
   const [resolving, setResolving] = useState<TicketChange | null>(null);
   const server = query.data;
   const shown = useMemo(() => (server ? withQueued(server, entries) : null), [server, entries]);
@@ -136,8 +140,8 @@ export default function WorkTicketPage() {
     const task = server.tasks.find((t) => t.ticket_task_id === taskId)!;
     void outbox.add({ ...base, kind: 'ticket', set: {}, base: {}, taskQty: { [taskId]: { mine: next, base: task.additional_qty, init: task.init_qty, seen } } });
   };
-  const setStatus = (status: Ticket['status']) =>
-    void outbox.add({ ...base, kind: 'ticket', set: { status }, base: { status: server.status }, taskQty: {} });
+  const setStatus = (status: Ticket['status'], position?: CompletionPosition) =>
+    void outbox.add({ ...base, kind: 'ticket', set: { status }, base: { status: server.status }, taskQty: {}, ...(position ? { position } : {}) });
   const addNote = async () => {
     const text = note.trim();
     if (!text) return;
@@ -165,8 +169,13 @@ export default function WorkTicketPage() {
   const overdue = isOverdue(shown, localIsoDay());
   // Clear to dig and the papers' expiry from this copy on the company's day: the same offline (docs/product/records.md §5).
   const digDay = companyDay();
+  // Where the crew is at the tap goes with the queued change (docs/product/records.md §6); no fix, no wait.
   const markComplete = async () => {
-    if (await confirmCompleteDig(shown, digDay)) setStatus(TICKET_STATUS.COMPLETE);
+    if (!(await confirmCompleteDig(shown, digDay))) return;
+    setLocating(true);
+    const at = await positionAtTap();
+    setLocating(false);
+    setStatus(TICKET_STATUS.COMPLETE, at ? { completed_lat: at.lat, completed_lon: at.lon, completed_accuracy_m: at.accuracy } : undefined);
   };
   return (
     <Container size="sm" py="md" px="sm">
@@ -197,6 +206,7 @@ export default function WorkTicketPage() {
             No location on this ticket
           </Text>
         )}
+        {complete && !deleted && <CompletionRecord ticket={shown} />}
         <CopyNote updatedAt={query.dataUpdatedAt} unreachable={query.isError} />
       </Stack>
 
@@ -269,7 +279,7 @@ export default function WorkTicketPage() {
               Reopen
             </Button>
           ) : (
-            <Button size="lg" color="green" onClick={() => void markComplete()}>
+            <Button size="lg" color="green" onClick={() => void markComplete()} loading={locating}>
               Mark complete
             </Button>
           ))}
@@ -281,7 +291,10 @@ export default function WorkTicketPage() {
         </Title>
         <SimpleGrid cols={3} spacing="xs">
           {shown.images.map((img) => (
-            <Image key={img.id} src={img.thumbnailurl || img.url} alt={`Photo of ${labelOf(shown)}`} h={96} fit="cover" radius="sm" />
+            <div key={img.id}>
+              <Image src={img.thumbnailurl || img.url} alt={`Photo of ${labelOf(shown)}`} h={96} fit="cover" radius="sm" />
+              <PhotoChecks image={img} />
+            </div>
           ))}
           {photos.fitting.map((p) => (
             <PhonePhoto key={p.id} photo={p} caption="Waiting to sync" />

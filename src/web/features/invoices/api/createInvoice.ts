@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { Invoice, InvoiceCreateInput, InvoicePreview } from '../../../../shared/invoices.schemas';
+import type { Invoice, InvoiceCreateInput, InvoicePreview, SkippedTicket } from '../../../../shared/invoices.schemas';
 import { apiFetch } from '../../../api/client';
 import { queryKeys } from '../../../api/queryKeys';
 
@@ -12,7 +12,7 @@ export const previewInvoice = (jobId: number, body: InvoiceCreateInput) =>
  * is the one the user saw, or a 409 naming the tickets someone billed meanwhile.
  */
 export const createInvoice = (jobId: number, body: InvoiceCreateInput) =>
-  apiFetch<{ invoice: Invoice }>(`/jobs/${jobId}/invoices`, { method: 'POST', body }).then((b) => b.invoice);
+  apiFetch<{ invoice: Invoice; skipped: SkippedTicket[] }>(`/jobs/${jobId}/invoices`, { method: 'POST', body }).then((b) => b.invoice);
 
 export const usePreviewInvoice = (jobId: number) => useMutation({ mutationFn: (body: InvoiceCreateInput) => previewInvoice(jobId, body) });
 

@@ -14,6 +14,7 @@ import { queryKeys } from '../../../api/queryKeys';
 import { UploadError, uploadWithProgress } from '../../../components/upload/signedUpload';
 import { useCompleteImageUpload } from '../api/completeImageUpload';
 import { useDeleteImage } from '../api/deleteImage';
+import { PhotoChecks } from '../../../components/Evidence';
 import { PhotoViewer } from './PhotoViewer';
 import { tooManyImages } from './ticketDraft';
 
@@ -154,6 +155,7 @@ export function ImagesPanel({
                 <UnstyledButton onClick={() => setViewing(i)} aria-label={`View image ${i + 1}`} style={{ display: 'block', width: '100%' }}>
                   <Image src={img.thumbnailurl} alt={`Photo ${i + 1} of pole ${img.pole_name ?? ''}`} radius="sm" h={90} fit="cover" loading="lazy" />
                 </UnstyledButton>
+                <PhotoChecks image={img} />
                 {canAnnotate && (
                   <ActionIcon
                     size={32}

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState, type PointerEvent as ReactPointerEvent, ty
 import { ActionIcon, Button, Group, Modal, Text, Tooltip } from '@mantine/core';
 import { IconChevronLeft, IconChevronRight, IconTrash, IconZoomIn, IconZoomOut, IconZoomReset } from '@tabler/icons-react';
 import type { TicketImage } from '../../../../shared/tickets.schemas';
+import { PhotoChecks } from '../../../components/Evidence';
 
 const MAX_ZOOM = 4;
 /** A sideways drag longer than this (px) at normal size goes to the next or previous photo. */
@@ -152,9 +153,12 @@ function Photo({
             />
           </div>
           <Group justify="space-between" p="xs" gap="xs" wrap="wrap">
-            <Text size="sm" data-testid="photo-time">
-              Added {WHEN.format(new Date(img.uploaded_at))}
-            </Text>
+            <div>
+              <Text size="sm" data-testid="photo-time">
+                Added {WHEN.format(new Date(img.uploaded_at))}
+              </Text>
+              <PhotoChecks image={img} size="sm" />
+            </div>
             <Group gap="xs" wrap="nowrap">
               <ActionIcon size={44} variant="default" aria-label="Previous photo" onClick={() => go(-1)} disabled={count < 2}>
                 <IconChevronLeft size={22} />

@@ -3,11 +3,11 @@ import { IconCircleCheck, IconRotate } from '@tabler/icons-react';
 import { TICKET_STATUS } from '../../../../../shared/constants';
 import { companyDay } from '../../../../api/session';
 import { confirmCompleteDig } from '../../../../components/DigSafe';
+import { CompletionRecord } from '../../../../components/Evidence';
 import type { TicketDraft } from '../ticketDraft';
-import { WHEN } from './Section';
 
 /**
- * The ticket's status, when it was completed, and Mark Complete / Reopen Ticket for those who may.
+ * The ticket's status, its completion record (who, when, where: docs/product/records.md §6), and Mark Complete / Reopen Ticket for those who may.
  * A ticket not clear to dig asks before it is marked complete (docs/product/records.md §5).
  */
 export function StatusBar({
@@ -31,11 +31,7 @@ export function StatusBar({
           <Badge color={complete ? 'green' : 'gray'} size="lg" variant={complete ? 'filled' : 'light'}>
             {draft.status}
           </Badge>
-          {complete && draft.actual_completion_date && (
-            <Text size="sm" c="dimmed">
-              completed {WHEN.format(new Date(draft.actual_completion_date))}
-            </Text>
-          )}
+          {complete && <CompletionRecord ticket={draft} />}
         </Group>
         {canMark &&
           (complete ? (
