@@ -183,7 +183,9 @@ describe('the evidence ZIP', () => {
     const rows = csv.trim().split('\r\n');
     expect(rows[0]).toBe('file,ticket_id,pole,line,work_orders,photo,taken_at,uploaded_at,distance_m,flags,completed_at,completed_by_name');
     expect(rows).toHaveLength(7);
-    expect(rows[1]).toMatch(/^10_L-1_1\.jpg,\d+,10,L-1,"WO-10, WO-11",1,2026-11-20 09:01:00,[^,]+,,,2026-11-20 10:04:00,$/);
+    // Taken (EXIF) before the job was created, without a position: both checks say so; the completion
+    // record names who marked it complete (docs/product/records.md §6–§7).
+    expect(rows[1]).toMatch(/^10_L-1_1\.jpg,\d+,10,L-1,"WO-10, WO-11",1,2026-11-20 09:01:00,[^,]+,,before_job no_position,2026-11-20 10:04:00,Avery Admin$/);
     expect(rows[6]).toMatch(/^20_L-1_1\.jpg,\d+,20,L-1,WO-20,1,/);
   });
 });
