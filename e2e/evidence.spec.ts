@@ -2,7 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { API, DEMO_PASSWORD, USERS, createJob, expect, login, unique } from './fixtures';
 import { test } from './netcut';
-import { openJob, row } from './ticketJobs';
+import { openJob, row, ticketWindow } from './ticketJobs';
 
 /**
  * Evidence (docs/product/records.md §6–§9, decision 047): a crew marks a ticket complete on a phone
@@ -63,8 +63,10 @@ test('a crew marks complete offline with its position; the office sees who, when
   await openJob(desk, job.id);
   await expect(row(desk, pole).getByTestId('evidence-missing')).toBeVisible();
   await row(desk, pole).click();
-  await expect(desk.getByTestId('completion-record')).toContainText('by Frank Foreman, 12 m accuracy');
-  await expect(desk.getByTestId('completion-record').getByRole('link')).toContainText('42.100100, -72.600200');
+  // The window's code loads on first open: a loaded machine takes a while.
+  await expect(ticketWindow(desk)).toBeVisible({ timeout: 30_000 });
+  await expect(ticketWindow(desk).getByTestId('completion-record')).toContainText('by Frank Foreman, 12 m accuracy');
+  await expect(ticketWindow(desk).getByTestId('completion-record').getByRole('link')).toContainText('42.100100, -72.600200');
   await desk.keyboard.press('Escape');
 
   const invoices = desk.getByRole('region', { name: 'Invoices' });

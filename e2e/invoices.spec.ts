@@ -42,8 +42,11 @@ test('office invoices a job: preview, confirm, Billed badge, XLSX and PDF downlo
   await modal.getByRole('button', { name: 'Preview' }).click();
   const preview = modal.getByTestId('invoice-preview');
   await expect(preview).toContainText('1 tickets, 1 lines');
-  await expect(preview.getByRole('cell', { name: 'P40-2' })).toBeVisible();
-  await expect(preview.getByRole('cell', { name: done })).toBeVisible();
+  const lines = preview.getByRole('region', { name: 'Invoice lines' });
+  await expect(lines.getByRole('cell', { name: 'P40-2' })).toBeVisible();
+  await expect(lines.getByRole('cell', { name: done })).toBeVisible();
+  // Each ticket's evidence beside the lines (docs/product/records.md §9).
+  await expect(preview.getByRole('region', { name: 'Evidence of each ticket' })).toContainText(done);
   await expect(preview).not.toContainText(open);
   await expect(modal.getByTestId('invoice-preview-total')).toHaveText(/^Total \$\d[\d,]*\.\d{2}$/);
   await modal.getByRole('button', { name: 'Confirm invoice' }).click();

@@ -70,10 +70,11 @@ export const FilterControls = memo(function FilterControls({
         </Text>
         <SegmentedControl aria-labelledby="ticket-status-filter" data={['All', 'Pending', 'Complete']} value={status} onChange={onStatus} />
       </Stack>
+      {/* 24 px boxes: three stacked 20 px ones are closer than a finger's target (WCAG 2.5.8). */}
       <Stack gap={6} justify="flex-end">
-        <Checkbox label="Permits: expiring / expired" checked={expiring} onChange={(e) => onExpiring(e.currentTarget.checked)} />
-        <Checkbox label="Not clear to dig" checked={notClear} onChange={(e) => onNotClear(e.currentTarget.checked)} />
-        <Checkbox label="Evidence: missing" checked={evidence} onChange={(e) => onEvidence(e.currentTarget.checked)} />
+        <Checkbox size="md" label="Permits: expiring / expired" checked={expiring} onChange={(e) => onExpiring(e.currentTarget.checked)} />
+        <Checkbox size="md" label="Not clear to dig" checked={notClear} onChange={(e) => onNotClear(e.currentTarget.checked)} />
+        <Checkbox size="md" label="Evidence: missing" checked={evidence} onChange={(e) => onEvidence(e.currentTarget.checked)} />
       </Stack>
     </>
   );
