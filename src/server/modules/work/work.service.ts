@@ -28,12 +28,19 @@ function scopeOf(me: CurrentUser): repo.WorkScope {
 }
 
 /**
- * GET /work: the caller's open tickets in work order (src/shared/work.list.ts). `foreman_id`
+ * GET /work: the caller's first `limit` open tickets in work order (src/shared/work.list.ts)
+ * and how many there are in all. The order is the shared rule's, applied to every open ticket's
+ * sort keys (one narrow statement); only the first `limit` are then read whole (a second one):
+ * a foreman's 2,000 open tickets never become a megabyte reply (docs/product/scale.md §5). `foreman_id`
  * narrows any role's list to that foreman's jobs; a foreman of another company (or no foreman)
  * narrows it to nothing: the same empty list as a foreman with no open work, so it tells
  * nothing about other companies and costs no extra statement.
  */
 export async function myWork(ctx: AppContext, me: CurrentUser, query: WorkQuery): Promise<WorkReply> {
-  const rows = await repo.openTicketRows(ctx.db, me.companyId, scopeOf(me), query.foreman_id);
-  return { tickets: sortWorkTickets(rows) };
+  const keys = await repo.openTicketKeys(ctx.db, me.companyId, scopeOf(me), query.foreman_id);
+  const first = sortWorkTickets(keys).slice(0, query.limit);
+  const rows = new Map((await repo.openTicketRows(ctx.db, me.companyId, first.map((k) => k.id))).map((r) => [r.id, r]));
+  // In the keys' order; a ticket completed between the two statements is left out.
+  const tickets = first.flatMap((k) => rows.get(k.id) ?? []);
+  return { tickets, total: keys.length - (first.length - tickets.length) };
 }
