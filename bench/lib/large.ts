@@ -204,7 +204,7 @@ export async function generateLargeData(t: Target, log: (m: string) => void): Pr
       `INSERT INTO jobs (id, company_id, job_number, job_type, created_by, foreman_id, due_date, utility_id, work_packet_url,
          work_packet_name, work_packet_size, work_packet_type, hospital_name, hospital_address, created_at, updated_at)
        SELECT p.job_id, $1, CASE WHEN p.n = ${LARGE.bigJobTickets} THEN 'BIG-' ELSE 'J-' END || lpad(p.ord::text, 6, '0'),
-         CASE WHEN p.ord % 10 = 0 THEN 1 ELSE 0 END, $2, $3::int + (p.ord % $4::int),
+         CASE WHEN p.ord % 10 = 0 THEN 1 ELSE 0 END, $2, $3::int + ((p.ord + p.ord / 1000) % $4::int),
          (x.made + interval '90 days')::date, ($5::int[])[1 + p.ord % ${LARGE.utilities.length}], $6, 'packet.pdf', 36, 'application/pdf',
          'Baystate Medical Center', '759 Chestnut St, Springfield MA', x.made, x.made
        FROM plan_jobs p CROSS JOIN LATERAL (SELECT now() - interval '1 day' - (($7::int - p.ord) * interval '1 hour' * 0.876) AS made) x`,
