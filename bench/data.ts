@@ -7,6 +7,8 @@
  *
  *   npm run bench:data -- --jobs 5000 --big-job-tickets 5000 [--workbook-rows 10000]
  *   BENCH_DATABASE_URL=postgres://… npm run bench:data -- …     (a real PostgreSQL server)
+ *   BENCH_DATABASE_URL=postgres://… npm run bench:data -- --scale large
+ *       ten years' data of docs/product/scale.md §1, bulk-loaded in SQL (bench/lib/large.ts)
  *
  * The result is a template (bench/lib/common.ts): each `bench` run starts from a copy of it.
  */
@@ -30,6 +32,7 @@ import { generateTicketWorkbook } from '../src/server/test/generate-workbook';
 import type { CurrentUser } from '../src/server/plugins/auth';
 import { BENCH_ADMIN, BENCH_DIR, BENCH_PASSWORD, JWT_SECRET, benchTarget, parseArgs, resetTemplate, type Manifest, type Target } from './lib/common';
 import { createBenchJob, type BenchTicket, type BenchUnit } from './lib/jobs';
+import { generateLargeData } from './lib/large';
 
 const UNIT_COUNT = 500;
 const CREW = { foremen: 6, workingForemen: 14, linemen: 28, apprentices: 12 }; // 60
@@ -249,6 +252,15 @@ export async function generateData(t: Target, opts: DataOptions): Promise<Manife
 
 async function main() {
   const args = parseArgs(process.argv.slice(2));
+  if (args.scale !== undefined && args.scale !== 'large') throw new Error('--scale takes one value: large');
+  if (args.scale === 'large') {
+    const t = benchTarget('postgres', false, true);
+    console.log(`bench:data --scale large → ${t.templateUrl}`);
+    const m = await generateLargeData(t, (msg) => console.log(msg));
+    writeFileSync(t.manifestPath, JSON.stringify(m, null, 2));
+    console.log(`done in ${m.seconds} s: ${JSON.stringify(m.counts)}`);
+    return;
+  }
   const quick = Boolean(args.quick);
   const opts: DataOptions = {
     jobs: Number(args.jobs ?? (quick ? 500 : 5000)),

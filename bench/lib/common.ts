@@ -58,8 +58,9 @@ export interface Target {
 }
 
 /** `quick` data (--quick) lives beside the full-size data, so switching never regenerates. */
-export function benchTarget(kind: Kind = process.env.BENCH_DATABASE_URL ? 'postgres' : 'pglite', quick = false): Target {
-  const name = quick ? `${kind}-quick` : kind;
+export function benchTarget(kind: Kind = process.env.BENCH_DATABASE_URL ? 'postgres' : 'pglite', quick = false, large = false): Target {
+  if (large && kind !== 'postgres') throw new Error('--scale large runs on PostgreSQL only: set BENCH_DATABASE_URL');
+  const name = large ? `${kind}-large` : quick ? `${kind}-quick` : kind;
   const base = {
     kind,
     quick,
@@ -70,7 +71,8 @@ export function benchTarget(kind: Kind = process.env.BENCH_DATABASE_URL ? 'postg
   if (kind === 'pglite') return base;
   const adminUrl = process.env.BENCH_DATABASE_URL;
   if (!adminUrl) throw new Error('BENCH_DATABASE_URL is not set');
-  const suffix = quick ? '_quick' : '';
+  // --scale large (issue 33) lives beside the 5,000-job data, so neither regenerates the other.
+  const suffix = large ? '_large' : quick ? '_quick' : '';
   return {
     ...base,
     adminUrl,

@@ -6,9 +6,19 @@ import { ticketRowSchema } from './tickets.schemas';
  * (src/server/modules/work/) and the web's My Work page. Types are z.infer: never re-declare them.
  */
 
-/** ?foreman_id= narrows the list to the jobs of that foreman (an office role's filter). */
+/**
+ * At most this many tickets per reply unless `limit` asks otherwise (docs/product/scale.md §5): a
+ * foreman's few thousand open tickets would be megabytes on a phone's signal; the first ones in
+ * work order are the day's, and `total` tells how many more there are.
+ */
+export const WORK_LIMIT = 500;
+/** The most one reply may hold (`limit`); the page asks for more WORK_LIMIT at a time up to it. */
+export const WORK_LIMIT_MAX = 2000;
+
+/** ?foreman_id= narrows the list to the jobs of that foreman (an office role's filter); ?limit= bounds it. */
 export const workQuery = z.object({
   foreman_id: z.coerce.number().int().positive().max(2_147_483_647).optional(),
+  limit: z.coerce.number().int().min(1).max(WORK_LIMIT_MAX).default(WORK_LIMIT),
 });
 export type WorkQuery = z.infer<typeof workQuery>;
 
@@ -18,9 +28,14 @@ export const workTicketSchema = ticketRowSchema.extend({
 });
 export type WorkTicket = z.infer<typeof workTicketSchema>;
 
-/** The open tickets that concern the caller, in work order (work.list.ts `sortWorkTickets`). */
+/**
+ * The first `limit` open tickets that concern the caller, in work order (work.list.ts
+ * `sortWorkTickets`), and how many open tickets concern the caller in all (`total` ≥ the list's
+ * length: the page says how many more there are).
+ */
 export const workReply = z.object({
   tickets: z.array(workTicketSchema),
+  total: z.number().int().nonnegative(),
   /**
    * Complete, unbilled tickets in the same scope that are not evidenced (docs/product/records.md §8):
    * fewer photos without far_from_pole / before_job than the company requires. Newest completion first, at most 100.

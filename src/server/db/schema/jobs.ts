@@ -46,7 +46,12 @@ export const jobs = pgTable(
     createdAt: stamp('created_at').notNull().defaultNow(),
     updatedAt: stamp('updated_at').notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('jobs_company_number_unique').on(t.companyId, t.jobNumber), unique('jobs_id_company_unique').on(t.id, t.companyId)],
+  (t) => [
+    uniqueIndex('jobs_company_number_unique').on(t.companyId, t.jobNumber),
+    unique('jobs_id_company_unique').on(t.id, t.companyId),
+    // A foreman's jobs (My Work, the dashboard's foreman filter): 1,000 of 100,000 (decision 054).
+    index('jobs_company_foreman_idx').on(t.companyId, t.foremanId),
+  ],
 );
 
 /** One pole of a job. Complete exactly when actual_completion_date is set (docs/product/roles-and-statuses.md). */
@@ -107,6 +112,9 @@ export const tickets = pgTable(
     // deletion sets these to null: both look tickets up by these columns.
     index('tickets_pole_idx').on(t.poleId),
     index('tickets_assigned_to_idx').on(t.assignedTo),
+    // The open tickets of a job (My Work): a fifth of a million tickets at ten years' size,
+    // found by job without reading the completed rest (decision 054).
+    index('tickets_open_job_idx').on(t.companyId, t.jobId).where(sql`${t.actualCompletionDate} is null`),
   ],
 );
 

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ROLE } from '../../../shared/constants';
 import { jobSchema } from '../../../shared/jobs.schemas';
 import { dateValue, textKey } from '../../../shared/sorting';
-import { workReply, type WorkTicket } from '../../../shared/work.schemas';
+import { WORK_LIMIT, WORK_LIMIT_MAX, workReply, type WorkTicket } from '../../../shared/work.schemas';
 import { queryStats } from '../../db/client';
 import { jobs, poles, tickets, users } from '../../db/schema/index';
 import { createTestApp } from '../../test/harness';
@@ -248,6 +248,30 @@ describe('GET /work', () => {
     expect(order.indexOf(job.A)).toBeLessThan(order.indexOf(job.C));
   });
 
+  it('sends the first `limit` open tickets in work order and how many there are in all (docs/product/scale.md §5)', async () => {
+    const whole = workReply.strict().parse((await work(tokens.admin, `?limit=${WORK_LIMIT_MAX}`)).json());
+    const expected = await expectedIds(await userId(SEEDED_USERS.admin));
+    expect(expected.length).toBeLessThan(WORK_LIMIT_MAX);
+    expect(sortedIds(whole.tickets)).toEqual(expected);
+    expect(whole.total).toBe(expected.length);
+    // The first three are the whole list's first three, and the total still counts them all.
+    const first = workReply.strict().parse((await work(tokens.admin, '?limit=3')).json());
+    expect(first.tickets).toEqual(whole.tickets.slice(0, 3));
+    expect(first.total).toBe(expected.length);
+    // Without a limit: at most WORK_LIMIT, in the same order.
+    const plain = workReply.strict().parse((await work(tokens.admin)).json());
+    expect(plain.tickets).toEqual(whole.tickets.slice(0, WORK_LIMIT));
+    expect(plain.total).toBe(expected.length);
+  });
+
+  it(`refuses a limit outside 1–${WORK_LIMIT_MAX} with a 400 naming it`, async () => {
+    for (const bad of ['0', '-1', '1.5', 'abc', String(WORK_LIMIT_MAX + 1)]) {
+      const res = await work(tokens.admin, `?limit=${bad}`);
+      expect(res.statusCode, bad).toBe(400);
+      expect(res.json().fields, bad).toHaveProperty('limit');
+    }
+  });
+
   it('reads its rows in a fixed number of statements, however many tickets there are', async () => {
     const count = async (role: SeededRole, url: string) => {
       const before = queryStats.count;
@@ -255,8 +279,9 @@ describe('GET /work', () => {
       expect(res.statusCode).toBe(200);
       return queryStats.count - before;
     };
-    // GET /utilities is one statement after the session check: /work must cost the same.
-    const baseline = await count('admin', '/utilities');
+    // GET /utilities is one statement after the session check: /work costs one more (the open
+    // tickets' sort keys, then the rows of the first `limit`).
+    const baseline = (await count('admin', '/utilities')) + 1;
     const before = { admin: await count('admin', '/work'), wforeman: await count('wforeman', '/work') };
     await createJob({ token: tokens.admin, company, utility: ngrid }, 'WRK-BIG', uid.frank, Array.from({ length: 40 }, (_, i) => ({ pole: `BIG-${i}`, due: '2030-06-01' })));
     const after = { admin: await count('admin', '/work'), wforeman: await count('wforeman', '/work') };

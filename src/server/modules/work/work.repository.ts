@@ -1,7 +1,7 @@
-import { and, desc, eq, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { WorkTicket } from '../../../shared/work.schemas';
 import type { DbOrTx } from '../../db/client';
-import { jobs, tickets, users } from '../../db/schema/index';
+import { jobs, poles, tickets, users } from '../../db/schema/index';
 import { jobIsPublished } from '../../db/sql';
 import { companyDaySql, evidencePhotoCountOf, selectTicketRows, toTicketRow } from '../tickets/tickets.service';
 
@@ -25,6 +25,9 @@ function scopeWhere(companyId: number, scope: WorkScope): SQL | undefined {
   const ofCrewJobs = eq(jobs.foremanId, crewForeman);
   return scope.assigned ? or(eq(tickets.assignedTo, scope.userId), ofCrewJobs) : ofCrewJobs;
 }
+
+/** What the work order (work.list.ts `sortWorkTickets`) reads of a ticket: enough to pick the first N. */
+export type WorkKey = Pick<WorkTicket, 'id' | 'job_id' | 'job_number' | 'due_date' | 'pole_name'>;
 
 /**
  * The Complete, not yet billed tickets in scope with fewer photos that count as evidence than
@@ -52,13 +55,17 @@ export async function unevidencedTicketRows(db: DbOrTx, companyId: number, scope
 }
 
 /**
- * The open (Pending: no completion date) tickets in scope as ticket-table rows with their job's
- * number, in ONE statement, unordered (the service orders them with the shared rule).
- * `foremanId` narrows to the jobs of that foreman.
+ * The sort keys of every open (Pending: no completion date) ticket in scope, in ONE statement,
+ * unordered: a few narrow columns, so a foreman's thousands of open tickets cost milliseconds
+ * (the partial index tickets_open_job_idx finds them by job). `foremanId` narrows to the jobs of
+ * that foreman.
  */
-export async function openTicketRows(db: DbOrTx, companyId: number, scope: WorkScope, foremanId?: number): Promise<WorkTicket[]> {
-  const rows = await selectTicketRows(db, { jobNumber: jobs.jobNumber, today: companyDaySql(companyId) })
+export async function openTicketKeys(db: DbOrTx, companyId: number, scope: WorkScope, foremanId?: number): Promise<WorkKey[]> {
+  return db
+    .select({ id: tickets.id, job_id: tickets.jobId, job_number: jobs.jobNumber, due_date: tickets.dueDate, pole_name: sql<string>`coalesce(${poles.poleName}, '')` })
+    .from(tickets)
     .innerJoin(jobs, and(eq(jobs.id, tickets.jobId), eq(jobs.companyId, tickets.companyId)))
+    .leftJoin(poles, and(eq(poles.id, tickets.poleId), eq(poles.companyId, tickets.companyId)))
     .where(
       and(
         eq(tickets.companyId, companyId),
@@ -68,5 +75,16 @@ export async function openTicketRows(db: DbOrTx, companyId: number, scope: WorkS
         foremanId === undefined ? undefined : eq(jobs.foremanId, foremanId),
       ),
     );
+}
+
+/**
+ * Those tickets (ids from openTicketKeys) as ticket-table rows with their job's number, in ONE
+ * statement, unordered. Still scoped by company and open: a ticket completed in between drops out.
+ */
+export async function openTicketRows(db: DbOrTx, companyId: number, ids: number[]): Promise<WorkTicket[]> {
+  if (ids.length === 0) return [];
+  const rows = await selectTicketRows(db, { jobNumber: jobs.jobNumber, today: companyDaySql(companyId) })
+    .innerJoin(jobs, and(eq(jobs.id, tickets.jobId), eq(jobs.companyId, tickets.companyId)))
+    .where(and(eq(tickets.companyId, companyId), inArray(tickets.id, ids), isNull(tickets.actualCompletionDate), jobIsPublished));
   return rows.map((r) => ({ ...toTicketRow(r, r.today), job_number: r.jobNumber }));
 }

@@ -30,21 +30,29 @@ function scopeOf(me: CurrentUser): repo.WorkScope {
 }
 
 /**
- * GET /work: the caller's open tickets in work order (src/shared/work.list.ts), and their
- * Complete tickets still short of the photos required as evidence (docs/product/records.md §8). `foreman_id`
+ * GET /work: the caller's first `limit` open tickets in work order (src/shared/work.list.ts)
+ * and how many there are in all, and their Complete tickets still short of the photos required as
+ * evidence (docs/product/records.md §8). The order is the shared rule's, applied to every open
+ * ticket's sort keys (one narrow statement); only the first `limit` are then read whole (a second
+ * one): a foreman's 2,000 open tickets never become a megabyte reply (docs/product/scale.md §5). `foreman_id`
  * narrows any role's list to that foreman's jobs; a foreman of another company (or no foreman)
  * narrows it to nothing: the same empty list as a foreman with no open work, so it tells
  * nothing about other companies and costs no extra statement.
  */
 export async function myWork(ctx: AppContext, me: CurrentUser, query: WorkQuery): Promise<WorkReply> {
   const scope = scopeOf(me);
-  const required = await evidencePhotosRequired(ctx.db, me.companyId);
+  const [keys, required] = await Promise.all([repo.openTicketKeys(ctx.db, me.companyId, scope, query.foreman_id), evidencePhotosRequired(ctx.db, me.companyId)]);
+  const first = sortWorkTickets(keys).slice(0, query.limit);
   const [rows, complete] = await Promise.all([
-    repo.openTicketRows(ctx.db, me.companyId, scope, query.foreman_id),
+    repo.openTicketRows(ctx.db, me.companyId, first.map((k) => k.id)),
     repo.unevidencedTicketRows(ctx.db, me.companyId, scope, required, NEEDS_PHOTOS_MAX, query.foreman_id),
   ]);
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  // In the keys' order; a ticket completed between the two statements is left out.
+  const tickets = first.flatMap((k) => byId.get(k.id) ?? []);
   return {
-    tickets: sortWorkTickets(rows),
+    tickets,
+    total: keys.length - (first.length - tickets.length),
     needs_photos: complete.filter((t) => isEvidenced(t, required) === false),
     evidence_photos_required: required,
   };

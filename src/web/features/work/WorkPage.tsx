@@ -8,6 +8,7 @@ import { isoToUs } from '../../../shared/dates';
 import { byDistance, formatDistance } from '../../../shared/distance';
 import { fullName } from '../../../shared/names';
 import { can } from '../../../shared/permissions';
+import { WORK_LIMIT, WORK_LIMIT_MAX } from '../../../shared/work.schemas';
 import { isOverdue, localIsoDay } from '../../../shared/ticket-state';
 import { clearToDig, ticketExpiry } from '../../../shared/dig-safe';
 import { companyDay } from '../../api/session';
@@ -102,7 +103,9 @@ export default function WorkPage() {
   const office = can(claims?.roleId, 'work.all');
   const foremen = useForemen(office);
   const [foremanId, setForemanId] = useLocalStorage<number | null>({ key: 'linecrew.work.foreman', defaultValue: null });
-  const work = useWork(office ? foremanId : null);
+  // How many open tickets to ask the server for: the first WORK_LIMIT, more on "Load more".
+  const [asked, setAsked] = useState(WORK_LIMIT);
+  const work = useWork(office ? foremanId : null, asked);
   const { entries, online } = useOutbox();
   useKeepTicketsOnDevice(work.data?.tickets, online);
   const [search, setSearch] = useState('');
@@ -155,6 +158,8 @@ export default function WorkPage() {
     requestAnimationFrame(() => performance.mark('work-list-visible'));
   }, [work.data]);
   const total = groups.reduce((n, g) => n + g.tickets.length, 0);
+  // Open tickets of mine the server has not sent (docs/product/scale.md §5): the list holds the first ones in work order.
+  const notLoaded = work.data ? Math.max(0, work.data.total - work.data.tickets.length) : 0;
   const overdue = groups.reduce((n, g) => n + g.overdue, 0);
   const open = (id: number) => navigate(`/work/${id}`);
 
@@ -234,7 +239,10 @@ export default function WorkPage() {
           size="md"
           data={[{ value: 'all', label: 'All foremen' }, ...(foremen.data ?? []).map((f) => ({ value: String(f.id), label: fullName(f.first_name, f.last_name) }))]}
           value={foremanId == null ? 'all' : String(foremanId)}
-          onChange={(e) => setForemanId(e.currentTarget.value !== 'all' ? Number(e.currentTarget.value) : null)}
+          onChange={(e) => {
+            setAsked(WORK_LIMIT);
+            setForemanId(e.currentTarget.value !== 'all' ? Number(e.currentTarget.value) : null);
+          }}
         />
       )}
       <TextInput
@@ -272,6 +280,18 @@ export default function WorkPage() {
         <Button variant="default" onClick={() => setShown((n) => n + PAGE)}>
           Show more ({total - shown} more)
         </Button>
+      )}
+      {notLoaded > 0 && (
+        <Stack gap={4} align="flex-start">
+          <Text size="sm" c="dimmed">
+            {plural(notLoaded, 'more open ticket')} due later {notLoaded === 1 ? 'is' : 'are'} not on this list yet.
+          </Text>
+          {asked < WORK_LIMIT_MAX && (
+            <Button variant="default" onClick={() => setAsked((n) => Math.min(WORK_LIMIT_MAX, n + WORK_LIMIT))} loading={work.isFetching && work.isPlaceholderData} disabled={!online}>
+              Load {Math.min(notLoaded, WORK_LIMIT, WORK_LIMIT_MAX - asked)} more
+            </Button>
+          )}
+        </Stack>
       )}
       <NeedsPhotos tickets={work.data?.needs_photos ?? []} required={work.data?.evidence_photos_required ?? 0} />
     </Stack>

@@ -1,0 +1,2 @@
+CREATE INDEX "jobs_company_foreman_idx" ON "jobs" USING btree ("company_id","foreman_id");--> statement-breakpoint
+CREATE INDEX "tickets_open_job_idx" ON "tickets" USING btree ("company_id","job_id") WHERE "tickets"."actual_completion_date" is null;
