@@ -36,6 +36,9 @@ for (const size of [
     const secret = card.getByLabel('New API token', { exact: true });
     await expect(secret).toHaveText(/^lc_[A-Za-z0-9_-]{43,}$/);
     const token = (await secret.textContent())!;
+    await expect(card.getByRole('status')).toContainText(`${name}: it is shown only this once.`);
+    // All of it readable on a phone too: wrapped, not cut off in a box that scrolls sideways.
+    expect(await secret.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
     await card.getByRole('button', { name: 'Copy token' }).click();
     await expect(card.getByRole('button', { name: 'Copied' })).toBeVisible();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(token);
