@@ -5,7 +5,9 @@
  * step by step, and src/server/example-client.test.ts runs exactly these calls against a real
  * server.
  */
-import type { paths } from './generated/linecrew-api';
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import http from 'node:http';
+import type { components, paths } from './generated/linecrew-api';
 
 // --- Typing plain fetch with the generated `paths` (generic helpers, no API shapes) -----------
 
@@ -121,4 +123,73 @@ export async function setTaskChange(lc: Linecrew, ticketId: number, ticketTaskId
 
 export async function production(lc: Linecrew, jobId: number) {
   return (await call(lc, 'get', '/api/v1/jobs/{id}/production', { params: { id: jobId } })).data;
+}
+
+// --- Step 6: receive webhooks -------------------------------------------------------------------
+
+/** What Linecrew POSTs to your endpoint (the document's `WebhookEvent`): narrow it by `type`. */
+export type WebhookEvent = components['schemas']['WebhookEvent'];
+type WebhookEventType = JsonBody<Op<'/api/v1/webhooks', 'post'>>['events'][number];
+
+/**
+ * Registers your endpoint for these events (an Admin's token: endpoints are an Admin's to manage).
+ * The reply's `secret` (`whsec_…`) is shown this once: keep it where your receiver reads it.
+ */
+export async function registerWebhook(lc: Linecrew, url: string, events: WebhookEventType[]) {
+  return (await call(lc, 'post', '/api/v1/webhooks', { body: { url, events } })).data;
+}
+
+/** How far a delivery's timestamp may be from your clock before it is refused as a replay. */
+const TOLERANCE_SECONDS = 5 * 60;
+
+/**
+ * Standard Webhooks verification (https://www.standardwebhooks.com/): the HMAC-SHA256, keyed with
+ * the secret's base64 part, of `${webhook-id}.${webhook-timestamp}.${raw body}`, compared in
+ * constant time with each `v1,<base64>` of `webhook-signature`; the timestamp within 5 minutes.
+ * Verify the raw body as received, before parsing it: re-serialised JSON would not match.
+ */
+export function verifyWebhook(secret: string, headers: http.IncomingHttpHeaders, rawBody: string, nowMs = Date.now()): boolean {
+  const id = headers['webhook-id'];
+  const timestamp = headers['webhook-timestamp'];
+  const signatures = headers['webhook-signature'];
+  if (typeof id !== 'string' || typeof timestamp !== 'string' || typeof signatures !== 'string') return false;
+  if (!/^\d+$/.test(timestamp) || Math.abs(nowMs / 1000 - Number(timestamp)) > TOLERANCE_SECONDS) return false;
+  const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
+  const expected = createHmac('sha256', key).update(`${id}.${timestamp}.${rawBody}`).digest();
+  // A space-separated list (several while a secret is being rotated): one match is enough.
+  return signatures.split(' ').some((entry) => {
+    const [version, sig] = entry.split(',');
+    const given = Buffer.from(sig ?? '', 'base64');
+    return version === 'v1' && given.length === expected.length && timingSafeEqual(given, expected);
+  });
+}
+
+/**
+ * A receiver: verifies each POST (401 if it is not Linecrew's), hands each event to `handle` once
+ * (a retry carries the same id), and answers 204. `handle` also gets the raw request, as verified,
+ * for your records. Keep the ids seen in your database in real life, not in memory.
+ */
+export function webhookReceiver(
+  secret: string,
+  handle: (event: WebhookEvent, raw: { headers: http.IncomingHttpHeaders; body: string }) => void | Promise<void>,
+): http.Server {
+  const seen = new Set<string>();
+  return http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      if (req.method !== 'POST' || !verifyWebhook(secret, req.headers, body)) return void res.writeHead(401).end();
+      const event = JSON.parse(body) as WebhookEvent;
+      if (seen.has(event.id)) return void res.writeHead(204).end();
+      // Answer within 10 seconds; anything but a 2xx (a throw here: 500) is tried again later.
+      Promise.resolve(handle(event, { headers: req.headers, body })).then(
+        () => {
+          seen.add(event.id);
+          res.writeHead(204).end();
+        },
+        () => res.writeHead(500).end(),
+      );
+    });
+  });
 }

@@ -86,4 +86,12 @@ describe('the OpenAPI document', () => {
     const patch = op('patch', '/api/v1/tickets/{id}/tasks/{ticket_task_id}').requestBody as unknown as { content: Record<string, { schema: { required: string[] } }> };
     expect(patch.content['application/json'].schema.required).toEqual(['version']);
   });
+
+  it('documents what a webhook endpoint receives: the callback of POST /webhooks and the WebhookEvent schema, one branch per event type', () => {
+    const callback = (op('post', '/api/v1/webhooks') as unknown as { callbacks: Record<string, Record<string, { post: { requestBody: { content: Record<string, { schema: { $ref: string } }> } } }>> }).callbacks;
+    expect(callback.event['{$request.body#/url}'].post.requestBody.content['application/json'].schema.$ref).toBe('#/components/schemas/WebhookEvent');
+    const event = (doc.components as unknown as { schemas: Record<string, { oneOf: { properties: { type: { enum: string[] } }; required: string[] }[] }> }).schemas.WebhookEvent;
+    expect(event.oneOf.map((b) => b.properties.type.enum[0])).toEqual(['job.created', 'ticket.completed', 'ticket.reopened', 'invoice.created']);
+    expect(event.oneOf.every((b) => ['id', 'type', 'created_at', 'data'].every((k) => b.required.includes(k)))).toBe(true);
+  });
 });

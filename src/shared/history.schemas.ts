@@ -23,6 +23,11 @@ export const historyEntrySchema = z.object({
   at: z.string(),
   /** Who made the change; name '' and id null once that user is deleted. */
   user: z.object({ id: z.number().int().nullable(), name: z.string() }),
+  /**
+   * The API token the user acted through (another system: accounting, ERP…), null for a change
+   * made in the app. Its name stays after the token is revoked.
+   */
+  api_token: z.object({ id: z.number().int().nullable(), name: z.string() }).nullable(),
   action: z.enum(HISTORY_ACTIONS),
   entity: z.enum(HISTORY_ENTITIES),
   entity_id: z.number().int(),
@@ -113,6 +118,12 @@ export function historyValueText(value: unknown): string {
   return String(value);
 }
 
+/** Who made the change: 'Dana Office', or 'Dana Office via API token “Billing sync”' for another system. */
+export function historyWho(e: Pick<HistoryEntry, 'user' | 'api_token'>): string {
+  const person = e.user.name || 'Former user';
+  return e.api_token ? `${person} via API token “${e.api_token.name}”` : person;
+}
+
 /** The entry in one line: "Changed Hospital name", "Created ticket", "Imported tasks". */
 export function historyWhat(e: Pick<HistoryEntry, 'action' | 'entity' | 'field'>): string {
   const what = e.field ? historyFieldLabel(e.field) : e.entity === 'crew' ? 'crew member' : e.entity;
@@ -137,7 +148,7 @@ const CSV_COLUMNS = ['When', 'Who', 'Ticket', 'What', 'Field', 'Old', 'New'];
 export function historyCsv(entries: readonly HistoryEntry[], ticketLabel: (ticketId: number | null) => string, timeZone?: string): string {
   const rows = entries.map((e) => [
     formatHistoryTime(e.at, timeZone),
-    e.user.name,
+    historyWho(e),
     ticketLabel(e.ticket_id),
     historyWhat(e),
     e.field ?? '',

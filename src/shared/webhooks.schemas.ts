@@ -81,10 +81,33 @@ export type WebhookLogReply = z.infer<typeof webhookLogReply>;
 
 export const webhookResendReply = z.object({ delivery_id: z.number().int(), state: z.literal('pending') });
 
-/** What a delivery POSTs: `{id, type, created_at, data}`; `id` is also the `webhook-id` header. */
-export interface WebhookBody<T = Record<string, unknown>> {
-  id: string;
-  type: WebhookEventType;
-  created_at: string;
-  data: T;
-}
+// ---- what a delivery POSTs --------------------------------------------------------------------
+
+const id = z.number().int();
+const userId = id.describe('who made the change (an API token acts as its creator)');
+
+/** What each event's `data` holds (docs/api.md §6 lists them for integrators). */
+export const WEBHOOK_EVENT_DATA = {
+  'job.created': z.object({ job_id: id, job_number: z.string(), user_id: userId }),
+  'ticket.completed': z.object({ ticket_id: id, job_id: id, pole_id: id.nullable(), completed_at: z.string().describe('ISO 8601 instant'), user_id: userId }),
+  'ticket.reopened': z.object({ ticket_id: id, job_id: id, pole_id: id.nullable(), user_id: userId }),
+  'invoice.created': z.object({ invoice_id: id, job_id: id, number: z.string(), total: z.string().describe('money, e.g. "1250.00"'), currency: z.string(), user_id: userId }),
+} satisfies Record<WebhookEventType, z.ZodType>;
+export type WebhookEventData = { [T in WebhookEventType]: z.infer<(typeof WEBHOOK_EVENT_DATA)[T]> };
+
+const eventOf = <T extends WebhookEventType>(type: T) =>
+  z.object({
+    id: z.string().describe('msg_…: also the webhook-id header, the same on every try: handle an event once by it'),
+    type: z.literal(type),
+    created_at: z.string().describe('ISO 8601 instant of the change'),
+    data: WEBHOOK_EVENT_DATA[type],
+  });
+
+/**
+ * The JSON body of a delivery, by `type`. In the OpenAPI document as `components.schemas.WebhookEvent`
+ * and the callback of `POST /webhooks`, so a receiver's types are generated like the rest.
+ */
+export const webhookEventBody = z
+  .discriminatedUnion('type', [eventOf('job.created'), eventOf('ticket.completed'), eventOf('ticket.reopened'), eventOf('invoice.created')])
+  .meta({ description: 'What Linecrew POSTs to a webhook endpoint, signed as Standard Webhooks sign (webhook-id, webhook-timestamp, webhook-signature).' });
+export type WebhookEvent = z.infer<typeof webhookEventBody>;

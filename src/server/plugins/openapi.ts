@@ -2,7 +2,7 @@ import type { FastifyContextConfig, FastifyInstance, RouteOptions } from 'fastif
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
-import type { ZodType } from 'zod';
+import { z, type ZodType } from 'zod';
 import { CSRF_HEADER, SESSION_COOKIE } from '../../shared/constants';
 import type { Config } from '../config';
 import { NOT_FOR_API_TOKENS } from './auth';
@@ -26,8 +26,10 @@ export interface RouteDoc {
   fileReply?: { types: readonly string[]; description: string };
   /** Query parameters the handler requires though the schema lets them be absent (the handler words the refusal). */
   requiredQuery?: readonly string[];
-  /** Added to the operation as it is (the signed upload's parameters and body). */
+  /** Added to the operation as it is (the signed upload's parameters and body, a webhook's callback). */
   operation?: Record<string, unknown>;
+  /** Named schemas the operation refers to (`#/components/schemas/<name>`), e.g. what a webhook POSTs. */
+  schemas?: Record<string, ZodType>;
 }
 
 declare module 'fastify' {
@@ -212,6 +214,11 @@ export async function registerOpenApi(app: FastifyInstance, config: Config) {
           const op = item[method] as Json | undefined;
           if (op) finishOperation(op, path, facts.get(keyOf(method, path)));
         }
+      }
+      // Named schemas that routes refer to (what a webhook POSTs), written as the routes' own are.
+      const schemas = (((doc.components ??= {}) as Json).schemas ??= {}) as Json;
+      for (const { config: c } of facts.values()) {
+        for (const [name, schema] of Object.entries(c?.openapi?.schemas ?? {})) schemas[name] = z.toJSONSchema(schema, { target: 'openapi-3.0' });
       }
       fixNullable(doc.paths);
       fixNullable(doc.components);

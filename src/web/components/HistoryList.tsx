@@ -1,6 +1,6 @@
 import { Button, Group, Paper, Stack, Text } from '@mantine/core';
 import type { InfiniteData, UseInfiniteQueryResult } from '@tanstack/react-query';
-import { formatHistoryTime, historyValueText, historyWhat, type HistoryEntry, type HistoryReply } from '../../shared/history.schemas';
+import { formatHistoryTime, historyValueText, historyWhat, historyWho, type HistoryEntry, type HistoryReply } from '../../shared/history.schemas';
 import { LoadState } from './LoadState';
 
 /**
@@ -46,7 +46,7 @@ function HistoryItem({ entry: e, ticket }: { entry: HistoryEntry; ticket: string
   return (
     <Paper component="li" withBorder p="xs" radius="sm">
       <Text size="xs" c="dimmed">
-        {formatHistoryTime(e.at)} · {e.user.name || 'Former user'}
+        {formatHistoryTime(e.at)} · {historyWho(e)}
         {ticket ? ` · ${ticket}` : ''}
       </Text>
       <Text size="sm" fw={600}>

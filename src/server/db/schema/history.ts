@@ -15,6 +15,13 @@ export const history = pgTable(
     at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
     /** Who made the change; null once that user is deleted (the entry stays). */
     userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    /**
+     * The API token the user acted through (decision 049: a token acts as its creator), null for
+     * a change made in the app. No foreign key and the name kept here: revoking a token deletes
+     * its row, and the record must still say which system made the change.
+     */
+    apiTokenId: integer('api_token_id'),
+    apiTokenName: text('api_token_name'),
     /** create, update, delete, import, merge, bill, unlock */
     action: text('action').notNull(),
     /** job, ticket, crew, invoice */

@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { HistoryEntry, HistoryReply } from '../../../shared/history.schemas';
+import { historyCsv, historyWho, type HistoryEntry, type HistoryReply } from '../../../shared/history.schemas';
 import type { JobListItem, JobSaveInput } from '../../../shared/jobs.schemas';
 import type { Ticket } from '../../../shared/tickets.schemas';
 import { history, jobs, units, users } from '../../db/schema/index';
@@ -355,5 +355,44 @@ describe('crew members', () => {
       ['update', 'role_id', 2, 3],
       ['update', 'crew_status', 1, 2],
     ]);
+  });
+});
+
+describe('changes made with an API token (decision 049: the token acts as its creator)', () => {
+  it('name the person AND the token, in every kind of entry; the name stays after the token is revoked', async () => {
+    const made = await api('POST', '/api-tokens', tok.admin, { name: 'Billing sync', role_id: 2 });
+    expect(made.statusCode, made.body).toBe(200);
+    const { token: item, secret } = made.json() as { token: { id: number }; secret: string };
+    const viaToken = { id: item.id, name: 'Billing sync' };
+
+    // A ticket's field edit (the ticket save) through the token.
+    const tk = await newTicket('HT-1');
+    const edited = await entriesOf(() => ticketHistory(tk.id), () => save({ ...tk, description: 'Set by the ERP' }, secret));
+    expect(edited).toEqual([expect.objectContaining({ field: 'description', user: expect.objectContaining({ id: me.admin }), api_token: viaToken })]);
+    expect(historyWho(edited[0])).toBe(`${edited[0].user.name} via API token “Billing sync”`);
+
+    // A job created with tickets (its creation and the import's entries per ticket).
+    const job = await t.createJob(secret, company, {
+      job_number: 'H-TOKEN',
+      selected_utility_id: ngrid,
+      newUnits: [{ code: 'HT-A', description: 'A', family: '', type: '', action: '', uom: 'EA', notes: '' }],
+      newTickets: [{ pole: { pole_name: 'HT-2', line_name: 'L' }, work_orders: [], tasks: [{ code: 'HT-A', init_qty: 1 }] }],
+    });
+    const entries = await jobHistory(job.id);
+    expect(entries.map((e) => [e.action, e.entity, e.user.id, e.api_token])).toEqual([
+      ['import', 'ticket', me.admin, viaToken],
+      ['create', 'job', me.admin, viaToken],
+    ]);
+
+    // The same person in the app: no token named.
+    const inApp = await entriesOf(() => ticketHistory(tk.id), async () => save({ ...(await read(tk.id)), description: 'Set in the app' }));
+    expect(inApp).toEqual([expect.objectContaining({ user: expect.objectContaining({ id: me.admin }), api_token: null })]);
+    expect(historyWho(inApp[0])).toBe(inApp[0].user.name);
+
+    // Revoked: the token is gone, its changes still say which system made them.
+    expect((await api('DELETE', `/api-tokens/${item.id}`, tok.admin)).statusCode).toBe(200);
+    expect((await ticketHistory(tk.id)).find((e) => e.id === edited[0].id)?.api_token).toEqual(viaToken);
+    const csv = historyCsv(entries, () => 'HT-2 / L');
+    expect(csv).toContain(`via API token “Billing sync”`);
   });
 });

@@ -6,6 +6,14 @@ import { history, users } from '../../db/schema/index';
 
 export type HistoryInsert = typeof history.$inferInsert;
 
+/** Who an entry says made the change: the user, and the API token they acted through if any. */
+export const actorColumns = (companyId: number, userId: number, apiToken?: { id: number; name: string } | null) => ({
+  companyId,
+  userId,
+  apiTokenId: apiToken?.id ?? null,
+  apiTokenName: apiToken?.name ?? null,
+});
+
 /** Entries of one change, in one multi-row statement (in the caller's transaction). */
 export async function insertEntries(db: DbOrTx, rows: HistoryInsert[]) {
   if (rows.length) await db.insert(history).values(rows);
@@ -23,7 +31,7 @@ const TASKS_OF = (ticket: ReturnType<typeof sql>) =>
  */
 export async function insertImportEntries(
   db: DbOrTx,
-  a: { companyId: number; userId: number; jobId: number },
+  a: { companyId: number; userId: number; jobId: number; apiToken?: { id: number; name: string } | null },
   tickets: { fromJobId: number } | { ids: readonly number[]; before: ReadonlyMap<number, unknown> },
 ) {
   const where =
@@ -35,8 +43,8 @@ export async function insertImportEntries(
   if (!where) return;
   const before = 'before' in tickets ? JSON.stringify(Object.fromEntries(tickets.before)) : '{}';
   await db.execute(sql`
-    insert into history (company_id, user_id, action, entity, entity_id, ticket_id, job_id, field, old, new)
-    select ${a.companyId}, ${a.userId}, 'import', 'ticket', t.id, t.id, ${a.jobId}, 'tasks',
+    insert into history (company_id, user_id, api_token_id, api_token_name, action, entity, entity_id, ticket_id, job_id, field, old, new)
+    select ${a.companyId}, ${a.userId}, ${a.apiToken?.id ?? null}::int, ${a.apiToken?.name ?? null}::text, 'import', 'ticket', t.id, t.id, ${a.jobId}, 'tasks',
            (${before}::jsonb -> (t.id::text)),
            ${TASKS_OF(sql`t.id`)}
     from tickets t
@@ -67,6 +75,8 @@ export async function selectEntries(db: DbOrTx, companyId: number, of: { ticketI
       id: history.id,
       at: history.at,
       userId: history.userId,
+      apiTokenId: history.apiTokenId,
+      apiTokenName: history.apiTokenName,
       firstName: users.firstName,
       lastName: users.lastName,
       action: history.action,

@@ -14,6 +14,8 @@ import * as repo from './history.repository';
 export interface Actor {
   id: number;
   companyId: number;
+  /** The API token the user acts through (CurrentUser.apiToken): the entry names it too. */
+  apiToken?: { id: number; name: string } | null;
 }
 
 /** Which record changed, and the ticket and job it belongs to (a job's history lists both). */
@@ -46,8 +48,7 @@ export async function recordMany(db: DbOrTx, actor: Actor, items: readonly { tar
   await repo.insertEntries(
     db,
     items.flatMap(({ target, changes }) => changes.map((c) => ({
-      companyId: actor.companyId,
-      userId: actor.id,
+      ...repo.actorColumns(actor.companyId, actor.id, actor.apiToken),
       action: c.action,
       entity: target.entity,
       entityId: target.entityId,
@@ -123,6 +124,7 @@ export async function historyPage(db: DbOrTx, companyId: number, of: { ticketId:
       id: r.id,
       at: isoInstant(r.at) ?? '',
       user: { id: r.userId, name: r.firstName == null ? '' : `${r.firstName} ${r.lastName}`.trim() },
+      api_token: r.apiTokenName == null ? null : { id: r.apiTokenId, name: r.apiTokenName },
       action: r.action as HistoryEntry['action'],
       entity: r.entity as HistoryEntry['entity'],
       entity_id: r.entityId,

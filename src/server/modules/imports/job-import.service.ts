@@ -7,7 +7,7 @@ import { AppError, badRequest } from '../../errors';
 import type { CurrentUser } from '../../plugins/auth';
 import { importIntoJob } from './import-into-job';
 import { importTicketsStaged } from './staged-write';
-import type { ImportBatch, ImportCounts, ImportTicket, ImportUnit } from './types';
+import { importScope, type ImportBatch, type ImportCounts, type ImportTicket, type ImportUnit } from './types';
 import { loadWorkbookImport, workbookImportStream } from './uploaded-workbook';
 import { saveMapping } from './saved-mapping.repository';
 
@@ -135,7 +135,7 @@ export async function importJobWorkbook(
   const staged = !existing && hasImport;
   try {
     if (existing && hasImport) {
-      const scope = { companyId: me.companyId, jobId: job.existingId!, utilityId: input.selected_utility_id, userId: me.id };
+      const scope = importScope(me, job.existingId!, input.selected_utility_id);
       imported = (await importIntoJob(ctx.db, scope, drafts, library, { prepare: job.update }, log)).counts;
       jobId = job.existingId!;
     } else if (existing) {
@@ -149,7 +149,7 @@ export async function importJobWorkbook(
     throw err;
   }
   if (staged) {
-    const scope = { companyId: me.companyId, jobId, utilityId: input.selected_utility_id, userId: me.id };
+    const scope = importScope(me, jobId, input.selected_utility_id);
     imported = await importTicketsStaged(ctx.db, scope, withFirst({ tickets: drafts, library }, book), log);
   }
   // The workbook's mapping becomes the utility's, for its next workbook (docs/product/records.md §4).

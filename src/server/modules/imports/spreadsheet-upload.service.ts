@@ -7,7 +7,7 @@ import { AppError, badRequest, notFound } from '../../errors';
 import type { CurrentUser } from '../../plugins/auth';
 import { importIntoJob } from './import-into-job';
 import { reimportTickets } from './reimport';
-import { StalePreviewError, type ImportPlan } from './types';
+import { importScope, StalePreviewError, type ImportPlan } from './types';
 import { importOptions } from './uploaded-workbook';
 import { sheetColumnsOffThread, sheetUploadOffThread } from './worker/off-thread';
 import { findJob } from '../job-record/job-record.service';
@@ -124,7 +124,7 @@ export async function uploadSpreadsheet(ctx: AppContext, user: CurrentUser, body
   }
   if (result.tickets.length === 0) return rejected([{ row: 0, message: MSG.excelNoRows }]);
 
-  const scope = { companyId: user.companyId, jobId: job.id, utilityId: job.utilityId, userId: user.id };
+  const scope = importScope(user, job.id, job.utilityId);
   try {
     if (body.mode === 'preview') {
       // Reads only; in a transaction so that the plan sees one state of the job.

@@ -2,6 +2,7 @@ import type { PoleDraft, TaskDraft, TicketDraft, UnitDraft } from '../../../shar
 import { MSG } from '../../../shared/messages';
 import type { ChangedQuantity } from '../../../shared/reimport';
 import { AppError } from '../../errors';
+import type { CurrentUser } from '../../plugins/auth';
 
 /** The shapes of an import: its scope, its drafts, its plan and what it wrote (see reimport.ts). */
 
@@ -10,9 +11,19 @@ export interface ImportScope {
   jobId: number;
   /** The job's utility: unit library rows and poles are looked up and created for it. */
   utilityId: number;
-  /** Who imports (kept for audit; no column records it yet). */
+  /** Who imports: the history's import entries name them (and the API token they used, if any). */
   userId: number;
+  apiToken?: { id: number; name: string } | null;
 }
+
+/** The scope of an import into this job by this caller. */
+export const importScope = (me: Pick<CurrentUser, 'id' | 'companyId' | 'apiToken'>, jobId: number, utilityId: number): ImportScope => ({
+  companyId: me.companyId,
+  jobId,
+  utilityId,
+  userId: me.id,
+  apiToken: me.apiToken ?? null,
+});
 
 /** A task of a draft: the converter's TaskDraft, optionally with an actual change. */
 export type ImportTask = Omit<TaskDraft, 'row' | 'description'> & { row?: number; description?: string; additional_qty?: number };

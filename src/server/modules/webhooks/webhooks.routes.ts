@@ -2,6 +2,7 @@ import { z } from 'zod';
 import {
   webhookCreateBody,
   webhookCreateReply,
+  webhookEventBody,
   webhookListReply,
   webhookLogReply,
   webhookReply,
@@ -13,6 +14,41 @@ import { idParams, rowId } from '../../plugins/routes';
 import * as service from './webhooks.service';
 
 const tags = ['webhooks'];
+
+/**
+ * What the endpoint then receives, as an OpenAPI 3.0 callback of the registration: a receiver's
+ * types come from the document like every other (`components.schemas.WebhookEvent`).
+ */
+const DELIVERY_DOC = {
+  schemas: { WebhookEvent: webhookEventBody },
+  operation: {
+    callbacks: {
+      event: {
+        '{$request.body#/url}': {
+          post: {
+            summary: 'An event, POSTed to your endpoint',
+            description:
+              'Verify `webhook-signature` on the raw body before parsing it; answer any 2xx within 10 s. Other answers are tried again for 24 h with the same `webhook-id` (docs/api.md §6).',
+            operationId: 'receiveWebhookEvent',
+            parameters: ['webhook-id', 'webhook-timestamp', 'webhook-signature'].map((name) => ({
+              name,
+              in: 'header',
+              required: true,
+              schema: { type: 'string' },
+              description: { 'webhook-id': 'The event `id`', 'webhook-timestamp': 'Unix seconds of this try', 'webhook-signature': '`v1,` + base64 HMAC-SHA256, space-separated if several' }[name],
+            })),
+            requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/WebhookEvent' } } } },
+            responses: {
+              '200': { description: 'Any 2xx: received' },
+              '401': { description: 'Any other answer (e.g. 401 for a signature that does not verify) is a failed try: it is tried again later' },
+            },
+            security: [],
+          },
+        },
+      },
+    },
+  },
+};
 const successReply = z.object({ success: z.literal(true) });
 /** A delivery's id is a bigserial: larger than a row id may be. */
 const deliveryParams = z.object({ id: rowId, deliveryId: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
@@ -32,7 +68,7 @@ export async function webhookRoutes(app: App, ctx: AppContext) {
   app.post(
     '/webhooks',
     {
-      config: { ...config, secretReply: true },
+      config: { ...config, secretReply: true, openapi: DELIVERY_DOC },
       schema: {
         tags,
         summary: 'Register an endpoint: 201 with its signing secret, shown this once',

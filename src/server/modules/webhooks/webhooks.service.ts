@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type {
-  WebhookBody,
   WebhookCreateReply,
   WebhookEndpoint,
+  WebhookEvent,
+  WebhookEventData,
   WebhookEventType,
   WebhookLogReply,
   webhookCreateBody,
@@ -27,14 +28,6 @@ export { startWebhookWorker, deliverDue, signature, RETRY_DELAYS_MS, type Webhoo
 // ---------------------------------------------------------------------------------------------
 // Events
 
-/** What each event's `data` holds. */
-export interface WebhookEventData {
-  'job.created': { job_id: number; job_number: string; user_id: number };
-  'ticket.completed': { ticket_id: number; job_id: number; pole_id: number | null; completed_at: string; user_id: number };
-  'ticket.reopened': { ticket_id: number; job_id: number; pole_id: number | null; user_id: number };
-  'invoice.created': { invoice_id: number; job_id: number; number: string; total: string; currency: string; user_id: number };
-}
-
 /**
  * THE one place an event is emitted: call it inside the transaction of the change, so the event
  * exists exactly when the change committed (decision 050). It writes one outbox row per enabled
@@ -47,7 +40,7 @@ export interface WebhookEventData {
  */
 export async function emitWebhookEvent<T extends WebhookEventType>(tx: DbOrTx, companyId: number, type: T, data: WebhookEventData[T]): Promise<void> {
   const id = `msg_${randomUUID().replace(/-/g, '')}`;
-  const body: WebhookBody<WebhookEventData[T]> = { id, type, created_at: new Date().toISOString(), data };
+  const body = { id, type, created_at: new Date().toISOString(), data } as Extract<WebhookEvent, { type: T }>;
   await repo.insertDeliveries(tx, companyId, id, type, JSON.stringify(body));
 }
 

@@ -61,6 +61,7 @@ export function ApiTokensCard() {
       message: 'The system using this token is refused from its next request. This cannot be undone: to connect it again, make a new token.',
       confirmLabel: 'Revoke',
       cancelLabel: 'Cancel',
+      danger: true,
     });
     if (yes) revoke.mutate(token.id);
   }
@@ -81,10 +82,14 @@ export function ApiTokensCard() {
           </Alert>
         )}
         {create.data && (
-          <Alert color="green" role="status" title={`Token ${create.data.token.name} made`}>
+          <Alert color="green" role="status" title="Token made: copy it now">
             <Stack gap="xs">
-              <Text size="sm">Copy it now: it is shown only this once.</Text>
-              <Code block aria-label="New API token">
+              {/* The name in the body, not the title: Mantine's title does not wrap a long name at 390 px. */}
+              <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+                {create.data.token.name}: it is shown only this once.
+              </Text>
+              {/* Wrapped, so that the whole secret can be read (and checked) on a phone too. */}
+              <Code block style={{ wordBreak: 'break-all', whiteSpace: 'pre-wrap' }} aria-label="New API token">
                 {create.data.secret}
               </Code>
               <CopyButton value={create.data.secret}>
