@@ -187,8 +187,11 @@ async function download(origin: string, url: string, token: string): Promise<num
 
 async function main() {
   const invoiceId = await makeData();
-  const prof = args.prof ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${PROF_DIR}` } : {};
-  const server = await startServer({ env: { NODE_ENV: 'production', DATA_DIR, JWT_SECRET, SEED_DEMO: '0', LOG_LEVEL: 'warn', ...prof }, timeoutMs: 120_000 });
+  const server = await startServer({
+    env: { NODE_ENV: 'production', DATA_DIR, JWT_SECRET, SEED_DEMO: '0', LOG_LEVEL: 'warn' },
+    nodeArgs: args.prof ? ['--cpu-prof', `--cpu-prof-dir=${PROF_DIR}`] : [],
+    timeoutMs: 120_000,
+  });
   try {
     await server.ready;
     const login = await fetch(`${server.origin}/api/v1/crew/login`, {

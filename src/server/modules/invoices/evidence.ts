@@ -79,5 +79,35 @@ export async function* evidenceTickets(ctx: AppContext, companyId: number, invoi
   }
 }
 
+/**
+ * `items` in order, each with `read(item)`, keeping up to `ahead` reads in flight: the pack reads
+ * the next photos from storage while it writes the current one, so a store's latency (S3: tens of
+ * ms a request) overlaps the work instead of adding to it, and memory holds `ahead` files at most.
+ */
+export async function* readAhead<T, R>(items: AsyncIterable<T>, ahead: number, read: (item: T) => Promise<R>): AsyncGenerator<[T, R]> {
+  const it = items[Symbol.asyncIterator]();
+  const pending: { item: T; result: Promise<R> }[] = [];
+  let done = false;
+  try {
+    for (;;) {
+      while (!done && pending.length < ahead) {
+        const next = await it.next();
+        if (next.done) done = true;
+        else {
+          const result = read(next.value);
+          // Awaited in turn below; one left behind when the reader goes away must not be an unhandled rejection.
+          result.catch(() => undefined);
+          pending.push({ item: next.value, result });
+        }
+      }
+      const first = pending.shift();
+      if (!first) return;
+      yield [first.item, await first.result];
+    }
+  } finally {
+    if (!done) await it.return?.();
+  }
+}
+
 /** The number of tickets of the invoice (the pack's cover). */
 export const evidenceTicketCount = (invoice: Invoice) => ticketsOf(invoice).length;
