@@ -36,8 +36,12 @@ export interface EvidenceTicket {
   photos: EvidencePhoto[];
 }
 
-/** Tickets whose records are read together: small result sets, memory flat however large the invoice. */
-const BATCH = 100;
+/**
+ * Tickets whose records are read together: bounded result sets (~2,000 photo rows, < 1 MB), so
+ * memory stays flat however large the invoice. 500 rather than 100 (decision 055): a pass over
+ * 1,000 tickets took 0.83 s in 10 statements, 0.52 s in 2 (PGlite, loaded machine).
+ */
+const BATCH = 500;
 
 /** What the invoice's frozen lines say of a ticket. */
 type BilledTicket = Pick<EvidenceTicket, 'ticket_id' | 'pole_name' | 'line_name' | 'work_orders' | 'units'>;
