@@ -42,6 +42,8 @@ export interface StartOptions {
   env: NodeJS.ProcessEnv;
   port?: number;
   timeoutMs?: number;
+  /** Extra node flags (e.g. --cpu-prof, which NODE_OPTIONS does not accept). */
+  nodeArgs?: string[];
 }
 
 export async function startServer(opts: StartOptions): Promise<ServerProcess> {
@@ -56,7 +58,7 @@ export async function startServer(opts: StartOptions): Promise<ServerProcess> {
     HOST: '127.0.0.1',
     PUBLIC_URL: opts.env.PUBLIC_URL ?? origin,
   };
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/server/main.ts')], {
+  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), '--import', 'tsx', path.join(ROOT, 'src/server/main.ts')], {
     cwd: ROOT,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

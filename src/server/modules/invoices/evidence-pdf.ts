@@ -6,7 +6,7 @@ import type { Invoice } from '../../../shared/invoices.schemas';
 import { MSG } from '../../../shared/messages';
 import { drawable, PDF_FONT_FILES } from '../../pdf/fonts';
 import type { Storage } from '../../storage/storage';
-import type { EvidencePhoto, EvidenceTicket } from './evidence';
+import { readAhead, type EvidencePhoto, type EvidenceTicket } from './evidence';
 
 /**
  * The evidence PDF (docs/product/billing.md §7; decision 048): a cover naming the invoice, then per
@@ -14,9 +14,10 @@ import type { EvidencePhoto, EvidenceTicket } from './evidence';
  * record and up to 4 photo thumbnails with time, distance and flags.
  *
  * Written PAGE BY PAGE with pdfkit (pdfmake lays the whole document out in memory first): each
- * page is written out when the next begins, each thumbnail is read from storage when it is drawn
- * and dropped after, and the writer waits while the reader (the HTTP reply, the ZIP) is behind.
- * So a 1,000-ticket invoice with 4,000 photos never holds more than a page and a few MB.
+ * page is written out when the next begins, the thumbnails of the next TICKETS_AHEAD tickets are
+ * read from storage while one is drawn and dropped after (decision 055), and the writer waits
+ * while the reader (the HTTP reply, the ZIP) is behind. So a 1,000-ticket invoice with 4,000
+ * photos never holds more than a page and a few MB.
  */
 
 export interface EvidencePdfHead {
@@ -39,6 +40,8 @@ const LINE = 11;
 const AHEAD_BYTES = 2 * 1024 * 1024;
 /** Largest side of a thumbnail made here when the stored one cannot be read. */
 const THUMB_PX = 400;
+/** Tickets whose thumbnails are read from storage ahead of the one being drawn. */
+const TICKETS_AHEAD = 2;
 
 const when = (iso: string | null | undefined, timeZone: string) => {
   const s = iso ? formatDateTimeInZone(iso, timeZone) : '';
@@ -146,7 +149,10 @@ export function evidencePdf(head: EvidencePdfHead, tickets: AsyncIterable<Eviden
     text(`Times in ${tz}. Each ticket shows up to ${THUMBS_PER_TICKET} photos; the evidence ZIP holds every photo at full size.`, { size: 8, color: '#444444' });
     doc.moveDown(1);
 
-    for await (const t of tickets) {
+    const withThumbnails = readAhead(tickets, TICKETS_AHEAD, (t) => Promise.all(t.photos.slice(0, THUMBS_PER_TICKET).map((photo) => thumbnailOf(storage, photo))));
+    for await (const [t, thumbnails] of withThumbnails) {
+      // The reader went away (the download stopped): read and draw no more.
+      if (doc.destroyed) return;
       const shown = t.photos.slice(0, THUMBS_PER_TICKET);
       const height =
         16 + LINE * (2 + t.units.length) + (shown.length ? THUMB_H + CAPTION_LINES * 9 + 6 : LINE) + (t.photos.length > shown.length ? LINE : 0) + 14;
@@ -162,7 +168,7 @@ export function evidencePdf(head: EvidencePdfHead, tickets: AsyncIterable<Eviden
         const top = doc.y + 3;
         for (const [i, photo] of shown.entries()) {
           const x = PAGE.margin + i * (THUMB_W + GAP);
-          const bytes = await thumbnailOf(storage, photo);
+          const bytes = thumbnails[i];
           let drawn = false;
           if (bytes) {
             try {

@@ -1,10 +1,10 @@
 import type { Readable } from 'node:stream';
-import archiver from 'archiver';
 import { formatDateTimeInZone } from '../../../shared/dates';
 import { csvCell } from '../../../shared/export';
 import { invoiceFileName } from '../../../shared/invoices.schemas';
 import type { Storage } from '../../storage/storage';
-import type { EvidenceTicket } from './evidence';
+import { StoredZip } from '../../zip/stored-zip';
+import { readAhead, type EvidencePhoto, type EvidenceTicket } from './evidence';
 import { evidencePdf, type EvidencePdfHead } from './evidence-pdf';
 
 /**
@@ -12,14 +12,16 @@ import { evidencePdf, type EvidencePdfHead } from './evidence-pdf';
  * invoiced tickets at full size, byte for byte as stored, named `<pole>_<line>_<n>.jpg`, and
  * `index.csv` (one row per photo: its file, ticket, times, checks and the completion record).
  *
- * Streamed with archiver: each entry is added only when the one before it is written, and photos
- * are read from storage one at a time, so memory holds one photo (≤ 2048 px from the phone, a few
- * hundred KB) and not the invoice's 4,000. Photos are stored, not deflated: JPEG does not shrink.
+ * Streamed with StoredZip (decision 055): each entry is written when the reader has taken the one
+ * before; photos are read from storage PHOTOS_AHEAD at a time ahead of the one being written (so
+ * a slow store's latency overlaps the writing), and memory holds those few photos (≤ 2048 px
+ * from the phone, a few hundred KB each), not the invoice's 4,000. Every entry is stored, not
+ * deflated: JPEG does not shrink, and the PDF's pages are compressed already.
  */
 
 const INDEX_COLUMNS = ['file', 'ticket_id', 'pole', 'line', 'work_orders', 'photo', 'taken_at', 'uploaded_at', 'distance_m', 'flags', 'completed_at', 'completed_by_name'];
-/** Bytes the ZIP may run ahead of its reader before the writer waits. */
-const AHEAD_BYTES = 2 * 1024 * 1024;
+/** Photos read from storage ahead of the one being written. */
+const PHOTOS_AHEAD = 4;
 
 /** A name part safe in every unzipper: no path separators, reserved or control characters. */
 const namePart = (s: string) =>
@@ -37,25 +39,19 @@ function extensionOf(bytes: Buffer): string {
   return 'jpg';
 }
 
-/** Adds one entry and resolves when archiver has written it (entries go one after another). */
-function add(archive: archiver.Archiver, source: Buffer | string | Readable, data: archiver.ZipEntryData): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const done = () => {
-      archive.off('error', fail);
-      resolve();
-    };
-    const fail = (err: Error) => {
-      archive.off('entry', done);
-      reject(err);
-    };
-    archive.once('entry', done);
-    archive.once('error', fail);
-    archive.append(source, data);
-  });
+/** The photo's bytes as stored; null when storage no longer has them (the index says so). */
+async function photoBytes(storage: Storage, photo: EvidencePhoto): Promise<Buffer | null> {
+  const key = storage.keyFromUrl(photo.url);
+  try {
+    return key ? await storage.get(key) : null;
+  } catch {
+    return null;
+  }
 }
 
-async function caughtUp(stream: Readable): Promise<void> {
-  while (stream.readableLength > AHEAD_BYTES && !stream.destroyed) await new Promise((r) => setTimeout(r, 5));
+/** Every photo of the tickets, in order, with the ticket it proves. */
+async function* photosOf(tickets: AsyncIterable<EvidenceTicket>) {
+  for await (const t of tickets) for (const photo of t.photos) yield { t, photo };
 }
 
 /**
@@ -63,59 +59,48 @@ async function caughtUp(stream: Readable): Promise<void> {
  * pass reads the invoice's evidence in batches, so nothing of the first is kept for the second.
  */
 export function evidenceZip(head: EvidencePdfHead, tickets: () => AsyncIterable<EvidenceTicket>, storage: Storage): Readable {
-  const archive = archiver('zip', { zlib: { level: 6 } });
+  const zip = new StoredZip();
   const tz = head.company.timeZone;
   const when = (iso: string | null | undefined) => (iso ? formatDateTimeInZone(iso, tz) : '');
 
   async function write() {
-    await add(archive, evidencePdf(head, tickets(), storage), { name: invoiceFileName(head.invoice.job_number, head.invoice.number, 'evidence.pdf') });
+    await zip.addStream(invoiceFileName(head.invoice.job_number, head.invoice.number, 'evidence.pdf'), evidencePdf(head, tickets(), storage));
     const index: string[] = [INDEX_COLUMNS.join(',')];
     const used = new Set<string>();
-    for await (const t of tickets()) {
-      for (const photo of t.photos) {
-        const key = storage.keyFromUrl(photo.url);
-        let bytes: Buffer | null = null;
-        try {
-          bytes = key ? await storage.get(key) : null;
-        } catch {
-          bytes = null;
-        }
-        let file = '';
-        if (bytes) {
-          const stem = `${namePart(t.pole_name)}_${namePart(t.line_name)}_${photo.n}`;
-          let name = `${stem}.${extensionOf(bytes)}`;
-          // Two tickets at one pole and line (a pole worked twice): the second's photos get -2.
-          for (let k = 2; used.has(name); k++) name = `${stem}-${k}.${extensionOf(bytes)}`;
-          used.add(name);
-          file = name;
-          await add(archive, bytes, { name, store: true, date: photo.taken_at ? new Date(photo.taken_at) : undefined });
-          bytes = null;
-          await caughtUp(archive);
-        }
-        index.push(
-          [
-            file || '(missing from storage)',
-            t.ticket_id,
-            t.pole_name,
-            t.line_name,
-            t.work_orders.join(', '),
-            photo.n,
-            when(photo.taken_at),
-            when(photo.uploaded_at),
-            photo.distance_m ?? null,
-            photo.flags.join(' '),
-            when(t.completed_at),
-            t.completed_by_name ?? '',
-          ]
-            .map((v) => csvCell(v))
-            .join(','),
-        );
+    for await (const [{ t, photo }, bytes] of readAhead(photosOf(tickets()), PHOTOS_AHEAD, ({ photo }) => photoBytes(storage, photo))) {
+      let file = '';
+      if (bytes) {
+        const stem = `${namePart(t.pole_name)}_${namePart(t.line_name)}_${photo.n}`;
+        let name = `${stem}.${extensionOf(bytes)}`;
+        // Two tickets at one pole and line (a pole worked twice): the second's photos get -2.
+        for (let k = 2; used.has(name); k++) name = `${stem}-${k}.${extensionOf(bytes)}`;
+        used.add(name);
+        file = name;
+        await zip.addBuffer(name, bytes, photo.taken_at ? new Date(photo.taken_at) : undefined);
       }
+      index.push(
+        [
+          file || '(missing from storage)',
+          t.ticket_id,
+          t.pole_name,
+          t.line_name,
+          t.work_orders.join(', '),
+          photo.n,
+          when(photo.taken_at),
+          when(photo.uploaded_at),
+          photo.distance_m ?? null,
+          photo.flags.join(' '),
+          when(t.completed_at),
+          t.completed_by_name ?? '',
+        ]
+          .map((v) => csvCell(v))
+          .join(','),
+      );
     }
     // UTF-8 with a BOM, so Excel shows Łine and WO-Ž1 as written.
-    await add(archive, `\uFEFF${index.join('\r\n')}\r\n`, { name: 'index.csv' });
-    await archive.finalize();
+    await zip.addBuffer('index.csv', Buffer.from(`\uFEFF${index.join('\r\n')}\r\n`, 'utf8'));
+    await zip.finish();
   }
-  write().catch((err: Error) => archive.destroy(err));
-  return archive;
+  write().catch((err: Error) => zip.fail(err));
+  return zip.stream;
 }

@@ -161,10 +161,32 @@ describe('the evidence PDF', () => {
   });
 });
 
+/** Each entry's compression method, from the ZIP's central directory (0 stored, 8 deflated). */
+function methodsOf(bytes: Buffer): Record<string, number> {
+  const end = bytes.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
+  const out: Record<string, number> = {};
+  let at = bytes.readUInt32LE(end + 16);
+  for (let i = 0; i < bytes.readUInt16LE(end + 10); i++) {
+    const nameLength = bytes.readUInt16LE(at + 28);
+    out[bytes.toString('utf8', at + 46, at + 46 + nameLength)] = bytes.readUInt16LE(at + 10);
+    at += 46 + nameLength + bytes.readUInt16LE(at + 30) + bytes.readUInt16LE(at + 32);
+  }
+  return out;
+}
+
 describe('the evidence ZIP', () => {
+  let bytes: Buffer;
   let zip: JSZip;
   beforeAll(async () => {
-    zip = await JSZip.loadAsync((await api('GET', `/invoices/${made.id}/evidence.zip`, tok.office)).rawPayload);
+    bytes = (await api('GET', `/invoices/${made.id}/evidence.zip`, tok.office)).rawPayload;
+    // Every entry's CRC-32 checked against its bytes, as an unzipper does.
+    zip = await JSZip.loadAsync(bytes, { checkCRC32: true });
+  });
+
+  it('stores every entry as it is, the PDF too: photos and the PDF do not shrink, deflating them only cost time (decision 055)', () => {
+    const methods = methodsOf(bytes);
+    expect(Object.keys(methods)).toHaveLength(8);
+    expect(Object.entries(methods).filter(([, m]) => m !== 0)).toEqual([]);
   });
 
   it('holds the evidence PDF, every photo of the invoiced tickets byte for byte, and index.csv', async () => {

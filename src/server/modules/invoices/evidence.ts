@@ -36,8 +36,12 @@ export interface EvidenceTicket {
   photos: EvidencePhoto[];
 }
 
-/** Tickets whose records are read together: small result sets, memory flat however large the invoice. */
-const BATCH = 100;
+/**
+ * Tickets whose records are read together: bounded result sets (~2,000 photo rows, < 1 MB), so
+ * memory stays flat however large the invoice. 500 rather than 100 (decision 055): a pass over
+ * 1,000 tickets took 0.83 s in 10 statements, 0.52 s in 2 (PGlite, loaded machine).
+ */
+const BATCH = 500;
 
 /** What the invoice's frozen lines say of a ticket. */
 type BilledTicket = Pick<EvidenceTicket, 'ticket_id' | 'pole_name' | 'line_name' | 'work_orders' | 'units'>;
@@ -76,6 +80,36 @@ export async function* evidenceTickets(ctx: AppContext, companyId: number, invoi
     const ids = part.flatMap((t) => (t.ticket_id == null ? [] : [t.ticket_id]));
     const records = new Map((await evidenceRecords(ctx.db, companyId, ids)).map((r) => [r.ticket_id, r]));
     for (const t of part) yield withRecord(t, t.ticket_id == null ? undefined : records.get(t.ticket_id));
+  }
+}
+
+/**
+ * `items` in order, each with `read(item)`, keeping up to `ahead` reads in flight: the pack reads
+ * the next photos from storage while it writes the current one, so a store's latency (S3: tens of
+ * ms a request) overlaps the work instead of adding to it, and memory holds `ahead` files at most.
+ */
+export async function* readAhead<T, R>(items: AsyncIterable<T>, ahead: number, read: (item: T) => Promise<R>): AsyncGenerator<[T, R]> {
+  const it = items[Symbol.asyncIterator]();
+  const pending: { item: T; result: Promise<R> }[] = [];
+  let done = false;
+  try {
+    for (;;) {
+      while (!done && pending.length < ahead) {
+        const next = await it.next();
+        if (next.done) done = true;
+        else {
+          const result = read(next.value);
+          // Awaited in turn below; one left behind when the reader goes away must not be an unhandled rejection.
+          result.catch(() => undefined);
+          pending.push({ item: next.value, result });
+        }
+      }
+      const first = pending.shift();
+      if (!first) return;
+      yield [first.item, await first.result];
+    }
+  } finally {
+    if (!done) await it.return?.();
   }
 }
 
