@@ -100,28 +100,8 @@ export default function InvoicesSection({ jobId }: { jobId: number }) {
                         >
                           PDF
                         </Button>
-                        <Button
-                          component="a"
-                          href={evidenceUrl(inv.id, 'evidence.pdf')}
-                          download={invoiceFileName(inv.job_number, inv.number, 'evidence.pdf')}
-                          size="compact-xs"
-                          variant="default"
-                          leftSection={<IconPhotoCheck size={14} />}
-                          aria-label={`Download Evidence PDF of ${inv.number}`}
-                        >
-                          Evidence PDF
-                        </Button>
-                        <Button
-                          component="a"
-                          href={evidenceUrl(inv.id, 'evidence.zip')}
-                          download={invoiceFileName(inv.job_number, inv.number, 'evidence.zip')}
-                          size="compact-xs"
-                          variant="default"
-                          leftSection={<IconFileZip size={14} />}
-                          aria-label={`Download Evidence ZIP of ${inv.number}, with every photo`}
-                        >
-                          Evidence ZIP
-                        </Button>
+                        <EvidenceLink inv={inv} file="evidence.pdf" />
+                        <EvidenceLink inv={inv} file="evidence.zip" />
                       </Group>
                     </Table.Td>
                   </Table.Tr>
@@ -133,5 +113,29 @@ export default function InvoicesSection({ jobId }: { jobId: number }) {
       </Stack>
       {canWrite && creating && <CreateInvoiceModal jobId={jobId} onClose={() => setCreating(false)} />}
     </Paper>
+  );
+}
+
+/** What each evidence file is called on its link (docs/product/billing.md §7). */
+const EVIDENCE_LINK = {
+  'evidence.pdf': { icon: IconPhotoCheck, text: 'Evidence PDF', also: '' },
+  'evidence.zip': { icon: IconFileZip, text: 'Evidence ZIP', also: ', with every photo' },
+} as const;
+
+/** A plain link to one evidence file: its accessible name holds its visible words (WCAG 2.5.3). */
+function EvidenceLink({ inv, file }: { inv: InvoiceSummary; file: keyof typeof EVIDENCE_LINK }) {
+  const { icon: Icon, text, also } = EVIDENCE_LINK[file];
+  return (
+    <Button
+      component="a"
+      href={evidenceUrl(inv.id, file)}
+      download={invoiceFileName(inv.job_number, inv.number, file)}
+      size="compact-xs"
+      variant="default"
+      leftSection={<Icon size={14} />}
+      aria-label={`Download ${text} of ${inv.number}${also}`}
+    >
+      {text}
+    </Button>
   );
 }
