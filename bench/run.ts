@@ -44,11 +44,10 @@ import { defaultMappings } from '../src/shared/excel';
 import { buildExportCsv, exportProblems } from '../src/shared/export';
 import type { Job } from '../src/shared/jobs.schemas';
 import type { Ticket } from '../src/shared/tickets.schemas';
-import { recordImport } from '../src/server/modules/history/history.service';
-import { recordTicketChange, ticketNow } from '../src/server/modules/tickets/ticket-history.service';
 import { generateData } from './data';
 import { measureBrowser, type BrowserFigures } from './lib/browser';
 import { measureField, type FieldFigures } from './lib/field';
+import { measureSaveHistory, timeImportEntries, type HistoryFigures } from './lib/history';
 import { measureInvoice, type InvoiceFigures } from './lib/invoices';
 import autocannon, { type RequestSpec, unreadBodiesSkipped } from './lib/load-client';
 import { measureMap, type MapFigures } from './lib/map';
@@ -293,62 +292,6 @@ interface Phase1 {
   notes: string[];
 }
 
-/**
- * What recording the history costs (issue 30: no more than 20 % on a ticket save or the
- * 10,000-row import). The save is timed whole (PUT /tickets/ in process); its history part (the
- * read model before the change, the diff and the entries' insert) is timed alone on the same
- * ticket in a transaction that is rolled back, so "without" = whole − part. The import's part is
- * its one INSERT … SELECT of per-ticket entries over the big job, timed alone the same way.
- */
-interface HistoryFigures {
-  saveMs: number;
-  saveHistoryMs: number;
-  importEntriesMs: number;
-  importTickets: number;
-}
-
-class RolledBack extends Error {}
-/** Runs `work` in a transaction that is always rolled back; its time in ms. */
-async function timedRollback(db: AppContext['db'], work: (tx: Parameters<Parameters<AppContext['db']['transaction']>[0]>[0]) => Promise<void>) {
-  let ms = 0;
-  await db
-    .transaction(async (tx) => {
-      const t0 = performance.now();
-      await work(tx);
-      ms = performance.now() - t0;
-      throw new RolledBack();
-    })
-    .catch((e: unknown) => {
-      if (!(e instanceof RolledBack)) throw e;
-    });
-  return ms;
-}
-
-async function measureHistory(ctx: AppContext, inject: (method: 'GET' | 'PUT', url: string, payload?: unknown) => Promise<{ statusCode: number; json: () => unknown }>, m: Manifest): Promise<HistoryFigures> {
-  const [tk] = await ctx.db.select({ id: tickets.id }).from(tickets).where(eq(tickets.jobId, m.bigJobId)).orderBy(asc(tickets.id)).limit(1);
-  const [admin] = await ctx.db.select().from(users).where(eq(users.email, m.adminEmail));
-  const actor = { id: admin.id, companyId: m.companyId };
-  const saves: number[] = [];
-  const parts: number[] = [];
-  for (let i = 0; i < (QUICK ? 6 : 12); i++) {
-    const cur = (await inject('GET', `/api/v1/tickets/${tk.id}`)).json() as Ticket;
-    const t0 = performance.now();
-    const r = await inject('PUT', '/api/v1/tickets/', { ticket: { id: cur.id, version: cur.version, description: `bench history ${i}` } });
-    const ms = performance.now() - t0;
-    if (r.statusCode !== 200) throw new Error(`ticket save: ${r.statusCode}`);
-    parts.push(
-      await timedRollback(ctx.db, async (tx) => {
-        const before = (await ticketNow(tx, m.companyId, tk.id))!;
-        await recordTicketChange(tx, actor, before, { ...before, description: `${before.description} (bench)` });
-      }),
-    );
-    if (i > 0) saves.push(ms); // the first one warms up
-  }
-  const importTickets = (await ctx.db.select({ id: tickets.id }).from(tickets).where(eq(tickets.jobId, m.bigJobId))).length;
-  const imports = await repeat(3, 120_000, () => timedRollback(ctx.db, (tx) => recordImport(tx, { companyId: m.companyId, userId: admin.id, jobId: m.bigJobId }, { fromJobId: m.bigJobId })));
-  return { saveMs: median(saves), saveHistoryMs: median(parts.slice(1)), importEntriesMs: median(imports), importTickets };
-}
-
 async function phase1(t: Target, m: Manifest): Promise<Phase1> {
   const notes: string[] = [];
   const config = loadConfig({ NODE_ENV: 'production', DATA_DIR: t.runDir, DATABASE_URL: t.runUrl ?? '', JWT_SECRET, LOG_LEVEL: 'error' });
@@ -524,7 +467,12 @@ async function phase1(t: Target, m: Manifest): Promise<Phase1> {
 
     let history: HistoryFigures | null = null;
     try {
-      history = await measureHistory(ctx, inject, m);
+      // The save here; the import's entries over the big job's tickets (the import itself is
+      // timed on the server in phase 2). `npm run bench:history` times both imports in process.
+      const save = await measureSaveHistory(ctx, inject, m, QUICK ? 6 : 12);
+      const [admin] = await ctx.db.select({ id: users.id }).from(users).where(eq(users.email, m.adminEmail));
+      const imports = await repeat(3, 120_000, () => timeImportEntries(ctx, m.companyId, admin.id, m.bigJobId));
+      history = { ...save, importEntriesMs: median(imports), importTickets: m.bigJobTickets, importMs: null };
     } catch (e) {
       notes.push(`history: ${(e as Error).message}`);
     }
