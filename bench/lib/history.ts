@@ -28,9 +28,9 @@ import { median, type Manifest } from './common';
 export interface HistoryFigures {
   saveMs: number;
   saveHistoryMs: number;
-  /** The import's per-ticket entries over the tickets of one import of the workbook. */
-  importEntriesMs: number;
-  importTickets: number;
+  /** The import's per-ticket entries over the tickets of one import of the workbook (null: not measured yet). */
+  importEntriesMs: number | null;
+  importTickets: number | null;
   /** The whole import in process (null: not measured, the full bench times it on the server). */
   importMs: number | null;
 }
@@ -88,8 +88,8 @@ export async function measureSaveHistory(ctx: AppContext, inject: Inject, m: Man
 }
 
 /** The import's entries over the tickets of `jobId` (as it writes them when it publishes), timed alone. */
-export async function timeImportEntries(ctx: AppContext, companyId: number, userId: number, jobId: number) {
-  return timedRollback(ctx.db, (tx) => recordImport(tx, { companyId, userId, jobId }, { fromJobId: jobId }));
+export async function timeImportEntries(db: AppContext['db'], companyId: number, userId: number, jobId: number) {
+  return timedRollback(db, (tx) => recordImport(tx, { companyId, userId, jobId }, { fromJobId: jobId }));
 }
 
 /**
@@ -135,7 +135,7 @@ export async function measureImportHistory(ctx: AppContext, inject: Inject, m: M
     if (r.statusCode !== 200) throw new Error(`import: ${r.statusCode} ${r.body.slice(0, 300)}`);
     const reply = r.json() as { job: { id: number }; imported?: { tickets: number } };
     importTickets = reply.imported?.tickets ?? 0;
-    const part = await timeImportEntries(ctx, m.companyId, admin.id, reply.job.id);
+    const part = await timeImportEntries(ctx.db, m.companyId, admin.id, reply.job.id);
     if (i > 0 || runs === 1) {
       imports.push(ms);
       entries.push(part);
