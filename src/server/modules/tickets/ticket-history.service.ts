@@ -13,7 +13,7 @@ import { ticketStatus } from './ticket-reads.repository';
  * quantities, a photo as its file name). Derived fields (version, completion stamps, the names
  * the pole carries) are left out, so marking complete is one entry (`status`), not four.
  *
- * A save's "before" is not read again (issue 30: recording must cost ≤ 20 % of the save): it is
+ * A save's "before" is not read again (issue 30: recording must cost ≤ 20 % of the save; decision 051): it is
  * made from what the save holds already — the row it locked, with its pole's and assignee's
  * names read in the same statement, and the child rows its comparison read — and, for the lists
  * the save did not touch, the ticket after (they are the same). `ownFieldsOf` is the one list of
