@@ -62,7 +62,7 @@ export async function recordMany(db: DbOrTx, actor: Actor, items: readonly { tar
 }
 
 /** Items of `a` not matched in `b`, counting repeats (two equal tasks are two items). */
-function minus(a: readonly unknown[], b: readonly unknown[]): unknown[] {
+export function minus(a: readonly unknown[], b: readonly unknown[]): unknown[] {
   const left = new Map<string, number>();
   for (const x of b) left.set(JSON.stringify(x), (left.get(JSON.stringify(x)) ?? 0) + 1);
   return a.filter((x) => {

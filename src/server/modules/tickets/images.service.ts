@@ -13,8 +13,7 @@ import { deleteUnreferencedFiles, holdFileUrls } from '../../storage/stored-file
 import { companyTimeZone } from '../auth/auth.service';
 import { readPhotoCapture, type PhotoCapture } from './photo-exif';
 import * as repo from './tickets.repository';
-import { loadTicket } from './ticket-reads.repository';
-import { recordTicketChange } from './ticket-history.service';
+import { recordPhotoChange } from './ticket-history.service';
 
 /** Longest side of a stored thumbnail (docs/product/rules.md §2.7 Images). */
 const THUMBNAIL_MAX_PX = 400;
@@ -136,7 +135,6 @@ export async function completeImageUpload(
       // just wrote went with it).
       await holdFileUrls(tx, storage, [url, thumbnailUrl]);
       if (!(await storage.head(key))) throw badRequest(MSG.imageNotUploaded);
-      const before = (await loadTicket(tx, user.companyId, ticket.id))!;
       const image = await repo.insertImage(tx, {
         companyId: user.companyId,
         ticketId: ticket.id,
@@ -147,8 +145,8 @@ export async function completeImageUpload(
         geoLat: capture.lat,
         geoLon: capture.lon,
       });
-      await recordTicketChange(tx, user, before, (await loadTicket(tx, user.companyId, ticket.id))!);
-      // Read again: the photo's checks (distance_m, flags) are written by the insert's trigger (migration 0024).
+      await recordPhotoChange(tx, user, { id: locked.id, job_id: locked.jobId }, { added: image });
+      // Read again: the photo's checks (distance_m, flags) are written by the insert's trigger (decision 047).
       return (await repo.findImage(tx, user.companyId, image.id)) ?? image;
     });
     return { id: row.id, image: toImage(row, await repo.poleLineOfTicket(db, ticket.id)) };
@@ -164,9 +162,9 @@ export async function deleteImage(ctx: AppContext, user: CurrentUser, id: number
   const image = await ctx.db.transaction(async (tx) => {
     const row = await repo.findImage(tx, user.companyId, id);
     if (!row) throw notFound('image');
-    const before = await loadTicket(tx, user.companyId, row.ticketId);
+    const ticket = await repo.findTicketRow(tx, user.companyId, row.ticketId);
     await repo.deleteImageRow(tx, user.companyId, id);
-    if (before) await recordTicketChange(tx, user, before, (await loadTicket(tx, user.companyId, row.ticketId))!);
+    if (ticket) await recordPhotoChange(tx, user, { id: ticket.id, job_id: ticket.jobId }, { removed: row });
     return row;
   });
   await deleteUnreferencedFiles(ctx, user.companyId, [image.url, image.thumbnailUrl], log);

@@ -63,6 +63,9 @@ const rowColumns = {
 };
 type RowRecord = Pick<typeof tickets.$inferSelect, keyof typeof rowColumns>;
 
+/** A ticket's status: Complete once it has a completion date (the one thing that says so). */
+export const ticketStatus = (actualCompletionDate: Date | null) => (actualCompletionDate ? TICKET_STATUS.COMPLETE : TICKET_STATUS.PENDING);
+
 /**
  * What a ticket row and a full ticket share; status, names and Clear to dig (on the company's
  * calendar day `today`, src/shared/dig-safe.ts) are derived here only.
@@ -76,7 +79,7 @@ function toRow(
   permitExpiresOn: string | null,
   today: string,
 ): TicketRowFields {
-  const status = t.actualCompletionDate ? TICKET_STATUS.COMPLETE : TICKET_STATUS.PENDING;
+  const status = ticketStatus(t.actualCompletionDate);
   const dig = {
     dig_safe_number: t.digSafeNumber,
     dig_safe_valid_from: t.digSafeValidFrom,

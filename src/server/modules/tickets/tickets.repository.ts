@@ -1,8 +1,8 @@
-import { and, count, eq, inArray, ne, sql } from 'drizzle-orm';
-import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import { and, asc, count, eq, getTableColumns, inArray, ne, sql } from 'drizzle-orm';
+import { alias, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import { CREW_STATUS, ROLE } from '../../../shared/constants';
 import type { DbOrTx } from '../../db/client';
-import { images, notes, permits, poles, tickets, ticketTasks, units, users, workOrders } from '../../db/schema/index';
+import { images, notes, permits, permitTypes, poles, tickets, ticketTasks, units, users, workOrders } from '../../db/schema/index';
 
 /** The only SQL of the tickets area (writes and checks; the read model is in ticket-reads.repository.ts). */
 
@@ -27,6 +27,44 @@ export const lockTickets = async (db: DbOrTx, companyId: number, ids: readonly n
         .where(and(eq(tickets.companyId, companyId), inArray(tickets.id, [...ids])))
         .orderBy(tickets.id)
         .for('update');
+
+const assignee = alias(users, 'locked_assignee');
+const completer = alias(users, 'locked_completer');
+
+/**
+ * The ticket row locked for a change (a save, a task patch, an unlock), with what its history
+ * names it by, read in the same statement: its pole's name and line, the assignee's name and
+ * the name of who completed it (the completion record, docs/product/records.md §6).
+ * Only the ticket row is locked (FOR UPDATE OF tickets).
+ */
+export async function lockTicketForChange(db: DbOrTx, companyId: number, id: number) {
+  const [r] = await db
+    .select({
+      row: tickets,
+      poleId: poles.id,
+      poleName: poles.poleName,
+      lineName: poles.lineName,
+      assigneeFirst: assignee.firstName,
+      assigneeLast: assignee.lastName,
+      completerFirst: completer.firstName,
+      completerLast: completer.lastName,
+    })
+    .from(tickets)
+    .leftJoin(poles, and(eq(poles.id, tickets.poleId), eq(poles.companyId, tickets.companyId)))
+    .leftJoin(assignee, and(eq(assignee.id, tickets.assignedTo), eq(assignee.companyId, tickets.companyId)))
+    .leftJoin(completer, and(eq(completer.id, tickets.completedBy), eq(completer.companyId, tickets.companyId)))
+    .where(and(eq(tickets.companyId, companyId), eq(tickets.id, id)))
+    .for('update', { of: tickets });
+  if (!r) return undefined;
+  const { row, poleId, poleName, lineName, assigneeFirst, assigneeLast, completerFirst, completerLast } = r;
+  return {
+    row,
+    pole: poleId == null ? null : { pole_name: poleName!, line_name: lineName! },
+    assignee: { first: assigneeFirst, last: assigneeLast },
+    completer: { first: completerFirst, last: completerLast },
+  };
+}
+export type LockedTicket = NonNullable<Awaited<ReturnType<typeof lockTicketForChange>>>;
 
 export const findTicketRow = async (db: DbOrTx, companyId: number, id: number): Promise<TicketRow | undefined> =>
   (await db.select().from(tickets).where(and(eq(tickets.companyId, companyId), eq(tickets.id, id))))[0];
@@ -85,10 +123,25 @@ export async function companyUnitIds(db: DbOrTx, companyId: number, ids: number[
 
 // ---- child rows -------------------------------------------------------------------------------
 
-export const tasksOf = (db: DbOrTx, ticketId: number) => db.select().from(ticketTasks).where(eq(ticketTasks.ticketId, ticketId));
+// A ticket's tasks and permits in the read model's order, with what its history names them by
+// (the unit's code, the permit type's title): a save's comparison reads them once, and they are
+// also the "before" of its history entry.
+export const tasksOf = (db: DbOrTx, ticketId: number) =>
+  db
+    .select({ ...getTableColumns(ticketTasks), code: units.code })
+    .from(ticketTasks)
+    .innerJoin(units, eq(units.id, ticketTasks.unitId))
+    .where(eq(ticketTasks.ticketId, ticketId))
+    .orderBy(asc(ticketTasks.id));
 export const workOrdersOf = (db: DbOrTx, ticketId: number) =>
   db.select().from(workOrders).where(eq(workOrders.ticketId, ticketId)).orderBy(workOrders.id);
-export const permitsOf = (db: DbOrTx, ticketId: number) => db.select().from(permits).where(eq(permits.ticketId, ticketId));
+export const permitsOf = (db: DbOrTx, ticketId: number) =>
+  db
+    .select({ ...getTableColumns(permits), typeTitle: permitTypes.title })
+    .from(permits)
+    .leftJoin(permitTypes, eq(permitTypes.id, permits.permitTypeId))
+    .where(eq(permits.ticketId, ticketId))
+    .orderBy(asc(permits.id));
 export const imagesOf = (db: DbOrTx, ticketId: number) => db.select().from(images).where(eq(images.ticketId, ticketId));
 
 export async function replaceWorkOrders(db: DbOrTx, companyId: number, ticketId: number, list: string[]) {

@@ -18,7 +18,7 @@ import { permitTypeExists } from '../reference/reference.service';
 import { emitWebhookEvent } from '../webhooks/webhooks.service';
 import * as repo from './tickets.repository';
 import { loadTicket } from './ticket-reads.repository';
-import { recordTicketChange } from './ticket-history.service';
+import { recordTicketChange, recordTicketUpdate, type TicketBefore } from './ticket-history.service';
 import { historyPage, record } from '../history/history.service';
 import type { HistoryQuery, HistoryReply } from '../../../shared/history.schemas';
 
@@ -124,13 +124,12 @@ export async function unlockTicket(ctx: AppContext, me: CurrentUser, id: number,
   const reason = reasonIn.trim();
   if (!reason) throw badRequest(MSG.unlockReasonRequired, { reason: MSG.unlockReasonRequired });
   return ctx.db.transaction(async (tx) => {
-    const t = await repo.lockTicket(tx, me.companyId, id);
-    if (!t) throw notFound('ticket');
-    if (!t.billedAt) throw conflict(MSG.unlockNotBilled);
-    const before = (await loadTicket(tx, me.companyId, id))!;
+    const locked = await repo.lockTicketForChange(tx, me.companyId, id);
+    if (!locked) throw notFound('ticket');
+    if (!locked.row.billedAt) throw conflict(MSG.unlockNotBilled);
     await repo.unlockTicket(tx, me.companyId, id, me.id, reason);
     const ticket = (await loadTicket(tx, me.companyId, id))!;
-    await recordTicketChange(tx, me, before, ticket);
+    await recordTicketUpdate(tx, me, { locked }, ticket);
     return { ticket };
   });
 }
@@ -159,6 +158,8 @@ interface Changes {
   permits?: { remove: number[]; update: { id: number; set: Record<string, unknown> }[]; add: Record<string, unknown>[] };
   /** Urls no longer referenced once the save commits. */
   orphanUrls: string[];
+  /** The stored lists the comparison read: they are also the "before" of the save's history. */
+  stored: Pick<TicketBefore, 'tasks' | 'permits' | 'workOrders'>;
 }
 
 /**
@@ -167,7 +168,7 @@ interface Changes {
  * "adds a note".
  */
 async function diffTicket(ctx: AppContext, db: DbOrTx, user: CurrentUser, cur: repo.TicketRow, input: TicketSave): Promise<Changes> {
-  const c: Changes = { set: {}, structural: [], edits: [], notes: [], orphanUrls: [] };
+  const c: Changes = { set: {}, structural: [], edits: [], notes: [], orphanUrls: [], stored: {} };
   const edit: Edit = (field, col, next, prev) => {
     if (next !== prev) {
       (c.set as Record<string, unknown>)[col] = next;
@@ -339,6 +340,7 @@ async function diffWorkOrders({ db, cur, c }: Diff, input: TicketSave) {
     const seen = new Set<string>();
     const next = input.work_orders.map((w) => w.trim()).filter((w) => w !== '' && !seen.has(w) && (seen.add(w), true));
     const prev = (await repo.workOrdersOf(db, cur.id)).map((w) => w.workOrder);
+    c.stored.workOrders = prev;
     if (next.length !== prev.length || next.some((w, i) => w !== prev[i])) {
       c.workOrders = next;
       c.edits.push('work_orders');
@@ -349,7 +351,8 @@ async function diffWorkOrders({ db, cur, c }: Diff, input: TicketSave) {
 /** Tasks: the ones with an id are kept (and maybe changed), the others added, the missing removed. */
 async function diffTasks({ db, user, cur, c }: Diff, input: TicketSave) {
   if (input.tasks === undefined) return;
-  const prev = new Map((await repo.tasksOf(db, cur.id)).map((t) => [t.id, t]));
+  c.stored.tasks = await repo.tasksOf(db, cur.id);
+  const prev = new Map(c.stored.tasks.map((t) => [t.id, t]));
   const kept = new Set<number>();
   const tasks: NonNullable<Changes['tasks']> = { remove: [], update: [], add: [] };
   for (const t of input.tasks) {
@@ -380,7 +383,8 @@ async function diffTasks({ db, user, cur, c }: Diff, input: TicketSave) {
 /** Permits: like tasks; a permit's new document must be an uploaded file, a replaced one is orphaned. */
 async function diffPermits({ ctx, db, user, cur, c }: Diff, input: TicketSave) {
   if (input.permits === undefined) return;
-  const prev = new Map((await repo.permitsOf(db, cur.id)).map((p) => [p.id, p]));
+  c.stored.permits = await repo.permitsOf(db, cur.id);
+  const prev = new Map(c.stored.permits.map((p) => [p.id, p]));
   const kept = new Set<number>();
   const permits: NonNullable<Changes['permits']> = { remove: [], update: [], add: [] };
   const checkPermit = async (p: PermitSave, prevUrl: string | null) => {
@@ -498,9 +502,7 @@ export async function saveTicket(ctx: AppContext, user: CurrentUser, input: Tick
   const { db } = ctx;
   let orphanUrls: string[] = [];
   const saved = await db.transaction(async (tx) => {
-    let cur: repo.TicketRow | undefined;
-    // The read model before the change, for its history (null: this save creates the ticket).
-    let before: Ticket | null = null;
+    let locked: repo.LockedTicket | undefined;
     let body = input;
     if (input.id == null) {
       if (!can(user.roleId, 'tickets.write')) throw forbidden();
@@ -518,15 +520,14 @@ export async function saveTicket(ctx: AppContext, user: CurrentUser, input: Tick
         throw badRequest(MSG.ticketPoleRequired);
       }
       const newId = await insertTicketForPole(tx, user.companyId, job, poleId, input.due_date);
-      cur = await repo.lockTicket(tx, user.companyId, newId);
+      locked = await repo.lockTicketForChange(tx, user.companyId, newId);
       // The pole is chosen; the rest of the draft is applied like an update of the new ticket.
       body = { ...input, pole_id: undefined, pole: undefined };
     } else {
       if (input.version === undefined) throw badRequest(MSG.ticketVersionRequired, { version: 'required' });
-      cur = await lockAtVersion(tx, user, input.id, input.version, input.job_id);
-      before = (await loadTicket(tx, user.companyId, cur.id))!;
+      locked = await lockAtVersion(tx, user, input.id, input.version, input.job_id);
     }
-    const result = await applySave(ctx, tx, user, cur!, body, before);
+    const result = await applySave(ctx, tx, user, locked!, body, input.id == null);
     orphanUrls = result.orphanUrls;
     return result.ticket;
   });
@@ -535,38 +536,40 @@ export async function saveTicket(ctx: AppContext, user: CurrentUser, input: Tick
 }
 
 /** The ticket to update, locked, if it is the caller's company's and still at the version read. */
-async function lockAtVersion(tx: DbOrTx, user: CurrentUser, id: number, version: number, jobId?: number | null): Promise<repo.TicketRow> {
-  const cur = await repo.lockTicket(tx, user.companyId, id);
-  if (!cur) throw notFound('ticket');
-  if (jobId != null && jobId !== cur.jobId) throw notFound('ticket');
-  if (cur.version !== version) throw conflict(MSG.staleVersion, ERROR_CODE.staleVersion);
-  return cur;
+async function lockAtVersion(tx: DbOrTx, user: CurrentUser, id: number, version: number, jobId?: number | null): Promise<repo.LockedTicket> {
+  const locked = await repo.lockTicketForChange(tx, user.companyId, id);
+  if (!locked) throw notFound('ticket');
+  if (jobId != null && jobId !== locked.row.jobId) throw notFound('ticket');
+  if (locked.row.version !== version) throw conflict(MSG.staleVersion, ERROR_CODE.staleVersion);
+  return locked;
 }
 
 /**
  * One save of a locked ticket: compare, check the role and billing lock, write, and in the same
- * transaction its history entries and webhook event. `before`: the read model before the change
- * (null when this save creates the ticket). The ticket after, and the urls the save orphaned.
+ * transaction its history entries and webhook event (`created`: this save creates the ticket).
+ * The ticket after, and the urls the save orphaned.
  */
 async function applySave(
   ctx: AppContext,
   tx: DbOrTx,
   user: CurrentUser,
-  cur: repo.TicketRow,
+  locked: repo.LockedTicket,
   body: TicketSave,
-  before: Ticket | null,
+  created: boolean,
 ): Promise<{ ticket: Ticket; orphanUrls: string[] }> {
+  const cur = locked.row;
   const changes = await diffTicket(ctx, tx, user, cur, body);
   checkRole(user, changes);
   // Checked on the row locked above: an invoice made meanwhile has already set billed_at.
   if (changes.edits.includes('tasks') || changes.edits.includes('status')) assertNotBilledLocked(cur);
   const changed = await applyChanges(tx, user, cur, changes);
   await emitStatusEvent(tx, user, cur, changes);
-  if (!changed && before) return { ticket: before, orphanUrls: changes.orphanUrls };
-  // Read under the lock, in the save's transaction: the history entries and the reply see the
-  // same ticket, and a save that rolls back leaves no entry.
+  // Read under the lock, in the save's transaction: the reply and the history's "after" are the
+  // same ticket, and a save that rolls back leaves no entry. The "before" is what the save holds
+  // (the locked row, the lists it compared, the notes it adds): the ticket is not read twice.
   const after = await reload(tx, user.companyId, cur.id);
-  await recordTicketChange(tx, user, before, after);
+  if (created) await recordTicketChange(tx, user, null, after);
+  else if (changed) await recordTicketUpdate(tx, user, { locked, ...changes.stored, notesAdded: changes.notes }, after);
   return { ticket: after, orphanUrls: changes.orphanUrls };
 }
 
@@ -578,9 +581,8 @@ async function applySave(
  */
 export async function patchTask(ctx: AppContext, user: CurrentUser, ticketId: number, taskId: number, input: TaskPatch): Promise<{ ticket: Ticket }> {
   const ticket = await ctx.db.transaction(async (tx) => {
-    const cur = await lockAtVersion(tx, user, ticketId, input.version);
-    const before = (await loadTicket(tx, user.companyId, cur.id))!;
-    const stored = await repo.tasksOf(tx, cur.id);
+    const locked = await lockAtVersion(tx, user, ticketId, input.version);
+    const stored = await repo.tasksOf(tx, ticketId);
     if (!stored.some((t) => t.id === taskId)) throw notFound('task');
     const tasks = stored.map((t) => {
       const mine = t.id === taskId;
@@ -592,7 +594,7 @@ export async function patchTask(ctx: AppContext, user: CurrentUser, ticketId: nu
         date_completed: mine ? input.date_completed : undefined,
       };
     });
-    return (await applySave(ctx, tx, user, cur, { id: cur.id, version: input.version, tasks }, before)).ticket;
+    return (await applySave(ctx, tx, user, locked, { id: ticketId, version: input.version, tasks }, false)).ticket;
   });
   return { ticket };
 }
