@@ -173,11 +173,17 @@ describe('a ticket save records its history from what it holds (issue 30: ≤ 20
     const asRows = (list: { field?: string | null; old?: unknown; new?: unknown }[]) => list.map((e) => JSON.stringify([e.field, e.old, e.new])).sort();
     expect(asRows(everything)).toEqual(asRows(diffViews(ticketView(cur), ticketView(after))));
     expect(everything.map((e) => e.field).sort()).toEqual(
-      ['ambulance_meetup', 'assigned_to', 'description', 'dig_safe_expires_on', 'dig_safe_number', 'due_date', 'ehasp', 'geo_lat', 'notes', 'nra_required', 'nra_url', 'permits', 'pole', 'status', 'street_address', 'tasks', 'work_orders'].sort(),
+      ['ambulance_meetup', 'assigned_to', 'completed', 'description', 'dig_safe_expires_on', 'dig_safe_number', 'due_date', 'ehasp', 'geo_lat', 'notes', 'nra_required', 'nra_url', 'permits', 'pole', 'status', 'street_address', 'tasks', 'work_orders'].sort(),
     );
     expect(everything.find((e) => e.field === 'pole')).toMatchObject({ old: 'H-S2 / H', new: 'H-S2b / H' });
     expect(everything.find((e) => e.field === 'assigned_to')).toMatchObject({ old: expect.any(String), new: null });
     expect(everything.find((e) => e.field === 'nra_url')).toMatchObject({ old: 'nra-s2.pdf', new: null });
     expect(everything.find((e) => e.field === 'notes')).toMatchObject({ old: [], new: ['Second note'] });
+
+    // Complete now: the completion record read with the locked row (who, where) equals the read
+    // model's, so a description alone is still exactly one entry.
+    expect(after.completed_by_name).toEqual(expect.any(String));
+    const again = await entriesOf(() => ticketHistory(tk.id), () => save({ id: tk.id, version: after.version, description: 'Changed again' }));
+    expect(again.map((e) => [e.field, e.old, e.new])).toEqual([['description', 'Changed', 'Changed again']]);
   });
 });
