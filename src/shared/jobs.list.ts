@@ -56,6 +56,20 @@ export function matchesSearch(job: ListJob, search: string): boolean {
   return !q || searchText(job).includes(q);
 }
 
+/** The most jobs one page of GET /jobs?limit= carries (docs/product/scale.md §2). */
+export const JOB_PAGE_MAX = 200;
+
+/**
+ * The paged list's `q` (docs/product/scale.md §2): case-insensitive "contains" over the job number,
+ * the utility and the foreman, nothing else, so that the database answers it from indexes
+ * (jobs.repository selectJobPage) and this function is what its test holds it to.
+ */
+export function matchesJobQuery(job: Pick<ListJob, 'job_number' | 'selected_utility_name' | 'foreman_name'>, q: string): boolean {
+  const needle = q.trim().toLowerCase();
+  if (!needle) return true;
+  return [job.job_number, job.selected_utility_name, job.foreman_name ?? ''].some((v) => v.toLowerCase().includes(needle));
+}
+
 /** Columns compared as numbers (docs/product/rules.md: job type and # Tickets; docs/product/billing.md §3: % Complete). */
 const NUMERIC_JOB_COLUMNS: ReadonlySet<JobSortColumn> = new Set(['job_type', 'ticket_count', 'percent_complete']);
 

@@ -1,4 +1,5 @@
 import { boolean, date, doublePrecision, foreignKey, index, integer, pgTable, serial, type PgColumn, text, timestamp, unique, uniqueIndex } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
 import { companies, users } from './core';
 import { permitTypes, units, utilities } from './reference';
 import { poles } from './poles';
@@ -45,7 +46,19 @@ export const jobs = pgTable(
     createdAt: stamp('created_at').notNull().defaultNow(),
     updatedAt: stamp('updated_at').notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('jobs_company_number_unique').on(t.companyId, t.jobNumber), unique('jobs_id_company_unique').on(t.id, t.companyId)],
+  (t) => [
+    uniqueIndex('jobs_company_number_unique').on(t.companyId, t.jobNumber),
+    unique('jobs_id_company_unique').on(t.id, t.companyId),
+    // The paged jobs list (docs/product/scale.md §2, migration 0026): its default order, job number
+    // as sortJobs compares it (linecrew_text_key, byte order), read from an index rather than sorted;
+    // due date the same way; "contains" on the number by trigrams; the utility and the foreman
+    // of a search looked up by id (also what deleting a person's or a utility's row needs).
+    index('jobs_number_key_idx').on(t.companyId, sql`linecrew_text_key(${t.jobNumber}) COLLATE "C"`, t.id),
+    index('jobs_due_idx').on(t.companyId, t.dueDate, t.id),
+    index('jobs_number_trgm_idx').using('gin', sql`lower(${t.jobNumber}) gin_trgm_ops`),
+    index('jobs_utility_idx').on(t.utilityId),
+    index('jobs_foreman_idx').on(t.foremanId),
+  ],
 );
 
 /** One pole of a job. Complete exactly when actual_completion_date is set (docs/product/roles-and-statuses.md). */
@@ -97,6 +110,8 @@ export const tickets = pgTable(
     // deletion sets these to null: both look tickets up by these columns.
     index('tickets_pole_idx').on(t.poleId),
     index('tickets_assigned_to_idx').on(t.assignedTo),
+    // A job's status in the paged list's filter and sort: "has an open ticket" by one index probe.
+    index('tickets_open_job_idx').on(t.jobId).where(sql`${t.actualCompletionDate} is null`),
   ],
 );
 

@@ -1,4 +1,4 @@
-import { and, desc, eq, sql, type AnyColumn } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql, type AnyColumn } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { JOB_STATUS, JOB_TYPE } from '../../../shared/constants';
 import { rowsOf, type DbOrTx } from '../../db/client';
@@ -17,8 +17,10 @@ const name = (u: { id: AnyColumn; firstName: AnyColumn; lastName: AnyColumn }) =
  * GET /jobs and the header of GET /jobs/{id} in ONE statement: ticket count, status and
  * date_completed are derived in SQL (docs/product/roles-and-statuses.md) from a grouped sub-select of the tickets.
  */
-export function selectJobs(db: DbOrTx, companyId: number, jobId?: number) {
-  const ticketFilter = jobId === undefined ? eq(tickets.companyId, companyId) : and(eq(tickets.companyId, companyId), eq(tickets.jobId, jobId));
+export function selectJobs(db: DbOrTx, companyId: number, jobId?: number | readonly number[]) {
+  // One job (its header), a page of them (GET /jobs?limit=) or all: the ticket counts read only those jobs' tickets.
+  const ofJobs = jobId === undefined ? undefined : typeof jobId === 'number' ? eq(tickets.jobId, jobId) : inArray(tickets.jobId, [...jobId]);
+  const ticketFilter = and(eq(tickets.companyId, companyId), ofJobs);
   const stats = db
     .select({
       jobId: tickets.jobId,
@@ -66,9 +68,8 @@ export function selectJobs(db: DbOrTx, companyId: number, jobId?: number) {
     .leftJoin(creator, and(eq(creator.id, jobs.createdBy), eq(creator.companyId, jobs.companyId)))
     .leftJoin(foreman, and(eq(foreman.id, jobs.foremanId), eq(foreman.companyId, jobs.companyId)))
     .leftJoin(stats, eq(stats.jobId, jobs.id));
-  return jobId === undefined
-    ? q.where(and(eq(jobs.companyId, companyId), jobIsPublished)).orderBy(desc(jobs.jobNumber), desc(jobs.id))
-    : q.where(and(eq(jobs.companyId, companyId), eq(jobs.id, jobId), jobIsPublished));
+  if (jobId === undefined) return q.where(and(eq(jobs.companyId, companyId), jobIsPublished)).orderBy(desc(jobs.jobNumber), desc(jobs.id));
+  return q.where(and(eq(jobs.companyId, companyId), typeof jobId === 'number' ? eq(jobs.id, jobId) : inArray(jobs.id, [...jobId]), jobIsPublished));
 }
 export type JobRow = Awaited<ReturnType<typeof selectJobs>>[number];
 
