@@ -4,7 +4,7 @@ import type { JobSortColumn, JobStatusFilter } from '../../../shared/jobs.list';
 import type { SortDirection } from '../../../shared/sorting';
 import { sortTextValues } from '../../../shared/sorting';
 import { rowsOf, type DbOrTx } from '../../db/client';
-import { jobPercentsSql } from '../production/production.repository';
+import { jobPercentsSql } from '../production/production.service';
 
 /**
  * The paged jobs list's SQL (GET /jobs?limit=, docs/product/scale.md §2): which jobs, in which
@@ -79,7 +79,7 @@ function where(companyId: number, opts: Pick<JobPageOptions, 'status' | 'q'>): S
 }
 
 /** Each column's sort key, what kind it is, and what it must join. */
-export function sortKey(companyId: number, column: JobSortColumn): { key: SQL; kind: KeyKind; join?: SQL } {
+export function sortKey(companyId: number, column: JobSortColumn): { key: SQL; kind: KeyKind; join?: SQL; with?: SQL } {
   switch (column) {
     case 'job_number':
       // The expression of jobs_number_key_idx, so the default page is read from the index.
@@ -115,7 +115,8 @@ export function sortKey(companyId: number, column: JobSortColumn): { key: SQL; k
         kind: 'number',
       };
     case 'percent_complete':
-      return { key: sql`coalesce(pc.percent, 0)`, kind: 'number', join: sql`left join (${jobPercentsSql(companyId)}) pc on pc.job_id = j.id` };
+      // Every job's percentage once (materialized: never recomputed per job), then joined.
+      return { key: sql`coalesce(pc.percent, 0)`, kind: 'number', with: sql`with pc as materialized (${jobPercentsSql(companyId)})`, join: sql`left join pc on pc.job_id = j.id` };
   }
 }
 
@@ -126,13 +127,14 @@ const param = (key: string | number, kind: KeyKind) => (kind === 'text' ? sql`($
  * `key > k or (key = k and id > i)` (`<` descending) with the bound `key >= k` the index can seek to.
  */
 export async function selectJobPageKeys(db: DbOrTx, companyId: number, opts: JobPageOptions): Promise<{ id: number; k: string | number }[]> {
-  const { key, kind, join } = sortKey(companyId, opts.sort);
+  const { key, kind, join, with: cte } = sortKey(companyId, opts.sort);
   const desc = opts.dir === 'desc';
   const after = opts.after
     ? sql`and (s.k ${sql.raw(desc ? '<=' : '>=')} ${param(opts.after.key, kind)})
         and (s.k ${sql.raw(desc ? '<' : '>')} ${param(opts.after.key, kind)} or s.id > ${opts.after.id})`
     : sql``;
   const result = await db.execute(sql`
+    ${cte ?? sql``}
     select s.id, s.k from (
       select j.id, ${key} as k from jobs j ${join ?? sql``} where ${where(companyId, opts)}
     ) s
