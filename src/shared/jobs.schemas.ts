@@ -83,13 +83,21 @@ export type JobListRow = z.infer<typeof jobListRowSchema>;
  * the whole list as before, and the other parameters are refused.
  */
 export const jobPageQuery = z.object({
-  limit: z.coerce.number({ error: MSG.jobsPageLimit }).int({ error: MSG.jobsPageLimit }).min(1, { error: MSG.jobsPageLimit }).max(JOB_PAGE_MAX, { error: MSG.jobsPageLimit }).optional(),
-  cursor: z.string().max(1000, { error: MSG.jobsPageCursor }).optional(),
-  status: z.enum(JOB_STATUS_FILTERS as [JobStatusFilter, ...JobStatusFilter[]], { error: MSG.jobsPageStatus }).optional(),
-  /** Contains, case-insensitive, in the job number, the utility or the foreman's name. */
-  q: z.string().max(LIMITS.shortTextMax).optional(),
-  sort: z.enum(JOB_SORT_COLUMNS, { error: MSG.jobsPageSort }).optional(),
-  dir: z.enum(['asc', 'desc'], { error: MSG.jobsPageDir }).optional(),
+  limit: z.coerce
+    .number({ error: MSG.jobsPageLimit })
+    .int({ error: MSG.jobsPageLimit })
+    .min(1, { error: MSG.jobsPageLimit })
+    .max(JOB_PAGE_MAX, { error: MSG.jobsPageLimit })
+    .optional()
+    .describe('Jobs per page, 1–200. With it the reply is one page {jobs, next_cursor, total}; without it, every job as an array (and no other parameter is allowed).'),
+  cursor: z.string().max(1000, { error: MSG.jobsPageCursor }).optional().describe("The previous page's next_cursor (same sort and dir); absent for the first page."),
+  status: z
+    .enum(JOB_STATUS_FILTERS as [JobStatusFilter, ...JobStatusFilter[]], { error: MSG.jobsPageStatus })
+    .optional()
+    .describe('Only jobs with this status (All: every job, the default).'),
+  q: z.string().max(LIMITS.shortTextMax).optional().describe("Contains, case-insensitive, in the job number, the utility's code or the foreman's name."),
+  sort: z.enum(JOB_SORT_COLUMNS, { error: MSG.jobsPageSort }).optional().describe('The column to sort by (default job_number); ties by id.'),
+  dir: z.enum(['asc', 'desc'], { error: MSG.jobsPageDir }).optional().describe('asc or desc (default desc).'),
 });
 export type JobPageQuery = z.infer<typeof jobPageQuery>;
 
