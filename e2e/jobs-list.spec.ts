@@ -70,7 +70,7 @@ test('the jobs list searches, sorts and pages on the server, and keeps what it r
     expect(lists.some((search) => new URLSearchParams(search).has('cursor'))).toBe(true);
 
     // A sort by the Job column, ascending: the server's order, back on page 1.
-    await page.getByRole('columnheader', { name: 'Job' }).getByRole('button').click();
+    await page.getByRole('columnheader', { name: 'Job', exact: true }).getByRole('button').click();
     await expect(page.getByText('Showing 1–50 of 55 jobs')).toBeVisible();
     await expect(table.getByRole('row').nth(1)).toContainText(`${jobs.prefix}-0`);
     await expect(table.getByRole('row').nth(11)).toContainText(`${jobs.prefix}-10`);
