@@ -55,7 +55,7 @@ export const jobs = pgTable(
     // of a search looked up by id (also what deleting a person's or a utility's row needs).
     index('jobs_number_key_idx').on(t.companyId, sql`linecrew_text_key(${t.jobNumber}) COLLATE "C"`, t.id),
     index('jobs_due_idx').on(t.companyId, t.dueDate, t.id),
-    index('jobs_number_trgm_idx').using('gin', sql`lower(${t.jobNumber}) gin_trgm_ops`),
+    index('jobs_number_trgm_idx').using('gin', sql`linecrew_lower(${t.jobNumber}) gin_trgm_ops`),
     index('jobs_utility_idx').on(t.utilityId),
     index('jobs_foreman_idx').on(t.foremanId),
   ],

@@ -64,10 +64,11 @@ const likeContains = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
 function searchFilter(companyId: number, q: string): SQL | undefined {
   const needle = q.trim();
   if (!needle) return undefined;
-  const pattern = sql`lower(${likeContains(needle)})`;
-  return sql`(lower(j.job_number) like ${pattern}
-    or j.utility_id in (select u.id from utilities u where u.company_id = ${companyId} and lower(u.code) like ${pattern})
-    or j.foreman_id in (select f.id from users f where f.company_id = ${companyId} and lower(trim(f.first_name || ' ' || f.last_name)) like ${pattern}))`;
+  // linecrew_lower (migration 0026): lower case as toLowerCase, whatever the database's locale.
+  const pattern = sql`linecrew_lower(${likeContains(needle)})`;
+  return sql`(linecrew_lower(j.job_number) like ${pattern}
+    or j.utility_id in (select u.id from utilities u where u.company_id = ${companyId} and linecrew_lower(u.code) like ${pattern})
+    or j.foreman_id in (select f.id from users f where f.company_id = ${companyId} and linecrew_lower(trim(f.first_name || ' ' || f.last_name)) like ${pattern}))`;
 }
 
 /** The base of every statement: the company's published jobs matching status and q. */
