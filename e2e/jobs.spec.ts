@@ -298,26 +298,4 @@ test.describe('jobs', () => {
     await fileInput(dialog, 'Excel Ticket File').setInputFiles(WORKBOOK);
     await expect(dialog.getByText(MSG.fileUploadFailed)).toBeVisible();
   });
-
-  test('5,000 jobs are shown 50 to a page', async ({ page }) => {
-    const jobs = Array.from({ length: 5000 }, (_, i) => ({
-      id: 900000 + i, job_number: `BULK-${i + 1}`, job_type: 0, status: 'In Progress', ticket_count: i % 7, created_name: 'Ann Admin',
-      created_by: null, foreman_id: null, foreman_name: null, due_date: '2027-01-15', date_completed: null, selected_utility_id: 1,
-      selected_utility_name: 'NGRID', work_packet_url: null, work_packet_name: null, work_packet_size: null, work_packet_type: null,
-      work_contact_phone: null, hospital_name: null, hospital_address: null, ehasp_override: null, arc_rating_override: null,
-      primary_voltage_override: null, secondary_voltage_override: null, version: 1, created_at: '2026-01-01T00:00:00.000Z',
-    }));
-    await page.route('**/api/v1/jobs', (route) => route.fulfill({ json: jobs }));
-    await login(page, USERS.apprentice);
-    // Sign-in, the page's chunk, 5,000 rows parsed and sorted: a guard of 30 s, not a speed budget
-    // (the bench measures speed); a clean-clone run showed the list at ~11 s, past the 10 s default.
-    await expect(page.getByText('Showing 1–50 of 5,000 jobs')).toBeVisible({ timeout: 30_000 });
-    await expect(page.getByRole('table', { name: 'Jobs' }).getByRole('row')).toHaveCount(51);
-    await expect(page.getByRole('link', { name: 'BULK-5000', exact: true })).toBeVisible(); // job_number desc, natural order
-    await page.getByRole('navigation', { name: 'Pages' }).getByRole('button', { name: 'Page 2', exact: true }).click();
-    await expect(page.getByText('Showing 51–100 of 5,000 jobs')).toBeVisible();
-    await expect(page.getByRole('link', { name: 'BULK-4950', exact: true })).toBeVisible();
-    await page.getByRole('textbox', { name: 'Search jobs' }).fill('BULK-49');
-    await expect(page.getByText('Showing 1–50 of 111 jobs')).toBeVisible(); // BULK-49, BULK-490…499, BULK-4900…4999
-  });
 });

@@ -5,7 +5,8 @@ import { textKey } from './sorting';
 
 /**
  * The jobs list's table rules (docs/product/screens.md §3 Jobs list, §5 Search and sorting, §9 sort storage):
- * status filter, search and sortable columns. Kept out of the page so they are unit-tested once.
+ * status filter, search and sortable columns. The database applies them (GET /jobs?limit=,
+ * jobs-page.repository.ts); these functions state them, and the API test holds the SQL to them.
  */
 
 export type JobStatusFilter = 'All' | (typeof JOB_STATUS)[keyof typeof JOB_STATUS];
@@ -46,17 +47,18 @@ export function matchesStatus(job: Pick<ListJob, 'status'>, filter: JobStatusFil
   return filter === 'All' || job.status === filter;
 }
 
-/** The text a search looks in: every column a person reads in the row. */
-export function searchText(job: ListJob): string {
-  return [job.job_number, job.selected_utility_name, jobTypeLabel(job.job_type), job.status, job.foreman_name ?? '', job.created_name, job.due_date]
-    .join('\u0000')
-    .toLowerCase();
-}
+/** The most jobs one page of GET /jobs?limit= carries (docs/product/scale.md §2). */
+export const JOB_PAGE_MAX = 200;
 
-/** Case-insensitive "contains" over the row's columns. */
-export function matchesSearch(job: ListJob, search: string): boolean {
-  const q = search.trim().toLowerCase();
-  return !q || searchText(job).includes(q);
+/**
+ * The paged list's `q` (docs/product/scale.md §2): case-insensitive "contains" over the job number,
+ * the utility and the foreman, nothing else, so that the database answers it from indexes
+ * (jobs-page.repository.ts) and this function is what its test holds it to.
+ */
+export function matchesJobQuery(job: Pick<ListJob, 'job_number' | 'selected_utility_name' | 'foreman_name'>, q: string): boolean {
+  const needle = q.trim().toLowerCase();
+  if (!needle) return true;
+  return [job.job_number, job.selected_utility_name, job.foreman_name ?? ''].some((v) => v.toLowerCase().includes(needle));
 }
 
 /** Columns compared as numbers (docs/product/rules.md: job type and # Tickets; docs/product/billing.md §3: % Complete). */
@@ -73,24 +75,4 @@ export function sortJobs<T extends ListJob>(list: readonly T[], column: JobSortC
   const keyed = list.map((job) => ({ job, key: numeric ? Number(job[column]) || 0 : textKey(job[column]) }));
   keyed.sort((a, b) => (a.key < b.key ? -flip : a.key > b.key ? flip : a.job.id - b.job.id));
   return keyed.map((k) => k.job);
-}
-
-/**
- * Filter, search and sort in one pass. For thousands of rows the lower-cased search text is
- * built once per job (pass a cache that lives as long as the list does).
- */
-export function visibleJobs<T extends ListJob>(
-  list: readonly T[],
-  opts: { status: JobStatusFilter; search: string; column: JobSortColumn; direction: SortDirection },
-  cache: WeakMap<T, string> = new WeakMap(),
-): T[] {
-  const q = opts.search.trim().toLowerCase();
-  const hits = list.filter((job) => {
-    if (!matchesStatus(job, opts.status)) return false;
-    if (!q) return true;
-    let text = cache.get(job);
-    if (text === undefined) cache.set(job, (text = searchText(job)));
-    return text.includes(q);
-  });
-  return sortJobs(hits, opts.column, opts.direction);
 }

@@ -5,6 +5,7 @@ import { codeText } from './text';
 import { ticketsFileSchema } from './excel';
 import { MSG } from './messages';
 import { MAX_TASK_QTY } from './tasks';
+import { JOB_PAGE_MAX, JOB_SORT_COLUMNS, JOB_STATUS_FILTERS, type JobStatusFilter } from './jobs.list';
 import { ticketRowSchema } from './tickets.schemas';
 
 /**
@@ -76,6 +77,40 @@ export type JobListItem = z.infer<typeof jobListItemSchema>;
  */
 export const jobListRowSchema = jobListItemSchema.extend({ percent_complete: z.number() });
 export type JobListRow = z.infer<typeof jobListRowSchema>;
+
+/**
+ * GET /jobs?limit= (docs/product/scale.md §2): one page of the list, filtered, searched and sorted by
+ * the database in the order of sortJobs (src/shared/jobs.list.ts). `cursor` is the previous
+ * page's `next_cursor` (opaque; valid for the same sort and dir). Without `limit` the route answers
+ * the whole list as before, and the other parameters are refused.
+ */
+export const jobPageQuery = z.object({
+  limit: z.coerce
+    .number({ error: MSG.jobsPageLimit })
+    .int({ error: MSG.jobsPageLimit })
+    .min(1, { error: MSG.jobsPageLimit })
+    .max(JOB_PAGE_MAX, { error: MSG.jobsPageLimit })
+    .optional()
+    .describe('Jobs per page, 1–200. With it the reply is one page {jobs, next_cursor, total}; without it, every job as an array (and no other parameter is allowed).'),
+  cursor: z.string().max(1000, { error: MSG.jobsPageCursor }).optional().describe("The previous page's next_cursor (same sort and dir); absent for the first page."),
+  status: z
+    .enum(JOB_STATUS_FILTERS as [JobStatusFilter, ...JobStatusFilter[]], { error: MSG.jobsPageStatus })
+    .optional()
+    .describe('Only jobs with this status (All: every job, the default).'),
+  q: z.string().max(LIMITS.shortTextMax).optional().describe("Contains, case-insensitive, in the job number, the utility's code or the foreman's name."),
+  sort: z.enum(JOB_SORT_COLUMNS, { error: MSG.jobsPageSort }).optional().describe('The column to sort by (default job_number); ties by id.'),
+  dir: z.enum(['asc', 'desc'], { error: MSG.jobsPageDir }).optional().describe('asc or desc (default desc).'),
+});
+export type JobPageQuery = z.infer<typeof jobPageQuery>;
+
+export const jobPageReply = z.object({
+  jobs: z.array(jobListRowSchema),
+  /** Pass it as `cursor` for the next page; null on the last page. */
+  next_cursor: z.string().nullable(),
+  /** How many jobs match status and q, on every page. */
+  total: z.number().int(),
+});
+export type JobPageReply = z.infer<typeof jobPageReply>;
 
 /** GET /jobs/{id}: the job with its ticket-table rows, and the company's IANA zone for the CSV export. */
 export const jobSchema = jobListItemSchema.extend({

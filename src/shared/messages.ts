@@ -227,6 +227,13 @@ export const MSG = {
   diskFull: "The server's disk is full: nothing was saved. Tell your administrator.",
   dataFolderReadOnly: 'The server cannot write to its data folder (it is read-only or not permitted): nothing was saved. Tell your administrator.',
   databaseCannotWrite: 'The database cannot save changes (it is read-only or unreachable). Tell your administrator.',
+  // The paged jobs list (docs/product/scale.md §2)
+  jobsPageLimit: 'limit must be a whole number from 1 to 200 (the jobs on one page).',
+  jobsPageSort: 'sort must be one of the jobs list columns: job_number, selected_utility_name, job_type, status, ticket_count, created_name, due_date, date_completed, percent_complete.',
+  jobsPageDir: "dir must be 'asc' or 'desc'.",
+  jobsPageStatus: "status must be 'All', 'In Estimation', 'In Progress' or 'Complete'.",
+  jobsPageNeedsLimit: (param: string) => `${param} pages the jobs list: send limit too (for example ?limit=50&${param}=…). Without limit, GET /jobs answers every job.`,
+  jobsPageCursor: "This cursor is not one GET /jobs gave for this sort and direction: start again from the first page (without cursor).",
   // Webhooks (docs/product/integrations.md §4)
   webhookUrlInvalid: 'Enter the full URL of your endpoint, starting with https:// (for example https://example.com/linecrew-hooks).',
   webhookHttpsOnly: 'The endpoint must use https://, so that events and their signatures travel encrypted.',

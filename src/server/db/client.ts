@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
@@ -96,6 +97,8 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     client = new PGlite({
       dataDir: opts.pgliteDir,
       loadDataDir: opts.pgliteLoad,
+      // The jobs list's "contains" index (migration 0026); PostgreSQL servers ship it in contrib.
+      extensions: { pg_trgm },
       parsers: { [DATE_OID]: (v: string) => v, [INT8_OID]: (v: string) => Number(v), [NUMERIC_OID]: (v: string) => Number(v) },
     });
     await client.waitReady;

@@ -1,4 +1,5 @@
 import { sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import { DISQUALIFYING_FLAGS } from '../../shared/evidence';
 import { jobs } from './schema/index';
 
 /**
@@ -28,3 +29,6 @@ export function isoInstant(v: Date | string | null | undefined): string | null {
   const d = v instanceof Date ? v : new Date(v);
   return Number.isNaN(d.getTime()) ? String(v) : d.toISOString();
 }
+
+/** A photo whose flags (a text[] column or expression) leave it evidence: none of DISQUALIFYING_FLAGS (src/shared/evidence.ts). */
+export const countsAsEvidenceSql = (flags: SQL | AnyColumn) => sql`not (${flags} && array[${sql.raw(DISQUALIFYING_FLAGS.map((f) => `'${f}'`).join(', '))}]::text[])`;

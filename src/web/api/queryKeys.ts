@@ -8,6 +8,9 @@ const poles = ['poles'] as const;
 
 export const queryKeys = {
   jobs: ['jobs'] as const,
+  /** The jobs list's pages (GET /jobs?limit=), one entry per view; a change to any job refreshes every view. */
+  jobLists: ['jobs', 'list'] as const,
+  jobList: <V extends object>(view: V) => ['jobs', 'list', view] as const,
   job: (id: number) => ['jobs', id] as const,
   /** Under the job's key, so whatever refreshes the job refreshes these too. */
   jobTickets: (id: number) => ['jobs', id, 'tickets'] as const,

@@ -1,5 +1,5 @@
-import { sql } from 'drizzle-orm';
 import { boolean, date, doublePrecision, foreignKey, index, integer, pgTable, serial, type PgColumn, text, timestamp, unique, uniqueIndex } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
 import { companies, users } from './core';
 import { permitTypes, units, utilities } from './reference';
 import { poles } from './poles';
@@ -49,8 +49,17 @@ export const jobs = pgTable(
   (t) => [
     uniqueIndex('jobs_company_number_unique').on(t.companyId, t.jobNumber),
     unique('jobs_id_company_unique').on(t.id, t.companyId),
-    // A foreman's jobs (My Work, the dashboard's foreman filter): 1,000 of 100,000 (decision 054).
-    index('jobs_company_foreman_idx').on(t.companyId, t.foremanId),
+    // The paged jobs list (docs/product/scale.md §2, migration 0029): its default order, job number
+    // as sortJobs compares it (linecrew_text_key, byte order), read from an index rather than sorted;
+    // due date the same way; "contains" on the number by trigrams; the utility and the foreman
+    // of a search looked up by id (also what deleting a person's or a utility's row needs).
+    index('jobs_number_key_idx').on(t.companyId, sql`linecrew_text_key(${t.jobNumber}) COLLATE "C"`, t.id),
+    index('jobs_due_idx').on(t.companyId, t.dueDate, t.id),
+    index('jobs_number_trgm_idx').using('gin', sql`linecrew_lower(${t.jobNumber}) gin_trgm_ops`),
+    index('jobs_utility_idx').on(t.utilityId),
+    // A foreman's jobs (My Work, the dashboard's foreman filter: 1,000 of 100,000, decision 054;
+    // a person belongs to one company, so the foreman's id alone finds them).
+    index('jobs_foreman_idx').on(t.foremanId),
   ],
 );
 
@@ -113,7 +122,8 @@ export const tickets = pgTable(
     index('tickets_pole_idx').on(t.poleId),
     index('tickets_assigned_to_idx').on(t.assignedTo),
     // The open tickets of a job (My Work): a fifth of a million tickets at ten years' size,
-    // found by job without reading the completed rest (decision 054).
+    // found by job without reading the completed rest (decision 054); a job's status in
+    // the paged list's filter and sort, "has an open ticket", is one probe of it (decision 053).
     index('tickets_open_job_idx').on(t.companyId, t.jobId).where(sql`${t.actualCompletionDate} is null`),
   ],
 );

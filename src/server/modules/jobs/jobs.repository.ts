@@ -1,9 +1,9 @@
-import { and, desc, eq, sql, type AnyColumn } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql, type AnyColumn } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { JOB_STATUS, JOB_TYPE } from '../../../shared/constants';
 import { rowsOf, type DbOrTx } from '../../db/client';
 import { companies, images, jobs, tickets, users, utilities } from '../../db/schema/index';
-import { jobIsPublished } from '../../db/sql';
+import { countsAsEvidenceSql, jobIsPublished } from '../../db/sql';
 
 /** Jobs SQL (the only place with it). Every statement is scoped by the caller's company. */
 
@@ -17,13 +17,16 @@ const name = (u: { id: AnyColumn; firstName: AnyColumn; lastName: AnyColumn }) =
  * GET /jobs and the header of GET /jobs/{id} in ONE statement: ticket count, status and
  * date_completed are derived in SQL (docs/product/roles-and-statuses.md) from a grouped sub-select of the tickets.
  */
-export function selectJobs(db: DbOrTx, companyId: number, jobId?: number) {
-  const ticketFilter = jobId === undefined ? eq(tickets.companyId, companyId) : and(eq(tickets.companyId, companyId), eq(tickets.jobId, jobId));
-  // Each ticket's photos that count as evidence (docs/product/records.md §8), grouped once for the company.
-  const good = db
-    .select({ ticketId: images.ticketId, n: sql<number>`count(*)::int`.as('good_n') })
-    .from(images)
-    .where(and(eq(images.companyId, companyId), sql`not (${images.flags} && array['far_from_pole', 'before_job']::text[])`))
+export function selectJobs(db: DbOrTx, companyId: number, jobId?: number | readonly number[]) {
+  // One job (its header), a page of them (GET /jobs?limit=) or all: the ticket counts read only those jobs' tickets.
+  const ofJobs = jobId === undefined ? undefined : typeof jobId === 'number' ? eq(tickets.jobId, jobId) : inArray(tickets.jobId, [...jobId]);
+  const ticketFilter = and(eq(tickets.companyId, companyId), ofJobs);
+  // Each ticket's photos that count as evidence (docs/product/records.md §8), grouped once: of
+  // those jobs' tickets only when the list is one job or a page.
+  const goodPhoto = and(eq(images.companyId, companyId), countsAsEvidenceSql(images.flags));
+  const photos = db.select({ ticketId: images.ticketId, n: sql<number>`count(*)::int`.as('good_n') }).from(images);
+  const good = (ofJobs ? photos.innerJoin(tickets, and(eq(tickets.id, images.ticketId), ticketFilter)) : photos)
+    .where(goodPhoto)
     .groupBy(images.ticketId)
     .as('good_photos');
   const required = sql`(select ${companies.evidencePhotosRequired} from ${companies} where ${companies.id} = ${companyId})`;
@@ -78,9 +81,8 @@ export function selectJobs(db: DbOrTx, companyId: number, jobId?: number) {
     .leftJoin(creator, and(eq(creator.id, jobs.createdBy), eq(creator.companyId, jobs.companyId)))
     .leftJoin(foreman, and(eq(foreman.id, jobs.foremanId), eq(foreman.companyId, jobs.companyId)))
     .leftJoin(stats, eq(stats.jobId, jobs.id));
-  return jobId === undefined
-    ? q.where(and(eq(jobs.companyId, companyId), jobIsPublished)).orderBy(desc(jobs.jobNumber), desc(jobs.id))
-    : q.where(and(eq(jobs.companyId, companyId), eq(jobs.id, jobId), jobIsPublished));
+  if (jobId === undefined) return q.where(and(eq(jobs.companyId, companyId), jobIsPublished)).orderBy(desc(jobs.jobNumber), desc(jobs.id));
+  return q.where(and(eq(jobs.companyId, companyId), typeof jobId === 'number' ? eq(jobs.id, jobId) : inArray(jobs.id, [...jobId]), jobIsPublished));
 }
 export type JobRow = Awaited<ReturnType<typeof selectJobs>>[number];
 

@@ -1,6 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { jobDeleteReply, jobExistsReply, jobListItemSchema, jobListRowSchema, jobSaveBody, jobSaveReply, jobSchema } from '../../../shared/jobs.schemas';
+import { jobDeleteReply, jobExistsReply, jobListItemSchema, jobListRowSchema, jobPageQuery, jobPageReply, jobSaveBody, jobSaveReply, jobSchema } from '../../../shared/jobs.schemas';
+import { MSG } from '../../../shared/messages';
+import { badRequest } from '../../errors';
+import { jobPage } from './jobs-page.service';
 import { historyQuery, historyReply } from '../../../shared/history.schemas';
 import { ticketSchema } from '../../../shared/tickets.schemas';
 import type { App, AppContext } from '../../context';
@@ -21,8 +24,26 @@ export async function jobsRoutes(app: App, ctx: AppContext, replies: ReplyCache<
   // The list and the job page are served as bytes built once per change of what they show
   // (plugins/reply-cache.ts); their schemas document them and the API tests check every reply against
   // them. The list is one reply per company: every role of it sees the same list.
-  app.get('/jobs', { config: { allow: 'read' }, schema: { tags, summary: "The company's jobs with their counts and % complete", response: { 200: z.array(jobListRowSchema) } } }, async (request, reply) =>
-    sendCachedReply(request, reply as FastifyReply, await service.getJobListReply(ctx, request.user, replies)),
+  // With `limit` it answers one page instead (docs/product/scale.md §2): searched, filtered and
+  // sorted by the database, built per request (the page depends on the query, not only the data).
+  app.get(
+    '/jobs',
+    {
+      config: { allow: 'read' },
+      schema: {
+        tags,
+        summary: "The company's jobs with their counts and % complete: all of them, or one page with ?limit= (search q, status, sort, dir, cursor)",
+        querystring: jobPageQuery,
+        response: { 200: z.union([z.array(jobListRowSchema), jobPageReply]) },
+      },
+    },
+    async (request, reply) => {
+      const { limit, ...paging } = request.query;
+      if (limit !== undefined) return jobPage(ctx, request.user, { ...request.query, limit });
+      const stray = Object.entries(paging).find(([, v]) => v !== undefined);
+      if (stray) throw badRequest(MSG.jobsPageNeedsLimit(stray[0]), { [stray[0]]: MSG.jobsPageNeedsLimit(stray[0]) });
+      return sendCachedReply(request, reply as FastifyReply, await service.getJobListReply(ctx, request.user, replies));
+    },
   );
 
   app.get(

@@ -30,7 +30,7 @@ import { emitWebhookEvent } from '../webhooks/webhooks.service';
 
 /** Jobs: list, read, save (create/update with import), delete (docs/product/rules.md §1.2 Job save, docs/product/roles-and-statuses.md–5). */
 
-function toListItem(row: repo.JobRow): JobListItem {
+export function toListItem(row: repo.JobRow): JobListItem {
   return {
     ...row,
     status: row.status as JobListItem['status'],

@@ -1,4 +1,4 @@
-import { and, asc, eq, isNotNull, sql, type AnyColumn } from 'drizzle-orm';
+import { and, asc, eq, isNotNull, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { rowsOf, type DbOrTx } from '../../db/client';
 import { billedTickets, invoiceLines, invoices, jobs, tickets, ticketTasks, units, users } from '../../db/schema/index';
@@ -92,15 +92,27 @@ export async function billedAmountOfJob(db: DbOrTx, companyId: number, jobId: nu
  * × 100 rounded half up to one decimal; 0 when the whole is not positive. A job without tasks
  * has no row (0 %). production.api.test.ts checks it against computeProduction.
  */
-export async function selectJobPercents(db: DbOrTx, companyId: number): Promise<Map<number, number>> {
-  const result = await db.execute(sql`
+export async function selectJobPercents(db: DbOrTx, companyId: number, jobIds?: readonly number[]): Promise<Map<number, number>> {
+  if (jobIds?.length === 0) return new Map();
+  const result = await db.execute(sql`select job_id, percent::text as percent from (${jobPercentsSql(companyId, jobIds)}) p`);
+  return new Map(rowsOf<{ job_id: number; percent: string }>(result).map((r) => [Number(r.job_id), Number(r.percent)]));
+}
+
+/**
+ * The statement of selectJobPercents as a sub-select `(job_id, percent numeric)`: the paged jobs
+ * list joins it to sort by % Complete (jobs.repository selectJobPage). With `jobIds`, only those
+ * jobs' tasks are read (one page of the list).
+ */
+export function jobPercentsSql(companyId: number, jobIds?: readonly number[]): SQL {
+  const ofJobs = jobIds ? sql` and t.job_id in (${sql.join(jobIds.map((id) => sql`${id}`), sql`, `)})` : sql``;
+  return sql`
     with per_unit as (
       select t.job_id, u.code,
         max(u.unit_price) as price,
         sum(tt.init_qty::numeric + tt.additional_qty::numeric) as actual,
         sum(case when t.actual_completion_date is not null then tt.init_qty::numeric + tt.additional_qty::numeric else 0 end) as completed
       from ${ticketTasks} tt
-      join ${tickets} t on t.id = tt.ticket_id and t.company_id = ${companyId}
+      join ${tickets} t on t.id = tt.ticket_id and t.company_id = ${companyId}${ofJobs}
       join ${units} u on u.id = tt.unit_id
       where tt.company_id = ${companyId}
       group by t.job_id, u.code
@@ -113,12 +125,11 @@ export async function selectJobPercents(db: DbOrTx, companyId: number): Promise<
       from per_unit group by job_id
     )
     select job_id,
-      (case
+      case
         when priced then case when actual_amount > 0 then round(100 * completed_amount / actual_amount, 1) else 0 end
         else case when actual_qty > 0 then round(100 * completed_qty / actual_qty, 1) else 0 end
-      end)::text as percent
-    from per_job`);
-  return new Map(rowsOf<{ job_id: number; percent: string }>(result).map((r) => [Number(r.job_id), Number(r.percent)]));
+      end as percent
+    from per_job`;
 }
 
 /**

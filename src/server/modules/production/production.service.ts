@@ -17,6 +17,8 @@ export const UNASSIGNED_FOREMAN = 'Unassigned';
 
 /** Each job's "% Complete" for the jobs list, by job id (production.repository selectJobPercents: one statement). */
 export const jobPercents = repo.selectJobPercents;
+/** The same rule as a sub-select (job_id, percent): the paged jobs list sorts by it. */
+export const jobPercentsSql = repo.jobPercentsSql;
 
 /**
  * GET /jobs/{id}/production as serialised bytes: reading and summing every task of a 5,000-ticket

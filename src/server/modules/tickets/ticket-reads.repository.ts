@@ -5,7 +5,7 @@ import { clearToDig, earliestExpiry } from '../../../shared/dig-safe';
 import { fullName } from '../../../shared/names';
 import type { Note, Permit, Pole, Ticket, TicketImage, TicketRow, TicketRowFields, TicketTask } from '../../../shared/tickets.schemas';
 import type { DbOrTx } from '../../db/client';
-import { isoInstant } from '../../db/sql';
+import { countsAsEvidenceSql, isoInstant } from '../../db/sql';
 import { accessTypes, companies, images, notes, permits, permitTypes, poles, tickets, ticketTasks, units, users, utilities, workOrders } from '../../db/schema/index';
 
 /**
@@ -393,7 +393,7 @@ const workOrdersOf = sql<string[]>`array(select ${workOrders.workOrder} from ${w
  * or before_job flag, src/shared/evidence.ts DISQUALIFYING_FLAGS). A photo whose checks change
  * touches its ticket (migration 0024), like one added.
  */
-export const evidencePhotoCountOf = sql<number>`(select count(*) from ${images} where ${images.ticketId} = ${tickets.id} and not (${images.flags} && array['far_from_pole', 'before_job']::text[]))`.mapWith(Number);
+export const evidencePhotoCountOf = sql<number>`(select count(*) from ${images} where ${images.ticketId} = ${tickets.id} and ${countsAsEvidenceSql(images.flags)})`.mapWith(Number);
 /** The earliest expiry among the ticket's permits (0021 touches the ticket when a permit changes). */
 const permitExpiresOnOf = sql<string | null>`(select min(${permits.expiresOn})::text from ${permits} where ${permits.ticketId} = ${tickets.id} and ${permits.companyId} = ${tickets.companyId})`;
 const unitCodesOf = sql<string[]>`array(select ${units.code} from ${ticketTasks} join ${units} on ${units.id} = ${ticketTasks.unitId} where ${ticketTasks.ticketId} = ${tickets.id} order by ${ticketTasks.id})`;

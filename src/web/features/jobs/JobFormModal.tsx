@@ -130,7 +130,7 @@ function JobFormDialog({ job, onClose }: { job: Job | null; onClose: () => void 
     setReloading(true);
     try {
       const fresh = await qc.fetchQuery({ ...jobQuery(job.id), staleTime: 0 });
-      void qc.invalidateQueries({ queryKey: queryKeys.jobs, exact: true });
+      void qc.invalidateQueries({ queryKey: queryKeys.jobLists });
       const next = jobFormFrom(fresh);
       form.setValues(next);
       form.resetDirty(next);

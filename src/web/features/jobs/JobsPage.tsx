@@ -1,4 +1,4 @@
-import { lazy, Suspense, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { lazy, Suspense, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { Anchor, Badge, Button, Group, Pagination, Paper, Stack, Table, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
@@ -10,7 +10,6 @@ import {
   JOB_SORT_STORAGE,
   JOB_STATUS_FILTERS,
   jobTypeLabel,
-  visibleJobs,
   type JobSortColumn,
   type JobStatusFilter,
 } from '../../../shared/jobs.list';
@@ -23,7 +22,7 @@ import { SortableList } from '../../components/SortableList';
 import { usePageTitle } from '../../components/usePageTitle';
 import { useSearchDelay } from '../../components/useSearchDelay';
 import { useStoredSort } from '../../components/useStoredSort';
-import { useJobs } from './api/jobs';
+import { JOBS_PAGE_SIZE, useJobPages, type JobListView } from './api/jobs';
 
 // The job form (dropzone, date picker, its schemas) loads when someone creates a job, not with the list.
 const JobFormModal = lazy(() => import('./JobFormModal').then((m) => ({ default: m.JobFormModal })));
@@ -44,9 +43,6 @@ const COLUMNS: { column: JobSortColumn; label: string }[] = [
 /** "59.6%": the server's figure has one decimal already (docs/product/billing.md §1). */
 const percentText = (p: number | undefined) => `${(p ?? 0).toLocaleString('en-US', { maximumFractionDigits: 1 })}%`;
 
-/** Rows per page: the list stays fast with thousands of jobs by rendering one page at a time. */
-export const JOBS_PAGE_SIZE = 50;
-
 const PAGE_CONTROL_LABEL = { first: 'First page', previous: 'Previous page', next: 'Next page', last: 'Last page' } as const;
 
 const STATUS_COLOR: Record<string, string> = { 'In Estimation': 'grape', 'In Progress': 'blue', Complete: 'green' };
@@ -56,7 +52,6 @@ const jobHref = (id: number) => `/job?id=${id}`;
 export default function JobsPage() {
   const { claims } = useSession();
   const canWrite = can(claims?.roleId, 'jobs.write');
-  const jobs = useJobs();
   usePageTitle('Jobs');
   const navigate = useNavigate();
   const [status, setStatus] = useState<JobStatusFilter>('All');
@@ -65,24 +60,29 @@ export default function JobsPage() {
   const [sort, toggleSort] = useStoredSort(JOB_SORT_STORAGE, JOB_SORT_DEFAULT, JOB_SORT_COLUMNS);
   const [creating, setCreating] = useState(false);
   const phone = useMediaQuery('(max-width: 48em)');
-  // Lower-cased search text per job, built once per loaded list, not per keystroke.
-  const searchCache = useRef(new WeakMap<JobListRow, string>());
-
-  const rows = useMemo(
-    () => visibleJobs(jobs.data ?? [], { status, search, column: sort.column, direction: sort.direction }, searchCache.current),
-    [jobs.data, status, search, sort.column, sort.direction],
-  );
-  const pages = Math.max(1, Math.ceil(rows.length / JOBS_PAGE_SIZE));
+  // The server searches, filters, sorts and pages (docs/product/scale.md §2): 100,000 jobs never
+  // come to the browser, 50 do.
+  const view: JobListView = { status, q: search.trim(), sort: sort.column, dir: sort.direction };
+  const jobs = useJobPages(view);
+  const loaded = jobs.data?.pages ?? [];
+  const total = loaded[0]?.total ?? 0;
+  const pages = Math.max(1, Math.ceil(total / JOBS_PAGE_SIZE));
   // Any change of filter, search or sort starts again at page 1.
-  const listKey = `${status}|${search}|${sort.column}|${sort.direction}`;
+  const listKey = `${view.status}|${view.q}|${view.sort}|${view.dir}`;
   const [pageState, setPageState] = useState({ key: listKey, page: 1 });
   const page = pageState.key === listKey ? pageState.page : 1;
+  // A cursor reaches the pages read so far and the one after: the pager offers those.
+  const reachable = loaded.length + (jobs.hasNextPage ? 1 : 0);
   const setPage = (p: number) => {
+    if (p > reachable) return;
+    if (p > loaded.length) void jobs.fetchNextPage();
     setPageState({ key: listKey, page: p });
     window.scrollTo({ top: 0 });
   };
-  const current = Math.min(page, pages);
-  const pageRows = rows.slice((current - 1) * JOBS_PAGE_SIZE, current * JOBS_PAGE_SIZE);
+  // Until the page asked for arrives, the last one read stays shown.
+  const current = Math.min(page, Math.max(1, loaded.length));
+  const pageRows = loaded[current - 1]?.jobs ?? [];
+  const shown = { from: (current - 1) * JOBS_PAGE_SIZE + 1, to: (current - 1) * JOBS_PAGE_SIZE + pageRows.length };
 
   const createJob = canWrite && (
     <Button leftSection={<IconPlus size={18} />} onClick={() => setCreating(true)}>
@@ -156,9 +156,7 @@ export default function JobsPage() {
           />
           <Group justify="space-between" align="center" wrap="wrap" gap="xs">
             <Text size="sm" c="dimmed" aria-live="polite">
-              {rows.length === 0
-                ? ''
-                : `Showing ${(current - 1) * JOBS_PAGE_SIZE + 1}–${Math.min(current * JOBS_PAGE_SIZE, rows.length)} of ${rows.length.toLocaleString('en-US')} job${rows.length === 1 ? '' : 's'}`}
+              {pageRows.length === 0 ? '' : `Showing ${shown.from}–${shown.to} of ${total.toLocaleString('en-US')} job${total === 1 ? '' : 's'}`}
             </Text>
             {/* The name goes on a <nav>: Mantine puts it on a bare <div>, which may not carry one.
                 Its arrows are icons only, so each button is named (axe button-name, issue 28). */}
@@ -171,7 +169,7 @@ export default function JobsPage() {
                   size="sm"
                   siblings={phone ? 0 : 1}
                   getControlProps={(control) => ({ 'aria-label': PAGE_CONTROL_LABEL[control] })}
-                  getItemProps={(p) => ({ 'aria-label': `Page ${p}` })}
+                  getItemProps={(p) => ({ 'aria-label': `Page ${p}`, disabled: p > reachable })}
                 />
               </nav>
             )}

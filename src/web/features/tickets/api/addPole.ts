@@ -19,7 +19,7 @@ export function useAddPole() {
       if (r.ticket) qc.setQueryData(queryKeys.ticket(r.ticket.id), r.ticket);
       void qc.invalidateQueries({ queryKey: queryKeys.poles });
       if (job_id != null) void qc.invalidateQueries({ queryKey: queryKeys.job(job_id) });
-      void qc.invalidateQueries({ queryKey: queryKeys.jobs, exact: true });
+      void qc.invalidateQueries({ queryKey: queryKeys.jobLists });
     },
   });
 }

@@ -14,7 +14,7 @@ export function useDeleteTicket() {
     onSuccess: (_r, { id, jobId }) => {
       qc.removeQueries({ queryKey: queryKeys.ticket(id) });
       void qc.invalidateQueries({ queryKey: queryKeys.job(jobId) });
-      void qc.invalidateQueries({ queryKey: queryKeys.jobs, exact: true });
+      void qc.invalidateQueries({ queryKey: queryKeys.jobLists });
     },
   });
 }

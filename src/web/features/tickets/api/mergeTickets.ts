@@ -18,7 +18,7 @@ export function useMergeTickets() {
       qc.removeQueries({ queryKey: queryKeys.ticket(secondaryId) });
       void qc.invalidateQueries({ queryKey: queryKeys.ticket(primaryId) });
       void qc.invalidateQueries({ queryKey: queryKeys.job(jobId) });
-      void qc.invalidateQueries({ queryKey: queryKeys.jobs, exact: true });
+      void qc.invalidateQueries({ queryKey: queryKeys.jobLists });
     },
   });
 }

@@ -18,7 +18,7 @@ export function useSaveTicket() {
     onSuccess: (ticket, input) => {
       qc.setQueryData(queryKeys.ticket(ticket.id), ticket);
       void qc.invalidateQueries({ queryKey: queryKeys.job(ticket.job_id ?? input.job_id) });
-      void qc.invalidateQueries({ queryKey: queryKeys.jobs, exact: true });
+      void qc.invalidateQueries({ queryKey: queryKeys.jobLists });
     },
   });
 }

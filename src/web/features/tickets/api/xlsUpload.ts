@@ -70,7 +70,7 @@ export function useImportSheet() {
     mutationFn: importSheet,
     onSettled: (_r, _e, { jobId }) => {
       void qc.invalidateQueries({ queryKey: queryKeys.job(jobId) });
-      void qc.invalidateQueries({ queryKey: queryKeys.jobs, exact: true });
+      void qc.invalidateQueries({ queryKey: queryKeys.jobLists });
     },
   });
 }
