@@ -5,7 +5,7 @@ import { jobListRowSchema, jobPageReply, type JobListRow, type JobPageReply } fr
 import { MSG } from '../../../shared/messages';
 import { textKey } from '../../../shared/sorting';
 import { rowsOf } from '../../db/client';
-import { companies, jobs, tickets, ticketTasks, units, users, utilities } from '../../db/schema/index';
+import { companies, images, jobs, tickets, ticketTasks, units, users, utilities } from '../../db/schema/index';
 import { createTestApp } from '../../test/harness';
 
 /**
@@ -119,10 +119,27 @@ beforeAll(async () => {
     Array.from({ length: int(0, 2) }, () => ({ companyId: otherCompany, ticketId: id, unitId: pick(unitRows).id, initQty: int(0, 5), additionalQty: int(-1, 3) * 0.5 })),
   );
   if (taskValues.length) await db.insert(ticketTasks).values(taskValues);
+  // Photos on some tickets, placed and timed at random: their checks (flags, written by the
+  // database) make some complete tickets evidenced and others not, for unevidenced_count.
+  const imageValues = ticketIds.flatMap(({ id }) =>
+    Array.from({ length: random() < 0.5 ? 0 : int(1, 3) }, (_, i) => ({
+      companyId: otherCompany,
+      ticketId: id,
+      url: `/files/p-${id}-${i}.jpg`,
+      thumbnailUrl: `/files/t-${id}-${i}.jpg`,
+      takenAt: random() < 0.3 ? new Date(Date.UTC(2001, 0, 1)) : random() < 0.5 ? null : new Date(),
+      geoLat: random() < 0.5 ? null : 42 + random(),
+      geoLon: random() < 0.5 ? null : -71 + random(),
+    })),
+  );
+  if (imageValues.length) await db.insert(images).values(imageValues);
+  await db.update(companies).set({ evidencePhotosRequired: 1 }).where(eq(companies.id, otherCompany));
   const res = await get(other, '/jobs');
   expect(res.statusCode).toBe(200);
   list = (res.json() as unknown[]).map((row) => jobListRowSchema.parse(row));
   expect(list.length).toBeGreaterThanOrEqual(150);
+  // The evidence sort has something to order: jobs with 0, 1 and more unevidenced tickets.
+  expect(new Set(list.map((j) => Math.min(j.unevidenced_count, 2)))).toEqual(new Set([0, 1, 2]));
 });
 
 describe('GET /jobs?limit= orders as the shared comparators (random data)', () => {
