@@ -5,7 +5,7 @@ import { scan } from './axe';
  * WCAG 2.x A/AA on every screen and modal a person reaches, on a desktop and on a phone
  * (390 × 844): axe-core in Debian's Chromium finds nothing. Crews read this in sunlight, so
  * contrast counts as much as names and roles. Lists over several pages, headings, focus and the
- * keyboard: e2e/a11y-keyboard.spec.ts.
+ * keyboard: e2e/a11y-paged-lists.spec.ts and e2e/a11y-keyboard.spec.ts.
  */
 
 for (const size of [
@@ -16,7 +16,9 @@ for (const size of [
     test.use({ viewport: { width: size.width, height: size.height } });
     // The office journey scans ~20 screens (axe takes seconds per screen); it took
     // 2.0 min on a quiet machine and ran past 3 min on a busy one. A guard, not a speed budget.
-    test.describe.configure({ timeout: 300_000 });
+    // The tests share nothing (the invoices one makes its own job; the offline note is discarded
+    // on the phone): both workers run them, so this file is not one worker's 20 minutes in CI.
+    test.describe.configure({ mode: 'parallel', timeout: 300_000 });
 
     test('the signed-out screens have no WCAG A/AA violation', async ({ page }) => {
       const found: string[] = [];

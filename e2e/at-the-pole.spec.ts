@@ -1,8 +1,8 @@
-import AxeBuilder from '@axe-core/playwright';
 import { readFileSync } from 'node:fs';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { API, DEMO_PASSWORD, USERS, expect, fixture, login, unique } from './fixtures';
 import { test } from './netcut';
+import { axeViolations } from './axe';
 
 /**
  * What a crew needs at the pole (issue 27, items 8, 9 and 12), on a phone (390 × 844), with the
@@ -11,13 +11,10 @@ import { test } from './netcut';
  * read from the copy on the phone; My Work found by work order and unit; the User page and
  * Logout without signal.
  */
-const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 const PHONE = { width: 390, height: 844 };
 
 async function axe(page: Page) {
-  await page.waitForTimeout(300);
-  const { violations } = await new AxeBuilder({ page }).withTags(WCAG).analyze();
-  return violations.map((v) => `${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join('; ')}`);
+  return (await axeViolations(page)).map((v) => `${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join('; ')}`);
 }
 
 async function signIn(request: APIRequestContext, email: string) {

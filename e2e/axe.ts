@@ -7,14 +7,37 @@ export const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 export const WCAG_AND_BEST_PRACTICE = [...WCAG, 'best-practice'];
 
 /**
+ * Waits until no transition or finite animation runs (a modal fading in, a drawer sliding), so
+ * that axe reads the final colours. Two frames first: a transition starts on the frame after the
+ * element mounts. Endless animations (a loader, a skeleton) are not waited for: they never end.
+ */
+export async function transitionsDone(page: Page) {
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  await page.waitForFunction(
+    () => document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Infinity),
+    undefined,
+    { polling: 'raf' },
+  );
+}
+
+/**
+ * axe-core's violations on the page as it is now, once transitions are done. Legacy mode runs
+ * axe.run in the page itself: the default (axe.runPartial per frame, then axe.finishRun in a
+ * new blank page with axe injected a second time) took twice as long per scan, for frames of
+ * other origins the app does not have. Same rules, same results.
+ */
+export async function axeViolations(page: Page, tags: string[] = WCAG) {
+  await transitionsDone(page);
+  const { violations } = await new AxeBuilder({ page }).withTags(tags).setLegacyMode().analyze();
+  return violations;
+}
+
+/**
  * axe-core on the page as it is now; what it finds is added to `found` as one line per rule
  * (screen, rule, the first nodes and why), so that one test reports every screen at once.
  */
 export async function scan(page: Page, screen: string, found: string[], tags: string[] = WCAG) {
-  // Let transitions (modals fading in) finish, so colours are the final ones.
-  await page.waitForTimeout(300);
-  const { violations } = await new AxeBuilder({ page }).withTags(tags).analyze();
-  for (const v of violations) {
+  for (const v of await axeViolations(page, tags)) {
     const where = v.nodes
       .slice(0, 3)
       .map((n) => `${n.target.join(' ')}${n.failureSummary ? ` (${n.failureSummary.split('\n').slice(1).join(' ').trim()})` : ''}`)

@@ -1,4 +1,4 @@
-import AxeBuilder from '@axe-core/playwright';
+import { axeViolations } from './axe';
 import type { Page } from '@playwright/test';
 import { API, DEMO_PASSWORD, USERS, createJob, expect, login, unique } from './fixtures';
 import { test } from './netcut';
@@ -18,9 +18,7 @@ const POLE = { latitude: 42.1001, longitude: -72.6002 };
 test.afterEach(({ net }) => net.restore());
 
 async function axeFindsNothing(page: Page) {
-  await page.waitForTimeout(300);
-  const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
-  expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join('; ')}`)).toEqual([]);
+  expect((await axeViolations(page)).map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join('; ')}`)).toEqual([]);
 }
 
 test('a crew marks complete offline with its position; the office sees who, when and where; the invoice leaves the unevidenced ticket out', async ({ page, context, request, net, browser }) => {

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import AxeBuilder from '@axe-core/playwright';
+import { axeViolations } from './axe';
 import sharp from 'sharp';
 import type { APIRequestContext, Download, Locator, Page } from '@playwright/test';
 import { API, DEMO_PASSWORD, USERS, expect, login, unique } from './fixtures';
@@ -22,8 +22,6 @@ test.afterEach(({ net }) => net.restore());
  */
 const SERVER = `http://localhost:${Number(process.env.E2E_PORT ?? 3210)}`;
 const OFFICE = `${SERVER}${API}`;
-
-const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 
 async function signIn(request: APIRequestContext, email: string) {
   const res = await request.post(`${OFFICE}/crew/login`, { data: { email, password: DEMO_PASSWORD } });
@@ -117,9 +115,7 @@ async function expectChipsWhole(scope: Locator) {
 }
 
 async function axe(page: Page, screen: string) {
-  await page.waitForTimeout(300);
-  const { violations } = await new AxeBuilder({ page }).withTags(WCAG).analyze();
-  expect(violations.map((v) => `${screen}: ${v.id} — ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join('; ')}`)).toEqual([]);
+  expect((await axeViolations(page)).map((v) => `${screen}: ${v.id} — ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join('; ')}`)).toEqual([]);
 }
 
 const bytesOf = async (d: Download) => readFileSync((await d.path())!);

@@ -1,4 +1,4 @@
-import AxeBuilder from '@axe-core/playwright';
+import { axeViolations } from './axe';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { API, DEMO_PASSWORD, USERS, expect, unique, type NewTicket, type SeededJob } from './fixtures';
 import { test } from './netcut';
@@ -66,9 +66,7 @@ async function openTicketOnPhone(page: Page, request: APIRequestContext, seededJ
 
 /** WCAG 2.x A/AA (as e2e/a11y.spec.ts): axe finds nothing on the screen as it stands. */
 async function axe(page: Page, screen: string) {
-  await page.waitForTimeout(300); // transitions done, so colours are final
-  const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
-  expect(violations.map((v) => `${screen}: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join('; ')}`)).toEqual([]);
+  expect((await axeViolations(page)).map((v) => `${screen}: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join('; ')}`)).toEqual([]);
 }
 
 const status = (page: Page) => page.getByRole('status').filter({ hasText: /Offline|sync/ });
