@@ -9,17 +9,12 @@
  * The same figures as the history rows of `npm run bench` (bench/lib/history.ts), but the
  * import is timed in process here too, so both ratios come from one short run.
  */
-import path from 'node:path';
 import { existsSync } from 'node:fs';
 import { buildApp } from '../src/server/app';
-import { loadConfig } from '../src/server/config';
-import type { AppContext } from '../src/server/context';
-import { openDatabase } from '../src/server/db/client';
-import { createMailer } from '../src/server/mail/mailer';
-import { createStorage } from '../src/server/storage/create';
 import { generateData } from './data';
-import { BENCH_PASSWORD, JWT_SECRET, benchTarget, dropRun, parseArgs, prepareRun, readManifest, round, type Kind } from './lib/common';
+import { BENCH_PASSWORD, benchTarget, dropRun, parseArgs, prepareRun, readManifest, round, type Kind } from './lib/common';
 import { measureImportHistory, measureSaveHistory, type Inject } from './lib/history';
+import { openRunInProcess } from './lib/in-process';
 
 const args = parseArgs(process.argv.slice(2));
 const QUICK = Boolean(args.quick);
@@ -34,16 +29,8 @@ async function main() {
     m = await generateData(t, QUICK ? { jobs: 500, bigJobTickets: 1000, workbookRows: 2000, log: console.log } : { jobs: 5000, bigJobTickets: 5000, workbookRows: 10_000, log: console.log });
   }
   await prepareRun(t);
-  const database = await openDatabase({ databaseUrl: t.runUrl, pgliteDir: path.join(t.runDir, 'db') });
+  const { database, ctx } = await openRunInProcess(t);
   try {
-    await database.migrate();
-    const config = loadConfig({ NODE_ENV: 'production', DATA_DIR: t.runDir, DATABASE_URL: t.runUrl ?? '', JWT_SECRET, LOG_LEVEL: 'error' });
-    const ctx: AppContext = {
-      db: database.db,
-      config,
-      mail: createMailer({ outboxDir: path.join(t.runDir, 'outbox'), from: config.mailFrom }),
-      storage: await createStorage(config),
-    };
     const app = await buildApp({ ...ctx, logger: false });
     await app.ready();
     try {

@@ -61,6 +61,7 @@ import {
   JWT_SECRET,
   benchTarget,
   dropRun,
+  importJobBody,
   median,
   parseArgs,
   percentile,
@@ -72,7 +73,9 @@ import {
   type Kind,
   type Manifest,
   type Target,
+  XLSX_TYPE,
 } from './lib/common';
+import { openRunInProcess } from './lib/in-process';
 import { capture, replayOnce, replayUnderLoad, type Statement } from './lib/sql';
 
 const CONNECTIONS = 10;
@@ -299,16 +302,8 @@ interface Phase1 {
 
 async function phase1(t: Target, m: Manifest): Promise<Phase1> {
   const notes: string[] = [];
-  const config = loadConfig({ NODE_ENV: 'production', DATA_DIR: t.runDir, DATABASE_URL: t.runUrl ?? '', JWT_SECRET, LOG_LEVEL: 'error' });
-  const database = await openDatabase({ databaseUrl: t.runUrl, pgliteDir: path.join(t.runDir, 'db') });
   // Data made by an older commit gets this commit's migrations, as the server would apply them.
-  await database.migrate();
-  const ctx: AppContext = {
-    db: database.db,
-    config,
-    mail: createMailer({ outboxDir: path.join(t.runDir, 'outbox'), from: config.mailFrom }),
-    storage: await createStorage(config),
-  };
+  const { database, ctx } = await openRunInProcess(t);
   const app = await buildApp({ ...ctx, logger: false });
   await app.ready();
   try {
@@ -723,7 +718,7 @@ function withSql(fig: Omit<LoadFigures, 'sqlSingle' | 'sqlP50' | 'ratio'>, sql: 
 
 async function importBench(origin: string, token: string, m: Manifest, p1: Phase1): Promise<DbResults['importFig']> {
   const buf = readFileSync(m.workbook.path);
-  const type = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+  const type = XLSX_TYPE;
   // The signed-upload flow of the browser: sign, PUT the bytes, keep the url.
   const sign = await http(origin, 'GET', `/api/v1/doc_upload/sign-s3-pdf?directory=excel&fileName=bench.xlsx&fileType=${encodeURIComponent(type)}&fileSize=${buf.length}`, token);
   if (sign.status !== 200) throw new Error(`sign upload: ${sign.status} ${JSON.stringify(sign.json)}`);
@@ -760,24 +755,7 @@ async function importBench(origin: string, token: string, m: Manifest, p1: Phase
       }
     })();
     const t0 = performance.now();
-    const r = await http(origin, 'PUT', '/api/v1/jobs/', token, {
-      job: {
-        job_number: `IMPORT-${Date.now().toString(36)}-${i}`,
-        job_type: 0,
-        due_date: '2027-06-30',
-        selected_utility_id: m.utilityId,
-        work_packet_url: packet,
-        work_packet_name: 'packet.pdf',
-        ticketsFile: {
-          ticket_file_url: url,
-          ticket_file_name: 'bench.xlsx',
-          ticket_file_size: buf.length,
-          ticket_file_type: type,
-          ticketsMappings: mappings.ticketsMappings,
-          libraryMappings: mappings.libraryMappings,
-        },
-      },
-    });
+    const r = await http(origin, 'PUT', '/api/v1/jobs/', token, importJobBody(m, { jobNumber: `IMPORT-${Date.now().toString(36)}-${i}`, packetUrl: packet, fileUrl: url, fileSize: buf.length, mappings }));
     const seconds = (performance.now() - t0) / 1000;
     importing = false;
     await sampler;

@@ -176,3 +176,30 @@ export function parseArgs(argv: string[]): Record<string, string | boolean> {
   }
   return out;
 }
+
+export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+/** The body of PUT /jobs/ that imports the bench workbook into a new job (the import rows of npm run bench and bench:history). */
+export function importJobBody(
+  m: Manifest,
+  a: { jobNumber: string; packetUrl: string | null | undefined; fileUrl: string; fileSize: number; mappings: { ticketsMappings: unknown; libraryMappings: unknown } },
+) {
+  return {
+    job: {
+      job_number: a.jobNumber,
+      job_type: 0,
+      due_date: '2027-06-30',
+      selected_utility_id: m.utilityId,
+      work_packet_url: a.packetUrl,
+      work_packet_name: 'packet.pdf',
+      ticketsFile: {
+        ticket_file_url: a.fileUrl,
+        ticket_file_name: 'bench.xlsx',
+        ticket_file_size: a.fileSize,
+        ticket_file_type: XLSX_TYPE,
+        ticketsMappings: a.mappings.ticketsMappings,
+        libraryMappings: a.mappings.libraryMappings,
+      },
+    },
+  };
+}

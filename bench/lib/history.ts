@@ -10,7 +10,7 @@ import { lockTicketForChange } from '../../src/server/modules/tickets/tickets.re
 import { makeStorageKey } from '../../src/server/storage/keys';
 import { defaultMappings } from '../../src/shared/excel';
 import type { Ticket } from '../../src/shared/tickets.schemas';
-import { median, type Manifest } from './common';
+import { importJobBody, median, XLSX_TYPE, type Manifest } from './common';
 
 /**
  * What recording the history costs (issue 30: no more than 20 % on a ticket save or the
@@ -99,9 +99,8 @@ export async function timeImportEntries(db: AppContext['db'], companyId: number,
 export async function measureImportHistory(ctx: AppContext, inject: Inject, m: Manifest, runs: number) {
   const [admin] = await ctx.db.select().from(users).where(eq(users.email, m.adminEmail));
   const buf = readFileSync(m.workbook.path);
-  const type = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
   const key = makeStorageKey(m.companyId, 'excel', 'bench-history.xlsx');
-  await ctx.storage.put(key, buf, type);
+  await ctx.storage.put(key, buf, XLSX_TYPE);
   const url = ctx.storage.urlFor(key);
   const cols = await inject('GET', `/api/v1/jobs/excel/getColumns?url=${encodeURIComponent(url)}`);
   if (cols.statusCode !== 200) throw new Error(`getColumns: ${cols.statusCode} ${cols.body}`);
@@ -113,24 +112,7 @@ export async function measureImportHistory(ctx: AppContext, inject: Inject, m: M
   let importTickets = 0;
   for (let i = 0; i < runs; i++) {
     const t0 = performance.now();
-    const r = await inject('PUT', '/api/v1/jobs/', {
-      job: {
-        job_number: `HIST-${Date.now().toString(36)}-${i}`,
-        job_type: 0,
-        due_date: '2027-06-30',
-        selected_utility_id: m.utilityId,
-        work_packet_url: ctx.storage.urlFor(packetKey),
-        work_packet_name: 'packet.pdf',
-        ticketsFile: {
-          ticket_file_url: url,
-          ticket_file_name: 'bench.xlsx',
-          ticket_file_size: buf.length,
-          ticket_file_type: type,
-          ticketsMappings: mappings.ticketsMappings,
-          libraryMappings: mappings.libraryMappings,
-        },
-      },
-    });
+    const r = await inject('PUT', '/api/v1/jobs/', importJobBody(m, { jobNumber: `HIST-${Date.now().toString(36)}-${i}`, packetUrl: ctx.storage.urlFor(packetKey), fileUrl: url, fileSize: buf.length, mappings }));
     const ms = performance.now() - t0;
     if (r.statusCode !== 200) throw new Error(`import: ${r.statusCode} ${r.body.slice(0, 300)}`);
     const reply = r.json() as { job: { id: number }; imported?: { tickets: number } };
