@@ -9,7 +9,7 @@ import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../app';
 import { loadConfig, type Config } from '../config';
 import { openDatabase, type Database } from '../db/client';
-import { companies, jobs, utilities } from '../db/schema/index';
+import { companies, jobs, units, users, utilities } from '../db/schema/index';
 import { createMailer, type Mailer } from '../mail/mailer';
 import { DEMO_PASSWORD } from '../db/seed/seed';
 import { makeStorageKey, type StorageKind } from '../storage/keys';
@@ -33,8 +33,11 @@ export interface TestApp {
   dataDir: string;
   /** Signs in a seeded demo user (password 'linecrew') and returns the bearer token. */
   login(email: string, password?: string): Promise<string>;
-  /** Ids of the seeded demo company: the company, its NGRID utility, its jobs by number (J-1001…). */
-  demo(): Promise<{ company: number; ngrid: number; job: Record<string, number> }>;
+  /**
+   * Ids of the seeded demo company: the company, its NGRID utility, its jobs by number (J-1001…),
+   * NGRID's units (id order) and its people by the part of their email before the @ (admin, foreman…).
+   */
+  demo(): Promise<{ company: number; ngrid: number; job: Record<string, number>; ngridUnits: number[]; person: Record<string, number> }>;
   /** Signs in seeded users by role, at once; the tokens in the order asked. */
   loginAs(...roles: SeededRole[]): Promise<string[]>;
   /** app.inject with an optional token and JSON body; the parsed body is on `.json()`. */
@@ -131,8 +134,17 @@ export async function createTestApp(overrides: { mail?: Mailer; storage?: Storag
         .from(utilities)
         .innerJoin(companies, eq(companies.id, utilities.companyId))
         .where(and(eq(companies.name, 'Demo Line Co'), eq(utilities.code, 'NGRID')));
-      const js = await ctx.db.select({ id: jobs.id, number: jobs.jobNumber }).from(jobs).where(eq(jobs.companyId, u.company));
-      return { ...u, job: Object.fromEntries(js.map((j) => [j.number, j.id])) };
+      const [js, us, people] = await Promise.all([
+        ctx.db.select({ id: jobs.id, number: jobs.jobNumber }).from(jobs).where(eq(jobs.companyId, u.company)),
+        ctx.db.select({ id: units.id }).from(units).where(and(eq(units.companyId, u.company), eq(units.utilityId, u.ngrid))).orderBy(units.id),
+        ctx.db.select({ id: users.id, email: users.email }).from(users).where(eq(users.companyId, u.company)),
+      ]);
+      return {
+        ...u,
+        job: Object.fromEntries(js.map((j) => [j.number, j.id])),
+        ngridUnits: us.map((x) => x.id),
+        person: Object.fromEntries(people.map((p) => [p.email.split('@')[0], p.id])),
+      };
     },
     loginAs(...roles) {
       return Promise.all(roles.map((role) => testApp.login(SEEDED_USERS[role])));

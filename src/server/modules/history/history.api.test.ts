@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { historyCsv, historyWho, type HistoryEntry, type HistoryReply } from '../../../shared/history.schemas';
 import type { JobListItem, JobSaveInput } from '../../../shared/jobs.schemas';
 import type { Ticket } from '../../../shared/tickets.schemas';
-import { history, jobs, units, users } from '../../db/schema/index';
+import { history, jobs, users } from '../../db/schema/index';
 import { createTestApp, type TestApp } from '../../test/harness';
 
 /**
@@ -25,9 +25,8 @@ beforeAll(async () => {
   t = await createTestApp();
   [tok.admin, tok.office, tok.foreman, tok.lineman, tok.other] = await t.loginAs('admin', 'office', 'foreman', 'lineman', 'other');
   const demo = await t.demo();
-  ({ company, ngrid } = demo);
+  ({ company, ngrid, ngridUnits: unitIds } = demo);
   j1 = demo.job['J-1001'];
-  unitIds = (await t.ctx.db.select().from(units).where(and(eq(units.companyId, company), eq(units.utilityId, ngrid)))).map((u) => u.id);
   me = Object.fromEntries((await t.ctx.db.select().from(users)).map((u) => [u.email.split('@')[0] + (u.email.includes('other') ? '-other' : ''), u.id]));
 });
 

@@ -1,10 +1,10 @@
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { HistoryEntry, HistoryReply } from '../../../shared/history.schemas';
 import type { Ticket } from '../../../shared/tickets.schemas';
 import { queryStats } from '../../db/client';
-import { permitTypes, tickets, units, users } from '../../db/schema/index';
+import { permitTypes, tickets } from '../../db/schema/index';
 import { createTestApp, type TestApp } from '../../test/harness';
 import { diffViews } from '../history/history.service';
 import { ticketView } from './ticket-history.service';
@@ -29,10 +29,8 @@ beforeAll(async () => {
   t = await createTestApp();
   [admin] = await t.loginAs('admin');
   const demo = await t.demo();
-  ({ company, ngrid } = demo);
+  ({ company, ngrid, ngridUnits: unitIds, person: me } = demo);
   j1 = demo.job['J-1001'];
-  unitIds = (await t.ctx.db.select().from(units).where(and(eq(units.companyId, company), eq(units.utilityId, ngrid)))).map((u) => u.id);
-  me = Object.fromEntries((await t.ctx.db.select().from(users).where(eq(users.companyId, company))).map((u) => [u.email.split('@')[0], u.id]));
 });
 
 const api = (method: 'GET' | 'PUT' | 'POST', url: string, body?: unknown) => t.request({ method, url: `/api/v1${url}`, token: admin, body });
