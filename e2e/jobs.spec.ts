@@ -202,9 +202,17 @@ test.describe('jobs', () => {
     await expect(page.getByRole('columnheader', { name: 'Utility', exact: true })).toHaveAttribute('aria-sort', 'ascending');
     await page.getByRole('radiogroup', { name: 'Status filter' }).getByText('In Estimation', { exact: true }).click();
     await expect(page.getByRole('radio', { name: 'In Estimation', exact: true })).toBeChecked();
-    for (const badge of await page.getByRole('row').filter({ has: page.getByRole('cell') }).all()) {
-      await expect(badge.getByRole('cell').nth(3)).toHaveText(/In Estimation|No jobs match/);
-    }
+    // The server answers the filtered page after the radio is checked: read the rows until every
+    // one is an In Estimation job (or the empty-state row), never a snapshot of the old page.
+    const rows = page.getByRole('row').filter({ has: page.getByRole('cell') });
+    await expect
+      .poll(async () => {
+        const statuses = await rows.evaluateAll((all) =>
+          all.map((row) => (row.querySelectorAll('td')[3] ?? row).textContent ?? ''),
+        );
+        return statuses.length > 0 && statuses.every((s) => /In Estimation|No jobs match/.test(s));
+      })
+      .toBe(true);
   });
   test('edit job: Save only when changed and valid, a stale version offers a reload, then delete returns to /jobs', async ({ page }) => {
     const jobNumber = unique('EDIT');
