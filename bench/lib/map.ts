@@ -13,6 +13,8 @@ import { median, percentile, round } from './common';
  */
 export interface MapFigures {
   visibleMs: number | null;
+  /** Each measured load's figure, in order (the median is visibleMs). */
+  visibleRunsMs: number[];
   frameP95Ms: number | null;
   frameMaxMs: number | null;
   frames: number;
@@ -22,7 +24,7 @@ export interface MapFigures {
 }
 
 /** Mantine's useLocalStorage stores JSON: '"map"' opens the tickets in Map view. */
-const MAP_VIEW = { key: 'linecrew.tickets.view', value: JSON.stringify('map') };
+export const MAP_VIEW = { key: 'linecrew.tickets.view', value: JSON.stringify('map') };
 
 async function openMap(page: Page, url: string): Promise<number> {
   await page.goto(url, { waitUntil: 'commit', timeout: 60_000 });
@@ -58,7 +60,7 @@ const FRAME_RECORDER = `(() => {
 })()`;
 
 /** Drags and wheel zooms over the map; returns every frame interval meanwhile. */
-async function gestures(page: Page): Promise<{ intervals: number[]; longFrames: number }> {
+export async function gestures(page: Page): Promise<{ intervals: number[]; longFrames: number }> {
   const box = await page.getByTestId('ticket-map').boundingBox();
   if (!box) throw new Error('map not on screen');
   // A string, not a function: tsx would wrap named inner functions in a helper the page lacks.
@@ -121,6 +123,7 @@ export async function measureMap(opts: { origin: string; token: string; bigJobId
   }
   return {
     visibleMs: visible.length ? round(median(visible), 0) : null,
+    visibleRunsMs: visible.map((v) => round(v, 0)),
     frameP95Ms: intervals.length ? round(percentile(intervals, 95), 1) : null,
     frameMaxMs: intervals.length ? round(Math.max(...intervals), 0) : null,
     frames: intervals.length,

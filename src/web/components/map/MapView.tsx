@@ -1,7 +1,7 @@
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Center } from '@mantine/core';
 import { Spinner } from '../Spinner';
-import { loadTicketMap } from './loadTicketMap';
+import { loadedTicketMap, loadTicketMap } from './loadTicketMap';
 import type { TicketMapProps } from './TicketMap';
 
 // The map, its count, Leaflet, supercluster and the map's CSS load only when a map is first
@@ -11,6 +11,9 @@ const TicketMap = lazy(loadTicketMap);
 
 /** A map of the list's tickets (docs/product/map.md §1): see TicketMap. */
 export function MapView(props: TicketMapProps) {
+  // Already here (preloaded, or a map shown before): drawn in this very render, no fallback first.
+  // Chosen once per mount: a change of component type would remount the map and lose its view.
+  const [Shown] = useState(() => loadedTicketMap()?.default ?? TicketMap);
   return (
     <Suspense
       fallback={
@@ -19,7 +22,7 @@ export function MapView(props: TicketMapProps) {
         </Center>
       }
     >
-      <TicketMap {...props} />
+      <Shown {...props} />
     </Suspense>
   );
 }

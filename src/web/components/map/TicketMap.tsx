@@ -1,5 +1,5 @@
 import 'leaflet/dist/leaflet.css';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import L from 'leaflet';
 import Supercluster from 'supercluster';
 import { Button, Center, Group, Stack, Text } from '@mantine/core';
@@ -46,6 +46,8 @@ import classes from './TicketMap.module.css';
 
 const DEFAULT_CENTER: L.LatLngTuple = [39.5, -98.35]; // the contiguous United States, when nothing is known
 const FIT_MAX_ZOOM = 17;
+/** A base map that failed is asked for again on a move this long after (or when back online). */
+const BASE_MAP_RETRY_MS = 30_000;
 
 /** Leaflet's canvas internals the letter is drawn with (1.9.x; the dot still draws without them). */
 interface CanvasInternals {
@@ -158,14 +160,21 @@ function LeafletMap({
     handlers.current = { onOpen, onMove };
   }, [onOpen, onMove]);
 
-  // One Leaflet map per mounted component (TicketMap keys it by the tile source).
-  useEffect(() => {
+  // One Leaflet map per mounted component (TicketMap keys it by the tile source). Made, fitted
+  // and first drawn in layout effects: in the commit that mounts the map, before the browser
+  // paints or runs anything else (an idle callback, such as the offline copy of the job, ran in
+  // the gaps between passive effects and delayed the first points, issue 15).
+  useLayoutEffect(() => {
     const el = box.current;
     if (!el) return;
     const m = L.map(el, { preferCanvas: true, maxZoom: config.max_zoom, worldCopyJump: true, zoomSnap: 0.5 });
     m.attributionControl.setPrefix('<a href="https://leafletjs.com">Leaflet</a>');
-    renderer.current = L.canvas({ padding: 0.5, tolerance: 4 });
-    const tiles = L.tileLayer(config.tile_url, { attribution: config.attribution, maxZoom: config.max_zoom });
+    // The canvas a little larger than the view (Leaflet's default 0.1), not twice as wide and high
+    // (0.5): only the points in view are drawn on it, and every pan and zoom clears, redraws and
+    // composites all of its pixels (four times the view's, at 0.5).
+    renderer.current = L.canvas({ padding: 0.1, tolerance: 4 });
+    // updateWhenZooming: tiles of the zoom a wheel or pinch ends on, not of each level it passes.
+    const tiles = L.tileLayer(config.tile_url, { attribution: config.attribution, maxZoom: config.max_zoom, updateWhenZooming: false });
     let loaded = false;
     tiles.on('tileload', () => {
       loaded = true;
@@ -174,6 +183,28 @@ function LeafletMap({
     tiles.on('tileerror', () => {
       if (!loaded) setBaseMap('failed');
     });
+    // No base map (no network, a blocked tile server): once every tile of a view has failed and none
+    // ever loaded, the layer stops asking, or each pan and zoom would make and fail a few dozen
+    // images (most of the main thread's work while moving such a map, issue 15). Its credit stays.
+    // It asks again when the connection comes back, or on a move a while after it stopped.
+    let pausedAt = 0;
+    tiles.on('load', () => {
+      if (loaded || pausedAt) return;
+      pausedAt = Date.now();
+      m.attributionControl.addAttribution(config.attribution);
+      setTimeout(() => m.removeLayer(tiles), 0); // not inside the layer's own event
+    });
+    const resume = () => {
+      if (!pausedAt) return;
+      pausedAt = 0;
+      tiles.addTo(m);
+      m.attributionControl.removeAttribution(config.attribution);
+    };
+    const retryOnMove = () => {
+      if (pausedAt && Date.now() - pausedAt > BASE_MAP_RETRY_MS) resume();
+    };
+    window.addEventListener('online', resume);
+    m.on('moveend', retryOnMove);
     m.setView(DEFAULT_CENTER, 4);
     setMap(m);
     // The base map after the points: laying out and requesting the tiles of the first view (and
@@ -184,6 +215,7 @@ function LeafletMap({
     return () => {
       if (idle !== null) cancelIdleCallback(idle);
       if (timer !== null) clearTimeout(timer);
+      window.removeEventListener('online', resume);
       setMap(null);
       m.remove();
     };
@@ -200,7 +232,7 @@ function LeafletMap({
 
   // The first list with points decides the first view; later lists (a filter) keep the view.
   const fitted = useRef(false);
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (!map || fitted.current || points.length === 0) return;
     fitted.current = true;
     fit();
@@ -209,7 +241,7 @@ function LeafletMap({
   // Draw what the view holds, again after every move or zoom.
   const draggable = Boolean(onMove);
   const drawnOnce = useRef(false);
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (!map) return;
     const layer = L.layerGroup().addTo(map);
     // A drag ends with a click on the same spot: that click must not open the ticket.

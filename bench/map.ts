@@ -1,0 +1,117 @@
+/**
+ * `npx tsx bench/map.ts` — only the two map rows of `npm run bench` (issue 15), with the bench's
+ * own method (bench/lib/map.ts) on its PGlite data: navigation → 'tickets-map-visible' and the
+ * frame times while panning and zooming the big job's map.
+ *
+ *   npx tsx bench/map.ts [--runs 5] [--port P] [--trace DIR]
+ *
+ * The web app must be built (`npx vite build`): the server serves dist/web. `--trace DIR` also
+ * writes a Chromium performance trace (CDP Tracing, DevTools' categories) of one cold load and of
+ * one gesture run to DIR/map-load.json and DIR/map-gestures.json, for DevTools' Performance panel.
+ * Measure through the shared lock: `flock /work/bench.lock npx tsx bench/map.ts`.
+ */
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium } from '@playwright/test';
+import { startServer } from '../src/server/test/server-process';
+import { SESSION_COOKIE } from '../src/shared/constants';
+import { CHROMIUM_ARGS } from '../playwright.config';
+import { BENCH_PASSWORD, JWT_SECRET, benchTarget, dropRun, parseArgs, prepareRun, readManifest } from './lib/common';
+import { MAP_VIEW, gestures, measureMap } from './lib/map';
+
+const args = parseArgs(process.argv.slice(2));
+const runs = Number(args.runs ?? 5);
+const log = (m: string) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${m}`);
+
+/** DevTools' own trace categories (what its Performance panel records). */
+const TRACE_CATEGORIES = [
+  '-*',
+  'devtools.timeline',
+  'disabled-by-default-devtools.timeline',
+  'disabled-by-default-devtools.timeline.frame',
+  'disabled-by-default-devtools.timeline.stack',
+  'v8.execute',
+  'disabled-by-default-v8.cpu_profiler',
+  'blink.user_timing',
+  'loading',
+  'latencyInfo',
+].join(',');
+
+async function trace(origin: string, token: string, jobId: number, dir: string) {
+  mkdirSync(dir, { recursive: true });
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  try {
+    for (let i = 0; i < 2; i++) {
+      const context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
+      await context.addCookies([{ name: SESSION_COOKIE, value: token, url: origin, sameSite: 'Strict' }]);
+      await context.addInitScript(({ key, value }) => localStorage.setItem(key, value), MAP_VIEW);
+      await context.route(/tile|\.png(\?|$)/, (route) => route.abort());
+      const page = await context.newPage();
+      const cdp = await context.newCDPSession(page);
+      const record = async (file: string, work: () => Promise<unknown>) => {
+        const chunks: unknown[] = [];
+        cdp.on('Tracing.dataCollected', (e) => chunks.push(...(e.value as unknown[])));
+        const done = new Promise<void>((r) => cdp.once('Tracing.tracingComplete', () => r()));
+        await cdp.send('Tracing.start', { categories: TRACE_CATEGORIES, transferMode: 'ReportEvents' });
+        await work();
+        await cdp.send('Tracing.end');
+        await done;
+        writeFileSync(path.join(dir, file), JSON.stringify({ traceEvents: chunks }));
+        log(`trace: ${path.join(dir, file)} (${chunks.length} events)`);
+      };
+      const open = async () => {
+        await page.goto(`${origin}/job?id=${jobId}`, { waitUntil: 'commit' });
+        await page.waitForFunction(() => performance.getEntriesByName('tickets-map-visible', 'mark').length > 0, null, { timeout: 60_000, polling: 50 });
+        await page.waitForTimeout(1000);
+      };
+      // The first load warms the server and the chunks, as measureMap's uncounted one does.
+      if (i === 0) await open();
+      else {
+        await record('map-load.json', open);
+        await record('map-gestures.json', () => gestures(page));
+      }
+      await context.close();
+    }
+  } finally {
+    await browser.close();
+  }
+}
+
+async function main() {
+  const t = benchTarget('pglite');
+  const m = readManifest(t);
+  if (!m) throw new Error(`no bench data at ${t.manifestPath}: npm run bench:data (or copy .tmp/bench)`);
+  if (!existsSync('dist/web/index.html')) throw new Error('no dist/web: npx vite build');
+  await prepareRun(t);
+  const server = await startServer({
+    env: { NODE_ENV: 'production', DATA_DIR: t.runDir, JWT_SECRET, SEED_DEMO: '0', LOG_LEVEL: 'warn' },
+    port: args.port ? Number(args.port) : undefined,
+    timeoutMs: 120_000,
+  });
+  try {
+    await server.ready;
+    const res = await fetch(`${server.origin}/api/v1/crew/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: m.adminEmail, password: BENCH_PASSWORD }),
+    });
+    if (res.status !== 200) throw new Error(`sign-in failed: ${res.status}`);
+    const { token } = (await res.json()) as { token: string };
+    log(`load average at start: ${os.loadavg().map((n) => n.toFixed(1)).join(' / ')}`);
+    if (typeof args.trace === 'string') await trace(server.origin, token, m.bigJobId, args.trace);
+    else {
+      const f = await measureMap({ origin: server.origin, token, bigJobId: m.bigJobId, runs, timeBudgetMs: 240_000, log });
+      console.log(JSON.stringify(f, null, 2));
+    }
+    log(`load average at end: ${os.loadavg().map((n) => n.toFixed(1)).join(' / ')}`);
+  } finally {
+    await server.stop();
+    await dropRun(t);
+  }
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
