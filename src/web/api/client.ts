@@ -74,14 +74,26 @@ function failure(res: Response, body: unknown, opts: ApiOptions): ApiError {
 }
 
 /**
+ * The text a large reply was parsed from, by the object it became: the offline copy
+ * (offline/copies.ts) stores the text, instead of the object whose structured clone of a job of
+ * 5,000 tickets blocked a phone's page for ~350 ms (issue 27).
+ * Held weakly: it goes with the object. Small replies clone fast and keep no text.
+ */
+const replyTexts = new WeakMap<object, string>();
+const KEEP_TEXT_FROM = 64 * 1024;
+export const replyText = (data: unknown): string | undefined => (data !== null && typeof data === 'object' ? replyTexts.get(data) : undefined);
+
+/**
  * The one fetch wrapper (docs/product/api.md): the HttpOnly session cookie plus our CSRF header, JSON (or a
  * form) in and JSON out. A 401 on an authenticated call ends the session, which sends the user to /login with the
  * page remembered.
  */
 export async function apiFetch<T>(path: string, opts: ApiOptions = {}): Promise<T> {
   const res = await send(path, opts, 'application/json');
-  const body = parseJson(await res.text());
+  const text = await res.text();
+  const body = parseJson(text);
   if (!res.ok) throw failure(res, body, opts);
+  if (text.length >= KEEP_TEXT_FROM && body !== null && typeof body === 'object') replyTexts.set(body, text);
   return body as T;
 }
 
