@@ -74,14 +74,14 @@ function failure(res: Response, body: unknown, opts: ApiOptions): ApiError {
 }
 
 /**
- * The text a large reply was parsed from, by the object it became: the offline copy
- * (offline/copies.ts) stores the text, instead of the object whose structured clone of a job of
- * 5,000 tickets blocked a phone's page for ~350 ms (issue 27).
- * Held weakly: it goes with the object. Small replies clone fast and keep no text.
+ * A large reply as the bytes it came as (a Blob), by the object it was parsed into: the offline
+ * copy (offline/copies.ts) stores these, instead of the object whose structured clone of a job of
+ * 5,000 tickets blocked a phone's page for ~350 ms, or a Blob made from its text, whose encoding
+ * blocked it as long (issue 27). Held weakly: it goes with the object. Small replies keep none.
  */
-const replyTexts = new WeakMap<object, string>();
-const KEEP_TEXT_FROM = 64 * 1024;
-export const replyText = (data: unknown): string | undefined => (data !== null && typeof data === 'object' ? replyTexts.get(data) : undefined);
+const replyBlobs = new WeakMap<object, Blob>();
+const KEEP_BYTES_FROM = 64 * 1024;
+export const replyJson = (data: unknown): Blob | undefined => (data !== null && typeof data === 'object' ? replyBlobs.get(data) : undefined);
 
 /**
  * The one fetch wrapper (docs/product/api.md): the HttpOnly session cookie plus our CSRF header, JSON (or a
@@ -90,10 +90,11 @@ export const replyText = (data: unknown): string | undefined => (data !== null &
  */
 export async function apiFetch<T>(path: string, opts: ApiOptions = {}): Promise<T> {
   const res = await send(path, opts, 'application/json');
-  const text = await res.text();
-  const body = parseJson(text);
+  // The bytes first, then their text: the bytes are what an offline copy keeps.
+  const bytes = await res.blob();
+  const body = parseJson(await bytes.text());
   if (!res.ok) throw failure(res, body, opts);
-  if (text.length >= KEEP_TEXT_FROM && body !== null && typeof body === 'object') replyTexts.set(body, text);
+  if (bytes.size >= KEEP_BYTES_FROM && body !== null && typeof body === 'object') replyBlobs.set(body, bytes);
   return body as T;
 }
 

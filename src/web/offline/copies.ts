@@ -1,5 +1,5 @@
 import type { Query, QueryClient, QueryKey } from '@tanstack/react-query';
-import { replyText } from '../api/client';
+import { replyJson } from '../api/client';
 import { offlineDb, type Copy } from './db';
 import { dropDocuments } from './documents';
 import { whenIdle } from '../components/useWhenIdle';
@@ -88,14 +88,14 @@ export async function restoreAndKeepCopies(qc: QueryClient, userId: number): Pro
 }
 
 /**
- * A large reply is stored as the text it came as, in a Blob: IndexedDB then copies a reference on
- * the page's thread, where the object (a job of 5,000 tickets) took ~70 ms on a desktop and a
- * long task of ~350 ms on a phone, and even the 4 MB string ~45 ms (issue 27). Anything else,
- * e.g. a reply the cache merged with an older one or changed by hand, is stored as its object.
+ * A large reply is stored as the bytes it came as (a Blob: IndexedDB copies a reference on the
+ * page's thread, ~1 ms), where the object (a job of 5,000 tickets) took ~70 ms on a desktop and a
+ * long task of ~350 ms on a phone (issue 27). Anything else, e.g. a reply the cache merged with an
+ * older one or changed by hand, is stored as its object.
  */
 function asStored(data: unknown): Pick<Copy, 'data' | 'json'> {
-  const text = replyText(data);
-  return text !== undefined ? { json: new Blob([text], { type: 'application/json' }) } : { data };
+  const json = replyJson(data);
+  return json ? { json } : { data };
 }
 
 /** A 404 means the job or ticket is gone: its copy goes too. */

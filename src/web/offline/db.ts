@@ -14,7 +14,7 @@ export interface Copy {
   queryKey: readonly unknown[];
   /** The reply as an object (small replies, and copies kept before `json`)… */
   data?: unknown;
-  /** …or the JSON text it was parsed from, as a Blob (large replies: api/client.ts replyText). */
+  /** …or the JSON it was parsed from, as a Blob (large replies: api/client.ts replyJson). */
   json?: Blob;
   /** When the server sent it (ms since epoch): "Offline copy from …". */
   updatedAt: number;
