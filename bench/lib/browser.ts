@@ -94,6 +94,8 @@ export async function measureBrowser(opts: {
   runs: number;
   timeBudgetMs: number;
   log: (m: string) => void;
+  /** false: skip the initial-JavaScript sizes (bench/vitals-only.ts times only the table). */
+  initialJs?: boolean;
 }): Promise<BrowserFigures> {
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
   const notes: string[] = [];
@@ -128,9 +130,11 @@ export async function measureBrowser(opts: {
       }
     }
     const js: BrowserFigures['initialJs'] = {};
-    js['/login'] = await initialJs(browser, opts.origin, '/login');
-    js['/jobs'] = await initialJs(browser, opts.origin, '/jobs', opts.token);
-    js['/work'] = await initialJs(browser, opts.origin, '/work', opts.token);
+    if (opts.initialJs !== false) {
+      js['/login'] = await initialJs(browser, opts.origin, '/login');
+      js['/jobs'] = await initialJs(browser, opts.origin, '/jobs', opts.token);
+      js['/work'] = await initialJs(browser, opts.origin, '/work', opts.token);
+    }
     return {
       tableVisibleMs: visible.length ? median(visible) : null,
       tableVisibleHow: visibleHow,

@@ -123,8 +123,8 @@ export async function measureVitals(opts: {
   /** Signed in as someone who may read the job (the job page). */
   token: string;
   jobId: number;
-  /** Signed in as a foreman (My Work). */
-  workToken: string;
+  /** Signed in as a foreman (My Work); without it only the job page is loaded (bench/vitals-only.ts). */
+  workToken?: string;
   runs: number;
   timeBudgetMs: number;
   log?: (m: string) => void;
@@ -143,7 +143,7 @@ export async function measureVitals(opts: {
     for (let i = 0; i < opts.runs && Date.now() < deadline; i++) {
       try {
         tbt.push(totalBlockingTime(await load(browser, opts.origin, jobUrl, opts.token, jobReady)));
-        cls.push(cumulativeLayoutShift((await load(browser, opts.origin, '/work', opts.workToken, workReady)).shifts));
+        if (opts.workToken) cls.push(cumulativeLayoutShift((await load(browser, opts.origin, '/work', opts.workToken, workReady)).shifts));
       } catch (e) {
         notes.push(`vitals run ${i + 1}: ${(e as Error).message.split('\n')[0]}`);
       }

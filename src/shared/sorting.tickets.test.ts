@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sortTextValues, sortTickets, type TicketSortRow } from './sorting';
+import { sortTextValues, sortTickets, TICKET_SORT_COLUMNS, warmTicketSortKeys, type TicketSortRow } from './sorting';
 
 const row = (id: number, over: Partial<TicketSortRow> = {}): TicketSortRow => ({
   id,
@@ -83,5 +83,19 @@ describe('ticket table sorting (docs/product/rules.md §4.2)', () => {
   it('orders filter values as the text column sorts: case-insensitive, numbers in numeric order, equal keys as given', () => {
     expect(sortTextValues(['P-10', 'p-9', 'Line B', 'line a', 'P-9', '100', '20'])).toEqual(['20', '100', 'line a', 'Line B', 'p-9', 'P-9', 'P-10']);
     expect(sortTextValues(new Set<string>())).toEqual([]);
+  });
+
+  it('prepares the sort keys a slice at a time, going on where it stopped, without changing any order', () => {
+    const rows = Array.from({ length: 7 }, (_, i) => row(i + 1, { pole_name: `P-${(i * 5) % 7}`, street_address: `${i} Main St` }));
+    const slices: ({ column: number; row: number } | null)[] = [];
+    let at: { column: number; row: number } | null = { column: 0, row: 0 };
+    while (at) slices.push((at = warmTicketSortKeys(rows, at, 5)));
+    // 7 rows × 12 columns, 5 at a time: 17 slices, the last answering null (done).
+    expect(slices).toHaveLength(Math.ceil((7 * TICKET_SORT_COLUMNS.length) / 5));
+    expect(slices[0]).toEqual({ column: 0, row: 5 });
+    expect(slices[1]).toEqual({ column: 1, row: 3 });
+    expect(slices.at(-1)).toBeNull();
+    expect(ids(sortTickets(rows, 'pole_name', 'asc'))).toEqual([1, 4, 7, 3, 6, 2, 5]);
+    expect(warmTicketSortKeys(rows)).toBeNull();
   });
 });

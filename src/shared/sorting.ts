@@ -163,7 +163,23 @@ export function sortTickets<T extends TicketSortRow>(rows: readonly T[], column:
   return keyed.map((k) => k.r);
 }
 
-/** Computes the sort keys of every column ahead of time (e.g. while the browser is idle). */
-export function warmTicketSortKeys(rows: readonly TicketSortRow[], columns: readonly TicketSortColumn[] = TICKET_SORT_COLUMNS): void {
-  for (const column of columns) for (const r of rows) sortKey(r, column);
+/**
+ * Computes the sort keys of every column ahead of time, a slice of the work per call so that it
+ * can run in idle time without a long task: each call does at most `budget` rows (all columns
+ * count) from where the last one stopped, and answers where to go on, or null when all is done.
+ */
+export function warmTicketSortKeys(
+  rows: readonly TicketSortRow[],
+  from: { column: number; row: number } = { column: 0, row: 0 },
+  budget = Infinity,
+  columns: readonly TicketSortColumn[] = TICKET_SORT_COLUMNS,
+): { column: number; row: number } | null {
+  let { column, row } = from;
+  for (let done = 0; column < columns.length; column++, row = 0) {
+    for (; row < rows.length; row++, done++) {
+      if (done >= budget) return { column, row };
+      sortKey(rows[row], columns[column]);
+    }
+  }
+  return null;
 }

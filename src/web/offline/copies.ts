@@ -1,4 +1,5 @@
 import type { Query, QueryClient, QueryKey } from '@tanstack/react-query';
+import { replyJson } from '../api/client';
 import { offlineDb, type Copy } from './db';
 import { dropDocuments } from './documents';
 import { whenIdle } from '../components/useWhenIdle';
@@ -30,7 +31,7 @@ export async function restoreAndKeepCopies(qc: QueryClient, userId: number): Pro
     const db = await offlineDb();
     for (const c of await db.getAllFromIndex('copies', 'byUser', userId)) {
       const state = qc.getQueryState(c.queryKey);
-      if (!state || state.dataUpdatedAt < c.updatedAt) qc.setQueryData(c.queryKey, c.data, { updatedAt: c.updatedAt });
+      if (!state || state.dataUpdatedAt < c.updatedAt) qc.setQueryData(c.queryKey, c.json ? JSON.parse(await c.json.text()) : c.data, { updatedAt: c.updatedAt });
     }
   } catch {
     // No IndexedDB (a private window): the app works online as before.
@@ -54,7 +55,7 @@ export async function restoreAndKeepCopies(qc: QueryClient, userId: number): Pro
         ...batch.map(({ query: q, drop }) =>
           drop || q.state.data === undefined
             ? tx.store.delete(copyId(userId, q.queryKey))
-            : tx.store.put({ id: copyId(userId, q.queryKey), userId, queryKey: q.queryKey, data: q.state.data, updatedAt: q.state.dataUpdatedAt } satisfies Copy),
+            : tx.store.put({ id: copyId(userId, q.queryKey), userId, queryKey: q.queryKey, ...asStored(q.state.data), updatedAt: q.state.dataUpdatedAt } satisfies Copy),
         ),
         tx.done,
       ]);
@@ -84,6 +85,17 @@ export async function restoreAndKeepCopies(qc: QueryClient, userId: number): Pro
     unsubscribe();
     window.removeEventListener('pagehide', leaving);
   };
+}
+
+/**
+ * A large reply is stored as the bytes it came as (a Blob: IndexedDB copies a reference on the
+ * page's thread, ~1 ms), where the object (a job of 5,000 tickets) took ~70 ms on a desktop and a
+ * long task of ~350 ms on a phone (issue 27). Anything else, e.g. a reply the cache merged with an
+ * older one or changed by hand, is stored as its object.
+ */
+function asStored(data: unknown): Pick<Copy, 'data' | 'json'> {
+  const json = replyJson(data);
+  return json ? { json } : { data };
 }
 
 /** A 404 means the job or ticket is gone: its copy goes too. */

@@ -12,7 +12,10 @@ export interface Copy {
   id: string;
   userId: number;
   queryKey: readonly unknown[];
-  data: unknown;
+  /** The reply as an object (small replies, and copies kept before `json`)… */
+  data?: unknown;
+  /** …or the JSON it was parsed from, as a Blob (large replies: api/client.ts replyJson). */
+  json?: Blob;
   /** When the server sent it (ms since epoch): "Offline copy from …". */
   updatedAt: number;
 }

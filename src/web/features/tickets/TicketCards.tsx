@@ -1,4 +1,4 @@
-import { memo, useState } from 'react';
+import { memo, startTransition, useEffect, useState } from 'react';
 import { Badge, Button, Checkbox, Group, Paper, Stack, Text, UnstyledButton } from '@mantine/core';
 import { IconMapPin } from '@tabler/icons-react';
 import { isoToUs } from '../../../shared/dates';
@@ -9,6 +9,12 @@ import { DocCircle } from './DocCircle';
 
 /** Cards shown at first and per "Show more": a phone lays out a few dozen cards at a time, not 5,000. */
 const PAGE = 50;
+/**
+ * Cards drawn with the page itself: a phone's first screen and a little more. The rest of the first
+ * page follows as a transition, which React builds in slices between other work: 50 cards at once
+ * were one long task of the job page's load on a phone (issue 27).
+ */
+const FIRST = 8;
 
 const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
 
@@ -116,6 +122,10 @@ export function TicketCards({
   emptyText: string;
 }) {
   const [limit, setLimit] = useState(PAGE);
+  const [drawn, setDrawn] = useState(FIRST);
+  useEffect(() => {
+    if (drawn < PAGE) startTransition(() => setDrawn(PAGE));
+  }, [drawn]);
   if (rows.length === 0) {
     return (
       <Text c="dimmed" ta="center" py="md">
@@ -123,7 +133,7 @@ export function TicketCards({
       </Text>
     );
   }
-  const shown = rows.slice(0, limit);
+  const shown = rows.slice(0, drawn < PAGE ? drawn : limit);
   return (
     // "Show more" sits after the list, not in it: a list holds list items only (axe aria-required-children).
     <Stack gap="xs">

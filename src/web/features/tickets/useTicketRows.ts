@@ -1,6 +1,6 @@
 import { useCallback, useDeferredValue, useEffect, useMemo, useState } from 'react';
 import { nextSort, type SortState } from '../../../shared/sorting';
-import { sortTextValues, sortTickets, TICKET_SORT_COLUMNS, warmTicketSortKeys, type TicketSortColumn } from '../../../shared/sorting';
+import { sortTextValues, sortTickets, warmTicketSortKeys, type TicketSortColumn } from '../../../shared/sorting';
 import { clearToDig, ticketExpiry } from '../../../shared/dig-safe';
 import { isEvidenced } from '../../../shared/evidence';
 import { companyDay } from '../../api/session';
@@ -10,6 +10,8 @@ import { useRowsMeasure } from './timingMarks';
 import type { TicketView } from './ticketView';
 
 export const ALL = 'All';
+/** Sort keys made per slice of idle time: ~1 ms of work on a phone. */
+const WARM_ROWS = 200;
 export type StatusFilter = 'All' | 'Pending' | 'Complete';
 
 /** Distinct non-empty values, in the table's text order, for the Pole and Line filters. */
@@ -77,12 +79,20 @@ export function useTicketRows(tickets: TicketRow[], view: TicketView, evidenceRe
   }, [sorted, pole, line, statusFilter, expiringFilter, notClearFilter, evidenceFilter, evidenceRequired, search]);
 
   // While the browser is idle, prepare the sort keys of the other columns: the first click on
-  // any header then costs what a repeat click does.
+  // any header then costs what a repeat click does. A few hundred rows at a time, for as long as
+  // the idle period lasts: a whole column at once (5,000 addresses) was a long task on a phone,
+  // blocking whoever touched the page then (issue 27).
   useEffect(() => {
     if (view === 'map' || tickets.length < 500 || typeof requestIdleCallback === 'undefined') return;
-    const handles: number[] = [];
-    for (const column of TICKET_SORT_COLUMNS) handles.push(requestIdleCallback(() => warmTicketSortKeys(tickets, [column]), { timeout: 5000 }));
-    return () => handles.forEach((h) => cancelIdleCallback(h));
+    let at: Parameters<typeof warmTicketSortKeys>[1] | null = { column: 0, row: 0 };
+    let handle = 0;
+    const step = (deadline: IdleDeadline) => {
+      do at = warmTicketSortKeys(tickets, at!, WARM_ROWS);
+      while (at && deadline.timeRemaining() > 2);
+      if (at) handle = requestIdleCallback(step, { timeout: 5000 });
+    };
+    handle = requestIdleCallback(step, { timeout: 5000 });
+    return () => cancelIdleCallback(handle);
   }, [tickets, view]);
 
   const startMeasure = useRowsMeasure(rows);
