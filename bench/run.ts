@@ -32,7 +32,6 @@ import { get as httpGet } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import ExcelJS from 'exceljs';
 import { and, asc, eq, sql as sqlText } from 'drizzle-orm';
 import { buildApp } from '../src/server/app';
 import { loadConfig } from '../src/server/config';
@@ -43,7 +42,6 @@ import { createMailer } from '../src/server/mail/mailer';
 import { hashPassword } from '../src/server/modules/auth/passwords';
 import { createStorage } from '../src/server/storage/create';
 import { ROOT, memoryOf, rssSampler, startServer, type ServerProcess } from '../src/server/test/server-process';
-import { defaultMappings } from '../src/shared/excel';
 import { buildExportCsv, exportProblems } from '../src/shared/export';
 import type { Job } from '../src/shared/jobs.schemas';
 import type { Ticket } from '../src/shared/tickets.schemas';
@@ -61,7 +59,8 @@ import {
   JWT_SECRET,
   benchTarget,
   dropRun,
-  importJobBody,
+  http,
+  serverEnv,
   median,
   parseArgs,
   percentile,
@@ -69,12 +68,11 @@ import {
   readManifest,
   repeat,
   round,
-  sleep,
   type Kind,
   type Manifest,
   type Target,
-  XLSX_TYPE,
 } from './lib/common';
+import { exceljsAloneSeconds, importFigures, timeImports, type ImportFigures } from './lib/import';
 import { openRunInProcess } from './lib/in-process';
 import { capture, replayOnce, replayUnderLoad, type Statement } from './lib/sql';
 
@@ -124,24 +122,7 @@ interface DbResults {
   manifest: Manifest;
   statements: StatementCounts;
   load: Record<string, LoadFigures | null>;
-  importFig: {
-    /** Median of the imports after the first (of all, when there is one). */
-    seconds: number;
-    rowsPerSecond: number;
-    exceljsSeconds: number;
-    healthMaxMs: number;
-    healthP99Ms: number;
-    healthSamples: number;
-    healthFailures: number;
-    tickets?: number;
-    /** The job the last import created (its tickets are what the history rows time the entries over). */
-    lastJobId?: number;
-    /**
-     * The first import after the server's start (issue 26): cold code in the worker and the
-     * server, cold pages; what an office sees on the morning's first workbook after a deploy.
-     */
-    first: { seconds: number; healthMaxMs: number; healthFailures: number };
-  } | null;
+  importFig: ImportFigures | null;
   exportMs: Record<string, number> | null;
   mapExport: MapExportFigures | null;
   /** An invoice of ~5,000 lines: preview, create, XLSX, PDF (bench/lib/invoices.ts). */
@@ -161,28 +142,6 @@ interface DbResults {
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
-
-async function http(origin: string, method: string, route: string, token?: string, body?: unknown) {
-  const res = await fetch(`${origin}${route}`, {
-    method,
-    headers: {
-      accept: 'application/json',
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-    signal: AbortSignal.timeout(300_000),
-  });
-  const text = await res.text();
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- replies of several routes, read loosely
-  let json: any = null;
-  try {
-    json = text ? JSON.parse(text) : null;
-  } catch {
-    json = { raw: text.slice(0, 500) };
-  }
-  return { status: res.status, json };
-}
 
 function newestMtime(dir: string): number {
   let latest = 0;
@@ -475,12 +434,7 @@ async function phase1(t: Target, m: Manifest): Promise<Phase1> {
     }
 
     // exceljs reading the same workbook alone (what the import can at best approach).
-    const buf = readFileSync(m.workbook.path);
-    const reads = await repeat(3, 120_000, async () => {
-      const t0 = performance.now();
-      await new ExcelJS.Workbook().xlsx.load(buf as unknown as ArrayBuffer);
-      return (performance.now() - t0) / 1000;
-    });
+    const exceljsSeconds = await exceljsAloneSeconds(m);
 
     return {
       statements,
@@ -488,7 +442,7 @@ async function phase1(t: Target, m: Manifest): Promise<Phase1> {
       exportMs,
       mapExport,
       invoice,
-      exceljsSeconds: median(reads),
+      exceljsSeconds,
       putTickets: rows.map((r) => ({ id: r.id, version: r.version })),
       history,
       notes,
@@ -501,18 +455,6 @@ async function phase1(t: Target, m: Manifest): Promise<Phase1> {
 
 // ---------------------------------------------------------------------------------------------
 // Phase 2 + 3: the real server
-
-function serverEnv(t: Target, extra: Record<string, string> = {}) {
-  return {
-    NODE_ENV: 'production',
-    DATA_DIR: t.runDir,
-    ...(t.runUrl ? { DATABASE_URL: t.runUrl } : {}),
-    JWT_SECRET,
-    SEED_DEMO: '0',
-    LOG_LEVEL: 'warn',
-    ...extra,
-  };
-}
 
 /**
  * The big job's page read right after one of its tickets was saved (PUT /tickets/, as a crew
@@ -717,68 +659,8 @@ function withSql(fig: Omit<LoadFigures, 'sqlSingle' | 'sqlP50' | 'ratio'>, sql: 
 }
 
 async function importBench(origin: string, token: string, m: Manifest, p1: Phase1): Promise<DbResults['importFig']> {
-  const buf = readFileSync(m.workbook.path);
-  const type = XLSX_TYPE;
-  // The signed-upload flow of the browser: sign, PUT the bytes, keep the url.
-  const sign = await http(origin, 'GET', `/api/v1/doc_upload/sign-s3-pdf?directory=excel&fileName=bench.xlsx&fileType=${encodeURIComponent(type)}&fileSize=${buf.length}`, token);
-  if (sign.status !== 200) throw new Error(`sign upload: ${sign.status} ${JSON.stringify(sign.json)}`);
-  const target = new URL(sign.json.signedRequest as string, origin);
-  const put = await fetch(`${origin}${target.pathname}${target.search}`, { method: 'PUT', headers: sign.json.headers, body: buf });
-  if (!put.ok) throw new Error(`upload: ${put.status}`);
-  const url = sign.json.url as string;
-  const cols = await http(origin, 'GET', `/api/v1/jobs/excel/getColumns?url=${encodeURIComponent(url)}`, token);
-  if (cols.status !== 200) throw new Error(`getColumns: ${cols.status}`);
-  const mappings = defaultMappings(cols.json);
-
-  const probe = await http(origin, 'GET', '/api/v1/jobs', token);
-  if (probe.status !== 200) return null;
-  const packet = (probe.json as { work_packet_url: string | null }[]).find((j) => j.work_packet_url)?.work_packet_url;
-
-  const runs: { seconds: number; tickets?: number; jobId?: number; health: number[]; healthFailures: number }[] = [];
-  for (let i = 0; i < (QUICK ? 1 : RUNS); i++) {
-    const health: number[] = [];
-    let healthFailures = 0;
-    let importing = true;
-    const sampler = (async () => {
-      const deadline = Date.now() + 300_000;
-      while (importing && Date.now() < deadline) {
-        const t0 = performance.now();
-        try {
-          const r = await fetch(`${origin}/api/v1/health`, { signal: AbortSignal.timeout(5000) });
-          await r.arrayBuffer();
-          if (r.ok) health.push(performance.now() - t0);
-          else healthFailures++;
-        } catch {
-          healthFailures++;
-        }
-        await sleep(25);
-      }
-    })();
-    const t0 = performance.now();
-    const r = await http(origin, 'PUT', '/api/v1/jobs/', token, importJobBody(m, { jobNumber: `IMPORT-${Date.now().toString(36)}-${i}`, packetUrl: packet, fileUrl: url, fileSize: buf.length, mappings }));
-    const seconds = (performance.now() - t0) / 1000;
-    importing = false;
-    await sampler;
-    if (r.status !== 200) throw new Error(`import: ${r.status} ${JSON.stringify(r.json).slice(0, 300)}`);
-    runs.push({ seconds, tickets: r.json?.imported?.tickets, jobId: r.json?.job?.id, health, healthFailures });
-    log(`import ${i + 1}: ${seconds.toFixed(2)} s, /health max ${Math.max(...health).toFixed(0)} ms`);
-  }
-  // The first import after the start is its own figure; the others are the steady state.
-  const steady = runs.length > 1 ? runs.slice(1) : runs;
-  const seconds = median(steady.map((r) => r.seconds));
-  const health = steady.flatMap((r) => r.health);
-  return {
-    seconds,
-    rowsPerSecond: m.workbook.rows / seconds,
-    exceljsSeconds: p1.exceljsSeconds,
-    healthMaxMs: Math.max(...health),
-    healthP99Ms: percentile(health, 99),
-    healthSamples: health.length,
-    healthFailures: steady.reduce((n, r) => n + r.healthFailures, 0),
-    tickets: runs[0]?.tickets,
-    lastJobId: runs[runs.length - 1]?.jobId,
-    first: { seconds: runs[0].seconds, healthMaxMs: Math.max(...runs[0].health), healthFailures: runs[0].healthFailures },
-  };
+  const runs = await timeImports(origin, token, m, QUICK ? 1 : RUNS, log);
+  return runs && importFigures(runs, m, p1.exceljsSeconds);
 }
 
 /**

@@ -203,3 +203,39 @@ export function importJobBody(
     },
   };
 }
+
+/** A JSON request to the bench server; the reply read loosely (status and parsed body). */
+export async function http(origin: string, method: string, route: string, token?: string, body?: unknown) {
+  const res = await fetch(`${origin}${route}`, {
+    method,
+    headers: {
+      accept: 'application/json',
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal: AbortSignal.timeout(300_000),
+  });
+  const text = await res.text();
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- replies of several routes, read loosely
+  let json: any = null;
+  try {
+    json = text ? JSON.parse(text) : null;
+  } catch {
+    json = { raw: text.slice(0, 500) };
+  }
+  return { status: res.status, json };
+}
+
+/** The environment of the bench's server process (`node --import tsx src/server/main.ts`) on a run's data. */
+export function serverEnv(t: Target, extra: Record<string, string> = {}) {
+  return {
+    NODE_ENV: 'production',
+    DATA_DIR: t.runDir,
+    ...(t.runUrl ? { DATABASE_URL: t.runUrl } : {}),
+    JWT_SECRET,
+    SEED_DEMO: '0',
+    LOG_LEVEL: 'warn',
+    ...extra,
+  };
+}
