@@ -215,6 +215,8 @@ export async function measureField(opts: {
   /** Reads the tickets back (the foreman can too; any role that reads them will do). */
   checkToken: string;
   visits: number;
+  /** false: no photo (bench/field-sync.ts times the sync alone). */
+  photo?: boolean;
   syncRuns: number;
   timeBudgetMs: number;
   log: (m: string) => void;
@@ -334,18 +336,20 @@ export async function measureField(opts: {
     }
 
     // --- A camera photo through the app's resize, queued offline.
-    try {
-      const original = await cameraPhoto();
-      await page.goto(`${origin}/work/${ticketIds[0]}`, { waitUntil: 'commit', timeout: 60_000 });
-      await page.getByRole('button', { name: 'Take photo' }).waitFor({ timeout: 30_000 });
-      await page.locator('input[type=file]').setInputFiles({ name: 'IMG_0001.jpg', mimeType: 'image/jpeg', buffer: original });
-      await page.getByRole('img', { name: /waiting to sync/ }).waitFor({ timeout: 60_000 });
-      const [queued] = await queuedPhotos(page);
-      if (!queued) throw new Error('no photo in the outbox');
-      fig.photo = { originalBytes: original.length, uploadedBytes: queued.size, width: queued.width, height: queued.height, type: queued.type };
-      log(`field: photo ${(original.length / 1024).toFixed(0)} KB → ${(queued.size / 1024).toFixed(0)} KB (${queued.width}×${queued.height})`);
-    } catch (e) {
-      notes.push(`field: photo: ${(e as Error).message.split('\n')[0]}`);
+    if (opts.photo !== false) {
+      try {
+        const original = await cameraPhoto();
+        await page.goto(`${origin}/work/${ticketIds[0]}`, { waitUntil: 'commit', timeout: 60_000 });
+        await page.getByRole('button', { name: 'Take photo' }).waitFor({ timeout: 30_000 });
+        await page.locator('input[type=file]').setInputFiles({ name: 'IMG_0001.jpg', mimeType: 'image/jpeg', buffer: original });
+        await page.getByRole('img', { name: /waiting to sync/ }).waitFor({ timeout: 60_000 });
+        const [queued] = await queuedPhotos(page);
+        if (!queued) throw new Error('no photo in the outbox');
+        fig.photo = { originalBytes: original.length, uploadedBytes: queued.size, width: queued.width, height: queued.height, type: queued.type };
+        log(`field: photo ${(original.length / 1024).toFixed(0)} KB → ${(queued.size / 1024).toFixed(0)} KB (${queued.width}×${queued.height})`);
+      } catch (e) {
+        notes.push(`field: photo: ${(e as Error).message.split('\n')[0]}`);
+      }
     }
     await context.close();
 

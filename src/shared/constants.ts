@@ -46,6 +46,17 @@ export const LIMITS = {
   shortTextMax: 255,
 } as const;
 
+/**
+ * My Work (GET /api/v1/work): at most WORK_LIMIT tickets per reply unless `limit` asks otherwise
+ * (docs/product/scale.md §5): a foreman's few thousand open tickets would be megabytes on a phone's
+ * signal; the first ones in work order are the day's, and `total` tells how many more there are.
+ * WORK_LIMIT_MAX is the most one reply may hold; the page asks for WORK_LIMIT more at a time up to
+ * it. Here, not in work.schemas.ts: My Work reads them, and a value imported from a schemas
+ * module brings zod and that module's schemas into the page's first load (~28 KB gzip).
+ */
+export const WORK_LIMIT = 500;
+export const WORK_LIMIT_MAX = 2000;
+
 /** Timings both sides or several screens read (the 400 ms page fade lives in app.css alone). */
 export const TIMING = {
   searchThrottleBelowChars: 5,

@@ -1,19 +1,11 @@
 import { z } from 'zod';
 import { ticketRowSchema } from './tickets.schemas';
+import { WORK_LIMIT, WORK_LIMIT_MAX } from './constants';
 
 /**
  * My Work (docs/product/field-mode.md §1): GET /api/v1/work. Used by the server's work module
  * (src/server/modules/work/) and the web's My Work page. Types are z.infer: never re-declare them.
  */
-
-/**
- * At most this many tickets per reply unless `limit` asks otherwise (docs/product/scale.md §5): a
- * foreman's few thousand open tickets would be megabytes on a phone's signal; the first ones in
- * work order are the day's, and `total` tells how many more there are.
- */
-export const WORK_LIMIT = 500;
-/** The most one reply may hold (`limit`); the page asks for more WORK_LIMIT at a time up to it. */
-export const WORK_LIMIT_MAX = 2000;
 
 /** ?foreman_id= narrows the list to the jobs of that foreman (an office role's filter); ?limit= bounds it. */
 export const workQuery = z.object({

@@ -1,6 +1,10 @@
-import { useEffect, useState } from 'react';
-import { Button, Group, Notification } from '@mantine/core';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { onUpdateReady } from './serviceWorker';
+
+// Loaded when a release is waiting, not with every page: Mantine's Notification is in no page's
+// first paint (docs/benchmarks.md "Initial JavaScript of /work"). Its chunk is in the running
+// release's precache, so it loads offline too.
+const UpdateNotice = lazy(() => import('./UpdateNotice'));
 
 /**
  * A new release is installed beside the running one (service worker waiting): "A new version is
@@ -13,18 +17,8 @@ export function UpdatePrompt() {
   useEffect(() => onUpdateReady((go) => setActivate(() => go)), []);
   if (!activate) return null;
   return (
-    <Notification
-      title="A new version is ready"
-      onClose={() => setActivate(null)}
-      withBorder
-      style={{ position: 'fixed', bottom: 16, left: 16, right: 16, maxWidth: 420, marginInline: 'auto', zIndex: 400 }}
-    >
-      <Group justify="space-between" mt={4}>
-        Reload to use it; your changes on this device are kept.
-        <Button size="compact-sm" onClick={activate}>
-          Reload
-        </Button>
-      </Group>
-    </Notification>
+    <Suspense fallback={null}>
+      <UpdateNotice onReload={activate} onClose={() => setActivate(null)} />
+    </Suspense>
   );
 }

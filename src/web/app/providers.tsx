@@ -1,7 +1,6 @@
 import type { ReactNode } from 'react';
 import {
   MantineProvider,
-  Notification,
   createTheme,
   darken,
   defaultVariantColorsResolver,
@@ -42,11 +41,12 @@ const theme = createTheme({
   components: {
     // Plain entries, not Modal.extend() and the like: importing a component here puts it in the
     // entry chunk of every page — Modal and Drawer bring ScrollArea and floating-ui (~20 KB
-    // gzip), @mantine/dates the whole date library (~25 KB) — though first paint needs none.
+    // gzip), @mantine/dates the whole date library (~25 KB), Notification its own code (only the
+    // notifications' lazy container shows one) — though first paint needs none.
     Modal: { defaultProps: { closeButtonProps: { 'aria-label': 'Close dialog' } } },
     Drawer: { defaultProps: { closeButtonProps: { 'aria-label': 'Close dialog' } } },
     DatePickerInput: { defaultProps: { clearButtonProps: { 'aria-label': 'Clear date' } } },
-    Notification: Notification.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Dismiss notification' } } }),
+    Notification: { defaultProps: { closeButtonProps: { 'aria-label': 'Dismiss notification' } } },
   },
 });
 const cssVariablesResolver: CSSVariablesResolver = () => ({

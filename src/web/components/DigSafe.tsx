@@ -2,8 +2,6 @@ import { Alert, Badge, type BadgeProps } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { isoToUs } from '../../shared/dates';
 import { clearToDig, expiryLabel, expiryOf, ticketExpiry, type DigFields, type Expiry } from '../../shared/dig-safe';
-import { MSG } from '../../shared/messages';
-import { confirmDialog } from './confirm';
 
 /**
  * What the screens show of permits, dig safe and Clear to dig (docs/product/records.md §5, decision 045), from
@@ -60,20 +58,4 @@ export function NotClearToDig({ ticket, today }: { ticket: Omit<DigFields, 'perm
       {clear.clear_to_dig_reason}. Do not dig until the office has a valid dig safe ticket.
     </Alert>
   );
-}
-
-/**
- * Before marking a ticket complete: a ticket not clear to dig asks first (docs/product/records.md §5: nothing is
- * blocked silently, nothing is completed unseen). Answers true to go ahead.
- */
-export async function confirmCompleteDig(ticket: Omit<DigFields, 'permit_expires_on'>, today: string): Promise<boolean> {
-  const clear = clearToDig(ticket, today);
-  if (clear.clear_to_dig !== false) return true;
-  return confirmDialog({
-    title: 'Not clear to dig',
-    message: MSG.completeNotClearToDig(clear.clear_to_dig_reason ?? 'no valid dig safe ticket'),
-    confirmLabel: 'Mark complete anyway',
-    cancelLabel: 'Cancel',
-    danger: true,
-  });
 }

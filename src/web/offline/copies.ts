@@ -1,7 +1,6 @@
 import type { Query, QueryClient, QueryKey } from '@tanstack/react-query';
 import { replyJson } from '../api/client';
 import { offlineDb, type Copy } from './db';
-import { dropDocuments } from './documents';
 import { whenIdle } from '../components/useWhenIdle';
 
 /**
@@ -105,7 +104,6 @@ function isGone(err: unknown): boolean {
 
 /** Sign-out: this user's copies and kept documents leave the device (the outbox stays, for when they sign in again). */
 export async function dropCopies(userId: number): Promise<void> {
-  await dropDocuments(userId);
   try {
     const db = await offlineDb();
     const tx = db.transaction('copies', 'readwrite');
@@ -114,4 +112,7 @@ export async function dropCopies(userId: number): Promise<void> {
   } catch {
     // Nothing to drop.
   }
+  // Loaded here (precached, so offline too), not with the first page: only sign-out needs it.
+  const { dropDocuments } = await import('./documents');
+  await dropDocuments(userId);
 }

@@ -15,6 +15,7 @@ import {
   followQueue,
   markTicketGone,
   newIdempotencyKey,
+  nextToSend,
   rebase,
   resolve,
   retried,
@@ -75,6 +76,15 @@ class Outbox {
   private timer: ReturnType<typeof setTimeout> | null = null;
   private running: Promise<void> | null = null;
   private channel: BroadcastChannel | null = null;
+  /**
+   * The queue is shown as each read or write of it left it, in the order IndexedDB ran them:
+   * a picture taken earlier never replaces one taken later (reads and writes run concurrently).
+   */
+  private taken = 0;
+  private shown = 0;
+  /** Jobs whose lists (the job page, My Work) are to be read again once the sending is over. */
+  private changedJobs = new Set<number>();
+  private refreshTimer: ReturnType<typeof setTimeout> | null = null;
 
   subscribe = (listener: () => void) => {
     this.listeners.add(listener);
@@ -103,7 +113,13 @@ class Outbox {
 
   /** Another tab changed the queue or heard from the server. */
   private heard(m: Message) {
-    if (m.type === 'ticket') return this.keepTicket(m.ticket, false);
+    if (m.type === 'ticket') {
+      this.keepTicket(m.ticket, false);
+      // The sending tab refreshes its lists when it is done; this one a moment after the last copy.
+      if (this.refreshTimer) clearTimeout(this.refreshTimer);
+      this.refreshTimer = setTimeout(() => this.refreshLists(), 500);
+      return;
+    }
     if (m.userId !== this.userId) return;
     void this.reload().then(() => {
       if (m.sent) this.publish({ synced: true });
@@ -111,15 +127,29 @@ class Outbox {
     });
   }
 
-  /** The server's copy of a ticket, shown in this tab (and, when it came from here, in the others). */
+  /**
+   * The server's copy of a ticket, shown in this tab (and, when it came from here, in the others).
+   * Its job's lists are read again once, after the sending (refreshLists), not after each change:
+   * fifty notes would otherwise read the job and My Work fifty times while the queue empties.
+   */
   private keepTicket(ticket: Ticket, tell: boolean) {
     const qc = this.qc;
     if (!qc) return;
     const shown = qc.getQueryData<Ticket>(queryKeys.ticket(ticket.id));
     if (!shown || shown.version <= ticket.version) qc.setQueryData(queryKeys.ticket(ticket.id), ticket);
-    void qc.invalidateQueries({ queryKey: queryKeys.job(ticket.job_id) });
-    void qc.invalidateQueries({ queryKey: queryKeys.work });
+    this.changedJobs.add(ticket.job_id);
     if (tell) this.channel?.postMessage({ type: 'ticket', ticket } satisfies Message);
+  }
+
+  /** The lists that show the tickets changed meanwhile: the jobs' pages and My Work. */
+  private refreshLists() {
+    const qc = this.qc;
+    if (this.refreshTimer) clearTimeout(this.refreshTimer);
+    this.refreshTimer = null;
+    if (!qc || this.changedJobs.size === 0) return;
+    for (const jobId of this.changedJobs) void qc.invalidateQueries({ queryKey: queryKeys.job(jobId) });
+    this.changedJobs.clear();
+    void qc.invalidateQueries({ queryKey: queryKeys.work });
   }
 
   setOnline(online: boolean) {
@@ -134,25 +164,43 @@ class Outbox {
   private async reload() {
     if (this.userId === null) return this.publish({ entries: [] });
     const db = await offlineDb();
-    const entries = (await db.getAllFromIndex('outbox', 'byUser', this.userId)).sort((a, b) => a.id - b.id);
-    this.publish({ entries });
+    const read = db.getAllFromIndex('outbox', 'byUser', this.userId);
+    this.show(++this.taken, (await read).sort((a, b) => a.id - b.id));
+  }
+
+  /** Shows the queue as the read or write numbered `seq` left it, unless a later one is shown. */
+  private show(seq: number, entries: OutboxEntry[], patch: Partial<OutboxState> = {}) {
+    if (seq < this.shown) return Object.keys(patch).length ? this.publish(patch) : undefined;
+    this.shown = seq;
+    this.publish({ entries, ...patch });
   }
 
   /**
    * Reads the user's queue and writes what `decide` makes of it, in one IndexedDB transaction
    * (transactions on one store run one after the other, across tabs): a change is decided on the
-   * queue as it is, never on this tab's picture of it. Then tells the other tabs.
+   * queue as it is, never on this tab's picture of it. Then tells the other tabs, and shows the
+   * queue as this transaction left it (read and written here: not read a second time). `sent`:
+   * a change reached the server.
    */
   private async write(userId: number, decide: (entries: OutboxEntry[]) => Writes, sent = false): Promise<void> {
     const db = await offlineDb();
     const tx = db.transaction('outbox', 'readwrite');
+    const seq = ++this.taken;
     const entries = (await tx.store.index('byUser').getAll(userId)).sort((a, b) => a.id - b.id);
     const w = decide(entries);
-    const writes: Promise<unknown>[] = [...(w.put ?? []).map((e) => tx.store.put(e)), ...(w.remove ?? []).map((id) => tx.store.delete(id))];
-    if (w.add) writes.push(tx.store.add(w.add as OutboxEntry));
-    await Promise.all([...writes, tx.done]);
-    this.channel?.postMessage({ type: 'changed', userId, sent } satisfies Message);
-    if (userId === this.userId) await this.reload();
+    const puts = w.put ?? [];
+    const removed = new Set(w.remove ?? []);
+    const writes: Promise<unknown>[] = [...puts.map((e) => tx.store.put(e)), ...[...removed].map((id) => tx.store.delete(id))];
+    const added = w.add ? tx.store.add(w.add as OutboxEntry) : null;
+    const [addedId] = await Promise.all([added, ...writes, tx.done]);
+    const wrote = puts.length > 0 || removed.size > 0 || added !== null;
+    if (wrote) this.channel?.postMessage({ type: 'changed', userId, sent } satisfies Message);
+    if (userId !== this.userId) return;
+    const now = new Map(entries.map((e) => [e.id, e]));
+    for (const e of puts) now.set(e.id, e);
+    for (const id of removed) now.delete(id);
+    if (w.add && typeof addedId === 'number') now.set(addedId, { ...w.add, id: addedId } as OutboxEntry);
+    this.show(seq, [...now.values()].sort((a, b) => a.id - b.id), sent ? { synced: true } : {});
   }
 
   /** Replaces one entry by what `next` makes of it as stored now (nothing when it was discarded meanwhile). */
@@ -222,10 +270,12 @@ class Outbox {
   }
 
   /**
-   * Sends what can be sent now, one at a time, oldest first. One run at a time per page, and one
-   * sender at a time across the tabs of the app: the Web Locks API where the browser has it (every
-   * current browser on HTTPS or localhost). Without it each tab sends, and what keeps a change
-   * from being applied twice is the claim below and its Idempotency-Key.
+   * Sends what can be sent now, oldest first: several tickets at once (at most SENDERS changes on
+   * their way), each ticket's changes one after the other in the order they were made. One run
+   * at a time per page, and one sender at a time across the tabs of the app: the Web Locks API
+   * where the browser has it (every current browser on HTTPS or localhost). Without it each tab
+   * sends, and what keeps a change from being applied twice is the claim below and its
+   * Idempotency-Key.
    */
   flush(): Promise<void> {
     const locks = typeof navigator === 'undefined' ? undefined : navigator.locks;
@@ -242,20 +292,50 @@ class Outbox {
     // tried once is never merged with the next tap: its body may already be on the server).
     if (this.userId === null || !this.qc || !this.state.online) return;
     this.publish({ syncing: true });
+    /** The changes on their way, by ticket. */
+    const sending = new Map<number, Promise<void>>();
+    /** When each ticket last had a change started (nextToSend: tickets take turns). */
+    const turns = new Map<number, number>();
+    let started = 0;
+    let stop = false;
+    let failure: unknown = null;
     try {
+      // The queue as it is now: another tab may have sent, added or discarded changes. From here
+      // on this tab's writes show the queue as they leave it, and the other tabs' reach it by the
+      // channel; each claim checks the change against the queue as stored.
+      await this.reload();
       for (;;) {
-        // The queue as it is now: another tab may have sent, added or discarded changes.
-        await this.reload();
-        const [next] = sendable(this.state.entries, Date.now());
-        if (!next || !this.state.online) break;
-        const claimed = await this.claim(next);
-        if (!claimed) continue;
-        const outcome = await this.send(claimed);
-        if (outcome === 'stop') break;
+        if (!stop && this.state.online) {
+          for (const e of nextToSend(this.state.entries, Date.now(), new Set(sending.keys()), turns)) {
+            turns.set(e.ticketId, ++started);
+            const going = this.sendOne(e).then(
+              (outcome) => {
+                if (outcome === 'stop') stop = true;
+              },
+              (err: unknown) => {
+                // Not a refusal (send() keeps those on the change): the queue itself failed.
+                stop = true;
+                failure ??= err;
+              },
+            );
+            sending.set(e.ticketId, going.finally(() => sending.delete(e.ticketId)));
+          }
+        }
+        if (sending.size === 0) break;
+        // One change done (or refused, or failed): the next of its ticket, or of another, may go.
+        await Promise.race(sending.values());
       }
     } finally {
       this.publish({ syncing: false });
+      this.refreshLists();
     }
+    if (failure) throw failure;
+  }
+
+  /** Claims one change and sends it; 'done' when it was no longer there to send. */
+  private async sendOne(e: OutboxEntry): Promise<Outcome> {
+    const claimed = await this.claim(e);
+    return claimed ? this.send(claimed) : 'done';
   }
 
   /**
@@ -300,7 +380,6 @@ class Outbox {
     }
     // Done: out of the queue, and my later changes to this ticket follow it (rebase), at once.
     await this.write(e.userId, (entries) => ({ remove: [e.id], put: reply ? rebase(entries, e, e.baseVersion, reply.version) : [] }), true);
-    this.publish({ synced: true });
     return 'done';
   }
 
@@ -325,8 +404,7 @@ class Outbox {
         body: { ticketId: e.ticketId, url, thumbUrl: url, isVideo: 'false', ...(e.takenAt ? { takenAt: e.takenAt } : {}), ...(e.lat != null && e.lon != null ? { lat: e.lat, lon: e.lon } : {}) },
       });
       await qc.invalidateQueries({ queryKey: queryKeys.ticket(e.ticketId) });
-      void qc.invalidateQueries({ queryKey: queryKeys.job(e.jobId) });
-      void qc.invalidateQueries({ queryKey: queryKeys.work });
+      this.changedJobs.add(e.jobId);
       return null;
     }
     const current = qc.getQueryData<Ticket>(queryKeys.ticket(e.ticketId)) ?? (e.kind === 'ticket' && Object.keys(e.taskQty).length ? await getTicket(e.ticketId) : null);

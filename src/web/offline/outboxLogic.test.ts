@@ -21,6 +21,7 @@ import {
   resolve,
   retried,
   sendable,
+  nextToSend,
   statusText,
   tasksInConflict,
   ticketSaveOf,
@@ -123,6 +124,35 @@ describe('sendable: the order of the queue', () => {
     const c = note({ id: 3, ticketId: 8 });
     expect(sendable([a, b, c], 1000).map((x) => x.id)).toEqual([3]);
     expect(sendable([a, b, c], 5000).map((x) => x.id)).toEqual([1, 2, 3]);
+  });
+});
+
+describe('nextToSend: several tickets at once, one change of a ticket at a time', () => {
+  it("starts the oldest change of each ticket, oldest first, never a ticket's second change beside its first", () => {
+    const q = [note({ id: 1, ticketId: 7 }), note({ id: 2, ticketId: 7 }), note({ id: 3, ticketId: 8 }), change({ id: 4, ticketId: 9 }), note({ id: 5, ticketId: 8 })];
+    expect(nextToSend(q, 0, new Set()).map((x) => x.id)).toEqual([1, 3, 4]);
+    // Ticket 7's first change is on its way (still in the queue, claimed): its second waits.
+    expect(nextToSend(q, 0, new Set([7])).map((x) => x.id)).toEqual([3, 4]);
+    expect(nextToSend(q, 0, new Set([7, 8, 9])).map((x) => x.id)).toEqual([]);
+  });
+
+  it('keeps at most `max` on their way, those already going included', () => {
+    const q = [10, 11, 12, 13, 14, 15].map((t, i) => note({ id: i + 1, ticketId: t }));
+    expect(nextToSend(q, 0, new Set()).map((x) => x.id)).toEqual([1, 2, 3, 4]);
+    expect(nextToSend(q, 0, new Set([10, 11, 12]), new Map(), 4).map((x) => x.id)).toEqual([4]);
+    expect(nextToSend(q, 0, new Set([10, 11]), new Map(), 2)).toEqual([]);
+  });
+
+  it('tickets take turns: one that had no change started yet goes first, then the one that waited longest', () => {
+    const q = [note({ id: 1, ticketId: 7 }), note({ id: 2, ticketId: 7 }), note({ id: 3, ticketId: 8 }), note({ id: 4, ticketId: 9 }), note({ id: 5, ticketId: 8 })];
+    // Ticket 7 had a change started just now (turn 3), 8 before it (turn 1); 9 never had one.
+    expect(nextToSend(q, 0, new Set(), new Map([[7, 3], [8, 1]]), 2).map((x) => x.id)).toEqual([4, 3]);
+    expect(nextToSend(q, 0, new Set(), new Map([[7, 1], [8, 3], [9, 2]])).map((x) => x.id)).toEqual([1, 4, 3]);
+  });
+
+  it('follows sendable: a conflict, a deleted ticket or a backoff holds back that ticket only', () => {
+    const q = [change({ id: 1, ticketId: 7, state: 'conflict' }), note({ id: 2, ticketId: 7 }), note({ id: 3, ticketId: 8, nextAttemptAt: 5000 }), note({ id: 4, ticketId: 8 }), note({ id: 5, ticketId: 9 })];
+    expect(nextToSend(q, 1000, new Set()).map((x) => x.id)).toEqual([5]);
   });
 });
 

@@ -150,6 +150,38 @@ export function sendable(entries: readonly OutboxEntry[], now: number): OutboxEn
   return out;
 }
 
+/** At most this many changes on their way to the server at once, each of a different ticket. */
+export const SENDERS = 4;
+
+/**
+ * The changes to start sending now, beside those on their way (`sending`: their tickets): the
+ * oldest sendable change of each ticket that has none on its way, until `max` are on their way in
+ * all. A ticket's changes go one after the other, in the order they were made (a later one was
+ * made on top of the earlier: rebase); changes of different tickets do not wait for each other
+ * (decision 037, "several tickets at once"). Tickets take turns: `turns` says when each last had a
+ * change started (a larger number is later); one that has had none goes first, then the one that
+ * waited longest, so a ticket with many changes never holds back the others until it is done.
+ * Between tickets that never had a turn, the oldest change first.
+ */
+export function nextToSend(
+  entries: readonly OutboxEntry[],
+  now: number,
+  sending: ReadonlySet<number>,
+  turns: ReadonlyMap<number, number> = new Map(),
+  max: number = SENDERS,
+): OutboxEntry[] {
+  const firsts: OutboxEntry[] = [];
+  const seen = new Set(sending);
+  for (const e of sendable(entries, now)) {
+    if (seen.has(e.ticketId)) continue;
+    seen.add(e.ticketId);
+    firsts.push(e);
+  }
+  const turn = (e: OutboxEntry) => turns.get(e.ticketId) ?? -Infinity;
+  // A stable sort: equal turns keep the order the changes were made in.
+  return firsts.sort((a, b) => turn(a) - turn(b) || a.id - b.id).slice(0, Math.max(0, max - sending.size));
+}
+
 /**
  * After one of my changes to a ticket was applied (version `sent` became `reply`), my later
  * changes to that ticket that were made on the same copy now apply on top of it: they move to

@@ -1,9 +1,9 @@
 import { eq, inArray } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ROLE } from '../../../shared/constants';
+import { ROLE, WORK_LIMIT, WORK_LIMIT_MAX } from '../../../shared/constants';
 import { jobSchema } from '../../../shared/jobs.schemas';
 import { dateValue, textKey } from '../../../shared/sorting';
-import { WORK_LIMIT, WORK_LIMIT_MAX, workReply, type WorkTicket } from '../../../shared/work.schemas';
+import { workReply, type WorkTicket } from '../../../shared/work.schemas';
 import { queryStats } from '../../db/client';
 import { jobs, poles, tickets, users } from '../../db/schema/index';
 import { createTestApp } from '../../test/harness';

@@ -8,7 +8,7 @@ import { isoToUs } from '../../../shared/dates';
 import { byDistance, formatDistance } from '../../../shared/distance';
 import { fullName } from '../../../shared/names';
 import { can } from '../../../shared/permissions';
-import { WORK_LIMIT, WORK_LIMIT_MAX } from '../../../shared/work.schemas';
+import { WORK_LIMIT, WORK_LIMIT_MAX } from '../../../shared/constants';
 import { isOverdue, localIsoDay } from '../../../shared/ticket-state';
 import { clearToDig, ticketExpiry } from '../../../shared/dig-safe';
 import { companyDay } from '../../api/session';

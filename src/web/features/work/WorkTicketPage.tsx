@@ -42,7 +42,8 @@ import { isHeld, photoRoom, tasksInConflict, withQueued, type NoteChange, type O
 import { preparePhoto } from '../../offline/photo';
 import { isOverdue, localIsoDay } from '../../../shared/ticket-state';
 import { companyDay } from '../../api/session';
-import { confirmCompleteDig, NotClearToDig, RecordExpiry } from '../../components/DigSafe';
+import { NotClearToDig, RecordExpiry } from '../../components/DigSafe';
+import { confirmCompleteDig } from '../../components/confirmCompleteDig';
 import { useJobHeader } from './api/jobHeader';
 import { CompletionRecord, PhotoChecks } from '../../components/Evidence';
 import { positionAtTap } from '../../components/geolocation';

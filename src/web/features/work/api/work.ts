@@ -1,5 +1,6 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { WORK_LIMIT, type WorkReply, type WorkTicket } from '../../../../shared/work.schemas';
+import { WORK_LIMIT } from '../../../../shared/constants';
+import type { WorkReply, WorkTicket } from '../../../../shared/work.schemas';
 import { apiFetch } from '../../../api/client';
 import { queryKeys } from '../../../api/queryKeys';
 

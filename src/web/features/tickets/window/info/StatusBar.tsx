@@ -2,7 +2,7 @@ import { Badge, Button, Group, Paper, Text } from '@mantine/core';
 import { IconCircleCheck, IconRotate } from '@tabler/icons-react';
 import { TICKET_STATUS } from '../../../../../shared/constants';
 import { companyDay } from '../../../../api/session';
-import { confirmCompleteDig } from '../../../../components/DigSafe';
+import { confirmCompleteDig } from '../../../../components/confirmCompleteDig';
 import { CompletionRecord } from '../../../../components/Evidence';
 import type { TicketDraft } from '../ticketDraft';
 

@@ -1,0 +1,73 @@
+/**
+ * The field-mode sync figure alone (bench/lib/field.ts, "50 notes queued offline, synced"), on a
+ * fresh copy of the bench data, against the built app (dist/web: run `npx vite build` first):
+ *
+ *   npx tsx bench/field-sync.ts [--db pglite|postgres] [--runs 3] [--port 4331]
+ *
+ * Same method as `npm run bench`'s row (measureField with no repeat visits and no photo: a first
+ * visit, then the sync runs). Run it under `flock /work/bench.lock` on a shared machine.
+ */
+import os from 'node:os';
+import { and, eq } from 'drizzle-orm';
+import { users } from '../src/server/db/schema/index';
+import { hashPassword } from '../src/server/modules/auth/passwords';
+import { startServer } from '../src/server/test/server-process';
+import { BENCH_FOREMAN, BENCH_PASSWORD, JWT_SECRET, benchTarget, dropRun, prepareRun, readManifest, type Kind } from './lib/common';
+import { measureField } from './lib/field';
+import { openRunInProcess } from './lib/in-process';
+
+const arg = (name: string) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1] : undefined;
+};
+const t = benchTarget((arg('db') as Kind | undefined) ?? 'pglite');
+const m = readManifest(t);
+if (!m) throw new Error(`no bench data at ${t.manifestPath}: npm run bench:data`);
+const runs = Number(arg('runs') ?? 3);
+const port = arg('port') ? Number(arg('port')) : undefined;
+
+await prepareRun(t);
+{
+  // As npm run bench does on its copy: the foreman (invited, so without a password) gets the bench's.
+  const { database, ctx } = await openRunInProcess(t);
+  try {
+    await ctx.db
+      .update(users)
+      .set({ passwordHash: await hashPassword(BENCH_PASSWORD) })
+      .where(and(eq(users.companyId, m.companyId), eq(users.email, BENCH_FOREMAN)));
+  } finally {
+    await database.close();
+  }
+}
+const server = await startServer({
+  env: { NODE_ENV: 'production', DATA_DIR: t.runDir, ...(t.runUrl ? { DATABASE_URL: t.runUrl } : {}), JWT_SECRET, SEED_DEMO: '0', LOG_LEVEL: 'warn' },
+  port,
+  timeoutMs: 120_000,
+});
+try {
+  await server.ready;
+  const login = async (email: string) => {
+    const res = await fetch(`${server.origin}/api/v1/crew/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: BENCH_PASSWORD }) });
+    if (!res.ok) throw new Error(`sign-in as ${email}: ${res.status}`);
+    return ((await res.json()) as { token: string }).token;
+  };
+  const started = os.loadavg();
+  const fig = await measureField({
+    origin: server.origin,
+    relayPort: port === undefined ? undefined : port + 1,
+    token: await login(BENCH_FOREMAN),
+    checkToken: await login(m.adminEmail),
+    visits: 0,
+    photo: false,
+    syncRuns: runs,
+    timeBudgetMs: 240_000,
+    log: (s) => console.log(s),
+  });
+  const ended = os.loadavg();
+  const la = (l: number[]) => l.map((x) => x.toFixed(2)).join(' / ');
+  console.log(`sync: median ${fig.syncMs?.toFixed(0)} ms over ${fig.syncRuns} runs; arrived ${fig.syncArrived.join(', ')}; load ${la(started)} → ${la(ended)}`);
+  for (const n of fig.notes) console.log(`note: ${n}`);
+} finally {
+  await server.stop();
+  await dropRun(t);
+}
