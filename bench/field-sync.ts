@@ -11,8 +11,8 @@ import os from 'node:os';
 import { and, eq } from 'drizzle-orm';
 import { users } from '../src/server/db/schema/index';
 import { hashPassword } from '../src/server/modules/auth/passwords';
-import { startServer } from '../src/server/test/server-process';
-import { BENCH_FOREMAN, BENCH_PASSWORD, JWT_SECRET, benchTarget, dropRun, prepareRun, readManifest, type Kind } from './lib/common';
+import { withBenchServer } from './lib/bench-server';
+import { BENCH_FOREMAN, BENCH_PASSWORD, benchTarget, readManifest, type Kind } from './lib/common';
 import { measureField } from './lib/field';
 import { openRunInProcess } from './lib/in-process';
 
@@ -26,9 +26,8 @@ if (!m) throw new Error(`no bench data at ${t.manifestPath}: npm run bench:data`
 const runs = Number(arg('runs') ?? 3);
 const port = arg('port') ? Number(arg('port')) : undefined;
 
-await prepareRun(t);
-{
-  // As npm run bench does on its copy: the foreman (invited, so without a password) gets the bench's.
+// As npm run bench does on its copy: the foreman (invited, so without a password) gets the bench's.
+const prepare = async () => {
   const { database, ctx } = await openRunInProcess(t);
   try {
     await ctx.db
@@ -38,22 +37,11 @@ await prepareRun(t);
   } finally {
     await database.close();
   }
-}
-const server = await startServer({
-  env: { NODE_ENV: 'production', DATA_DIR: t.runDir, ...(t.runUrl ? { DATABASE_URL: t.runUrl } : {}), JWT_SECRET, SEED_DEMO: '0', LOG_LEVEL: 'warn' },
-  port,
-  timeoutMs: 120_000,
-});
-try {
-  await server.ready;
-  const login = async (email: string) => {
-    const res = await fetch(`${server.origin}/api/v1/crew/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: BENCH_PASSWORD }) });
-    if (!res.ok) throw new Error(`sign-in as ${email}: ${res.status}`);
-    return ((await res.json()) as { token: string }).token;
-  };
+};
+await withBenchServer(t, { port, prepare }, async ({ origin, login }) => {
   const started = os.loadavg();
   const fig = await measureField({
-    origin: server.origin,
+    origin,
     relayPort: port === undefined ? undefined : port + 1,
     token: await login(BENCH_FOREMAN),
     checkToken: await login(m.adminEmail),
@@ -67,7 +55,5 @@ try {
   const la = (l: number[]) => l.map((x) => x.toFixed(2)).join(' / ');
   console.log(`sync: median ${fig.syncMs?.toFixed(0)} ms over ${fig.syncRuns} runs; arrived ${fig.syncArrived.join(', ')}; load ${la(started)} → ${la(ended)}`);
   for (const n of fig.notes) console.log(`note: ${n}`);
-} finally {
-  await server.stop();
-  await dropRun(t);
-}
+});
+

@@ -12,8 +12,8 @@
  * the start: a first import measured here is, if anything, the colder one.
  */
 import path from 'node:path';
-import { startServer } from '../src/server/test/server-process';
-import { BENCH_PASSWORD, benchTarget, dropRun, http, parseArgs, prepareRun, readManifest, round, serverEnv, type Kind } from './lib/common';
+import { withBenchServer } from './lib/bench-server';
+import { benchTarget, parseArgs, readManifest, round, type Kind } from './lib/common';
 import { exceljsAloneSeconds, importFigures, timeImports } from './lib/import';
 
 const args = parseArgs(process.argv.slice(2));
@@ -25,48 +25,40 @@ async function main() {
   const t = benchTarget(typeof args.db === 'string' ? (args.db as Kind) : undefined);
   const m = readManifest(t);
   if (!m) throw new Error(`no bench data at ${t.manifestPath}: run npm run bench:data first`);
-  await prepareRun(t);
-  try {
-    const exceljsSeconds = await exceljsAloneSeconds(m);
+  const nodeArgs = typeof args.prof === 'string' ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(args.prof)}`] : [];
+  let exceljsSeconds = 0;
+  const prepare = async () => {
+    exceljsSeconds = await exceljsAloneSeconds(m);
     log(`exceljs alone: ${exceljsSeconds.toFixed(2)} s`);
-    const nodeArgs = typeof args.prof === 'string' ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(args.prof)}`] : [];
-    const server = await startServer({ env: serverEnv(t), port, timeoutMs: 120_000, nodeArgs });
-    try {
-      await server.ready;
-      const login = await http(server.origin, 'POST', '/api/v1/crew/login', undefined, { email: m.adminEmail, password: BENCH_PASSWORD });
-      if (login.status !== 200) throw new Error(`sign-in failed: ${login.status}`);
-      const done = await timeImports(server.origin, login.json.token as string, m, runs, log);
-      if (!done) throw new Error('GET /jobs does not answer 200');
-      const f = importFigures(done, m, exceljsSeconds);
-      console.log(
-        JSON.stringify(
-          {
-            db: t.kind,
-            rows: m.workbook.rows,
-            tickets: f.tickets,
-            first: { seconds: round(f.first.seconds, 2), healthMaxMs: round(f.first.healthMaxMs, 0), healthFailures: f.first.healthFailures },
-            after: {
-              seconds: round(f.seconds, 2),
-              exceljsSeconds: round(exceljsSeconds, 2),
-              ratio: round(f.seconds / exceljsSeconds, 2),
-              healthMaxMs: round(f.healthMaxMs, 0),
-              healthP99Ms: round(f.healthP99Ms, 0),
-              healthSamples: f.healthSamples,
-              healthFailures: f.healthFailures,
-            },
-            each: done.map((r) => round(r.seconds, 2)),
+  };
+  // stopGraceMs: SIGTERM, with time to exit by itself, so that --cpu-prof writes its profile.
+  await withBenchServer(t, { port, nodeArgs, stopGraceMs: 30_000, prepare }, async ({ origin, login }) => {
+    const done = await timeImports(origin, await login(m.adminEmail), m, runs, log);
+    if (!done) throw new Error('GET /jobs does not answer 200');
+    const f = importFigures(done, m, exceljsSeconds);
+    console.log(
+      JSON.stringify(
+        {
+          db: t.kind,
+          rows: m.workbook.rows,
+          tickets: f.tickets,
+          first: { seconds: round(f.first.seconds, 2), healthMaxMs: round(f.first.healthMaxMs, 0), healthFailures: f.first.healthFailures },
+          after: {
+            seconds: round(f.seconds, 2),
+            exceljsSeconds: round(exceljsSeconds, 2),
+            ratio: round(f.seconds / exceljsSeconds, 2),
+            healthMaxMs: round(f.healthMaxMs, 0),
+            healthP99Ms: round(f.healthP99Ms, 0),
+            healthSamples: f.healthSamples,
+            healthFailures: f.healthFailures,
           },
-          null,
-          2,
-        ),
-      );
-    } finally {
-      // SIGTERM: the server exits by itself, so --cpu-prof writes its profile.
-      await server.stop(30_000);
-    }
-  } finally {
-    await dropRun(t);
-  }
+          each: done.map((r) => round(r.seconds, 2)),
+        },
+        null,
+        2,
+      ),
+    );
+  });
 }
 
 main().catch((err) => {

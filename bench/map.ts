@@ -14,10 +14,10 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium } from '@playwright/test';
-import { startServer } from '../src/server/test/server-process';
 import { SESSION_COOKIE } from '../src/shared/constants';
 import { CHROMIUM_ARGS } from '../playwright.config';
-import { BENCH_PASSWORD, JWT_SECRET, benchTarget, dropRun, parseArgs, prepareRun, readManifest } from './lib/common';
+import { withBenchServer } from './lib/bench-server';
+import { benchTarget, parseArgs, readManifest } from './lib/common';
 import { MAP_VIEW, gestures, measureMap } from './lib/map';
 
 const args = parseArgs(process.argv.slice(2));
@@ -83,32 +83,16 @@ async function main() {
   const m = readManifest(t);
   if (!m) throw new Error(`no bench data at ${t.manifestPath}: npm run bench:data (or copy .tmp/bench)`);
   if (!existsSync('dist/web/index.html')) throw new Error('no dist/web: npx vite build');
-  await prepareRun(t);
-  const server = await startServer({
-    env: { NODE_ENV: 'production', DATA_DIR: t.runDir, JWT_SECRET, SEED_DEMO: '0', LOG_LEVEL: 'warn' },
-    port: args.port ? Number(args.port) : undefined,
-    timeoutMs: 120_000,
-  });
-  try {
-    await server.ready;
-    const res = await fetch(`${server.origin}/api/v1/crew/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: m.adminEmail, password: BENCH_PASSWORD }),
-    });
-    if (res.status !== 200) throw new Error(`sign-in failed: ${res.status}`);
-    const { token } = (await res.json()) as { token: string };
+  await withBenchServer(t, { port: args.port ? Number(args.port) : undefined }, async ({ origin, login }) => {
+    const token = await login(m.adminEmail);
     log(`load average at start: ${os.loadavg().map((n) => n.toFixed(1)).join(' / ')}`);
-    if (typeof args.trace === 'string') await trace(server.origin, token, m.bigJobId, args.trace);
+    if (typeof args.trace === 'string') await trace(origin, token, m.bigJobId, args.trace);
     else {
-      const f = await measureMap({ origin: server.origin, token, bigJobId: m.bigJobId, runs, timeBudgetMs: 240_000, log });
+      const f = await measureMap({ origin, token, bigJobId: m.bigJobId, runs, timeBudgetMs: 240_000, log });
       console.log(JSON.stringify(f, null, 2));
     }
     log(`load average at end: ${os.loadavg().map((n) => n.toFixed(1)).join(' / ')}`);
-  } finally {
-    await server.stop();
-    await dropRun(t);
-  }
+  });
 }
 
 main().catch((e) => {

@@ -19,9 +19,10 @@ import path from 'node:path';
 import { chromium } from '@playwright/test';
 import { CHROMIUM_ARGS } from '../playwright.config';
 import { SESSION_COOKIE } from '../src/shared/constants';
-import { ROOT, startServer } from '../src/server/test/server-process';
+import { ROOT } from '../src/server/test/server-process';
 import { measureBrowser } from './lib/browser';
-import { BENCH_PASSWORD, JWT_SECRET, benchTarget, dropRun, parseArgs, prepareRun, readManifest, round } from './lib/common';
+import { withBenchServer } from './lib/bench-server';
+import { benchTarget, parseArgs, readManifest, round } from './lib/common';
 import { CPU_SLOWDOWN, measureVitals, totalBlockingTime } from './lib/vitals';
 
 const args = parseArgs(process.argv.slice(2));
@@ -128,22 +129,8 @@ async function main() {
   if (!m) throw new Error(`no bench data (${t.manifestPath}): npm run bench:data -- --db pglite`);
   if (!existsSync(path.join(ROOT, 'dist/web/index.html'))) throw new Error('no web build: npx vite build');
   log(`load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}; copying the bench data…`);
-  await prepareRun(t);
-  const server = await startServer({
-    env: { NODE_ENV: 'production', DATA_DIR: t.runDir, JWT_SECRET, SEED_DEMO: '0', LOG_LEVEL: 'warn' },
-    port: PORT,
-    timeoutMs: 120_000,
-  });
-  try {
-    await server.ready;
-    const origin = server.origin;
-    const res = await fetch(`${origin}/api/v1/crew/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json' },
-      body: JSON.stringify({ email: m.adminEmail, password: BENCH_PASSWORD }),
-    });
-    if (res.status !== 200) throw new Error(`sign-in failed: ${res.status}`);
-    const token = ((await res.json()) as { token: string }).token;
+  await withBenchServer(t, { port: PORT }, async ({ origin, login }) => {
+    const token = await login(m.adminEmail);
     if (typeof args.profile === 'string') {
       // A warm-up load first, as the figures have: the server keeps its reply.
       await fetch(`${origin}/api/v1/jobs/${m.bigJobId}`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.arrayBuffer());
@@ -165,10 +152,7 @@ async function main() {
       notes: [...b.notes, ...v.notes],
     };
     console.log(JSON.stringify(out, null, 2));
-  } finally {
-    await server.stop();
-    await dropRun(t);
-  }
+  });
 }
 
 main().catch((e) => {

@@ -1,0 +1,40 @@
+import { startServer, type ServerProcess } from '../../src/server/test/server-process';
+import { BENCH_PASSWORD, dropRun, http, prepareRun, serverEnv, type Target } from './common';
+
+export interface BenchServer {
+  server: ServerProcess;
+  origin: string;
+  /** A bearer token of a bench account (BENCH_PASSWORD). */
+  login(email: string): Promise<string>;
+}
+
+/**
+ * The real server (production mode) on a fresh copy of the bench data, for `fn`; then stopped and
+ * the copy dropped. The one-figure scripts (bench/import.ts, map.ts, vitals-only.ts,
+ * field-sync.ts) all start it this way, as `npm run bench` does for its rows. `prepare` runs on
+ * the copy before the server opens it (e.g. a password for the invited foreman).
+ */
+export async function withBenchServer<T>(
+  t: Target,
+  opts: { port?: number; nodeArgs?: string[]; stopGraceMs?: number; prepare?: () => Promise<void> },
+  fn: (s: BenchServer) => Promise<T>,
+): Promise<T> {
+  await prepareRun(t);
+  try {
+    await opts.prepare?.();
+    const server = await startServer({ env: serverEnv(t), port: opts.port, timeoutMs: 120_000, nodeArgs: opts.nodeArgs });
+    try {
+      await server.ready;
+      const login = async (email: string) => {
+        const res = await http(server.origin, 'POST', '/api/v1/crew/login', undefined, { email, password: BENCH_PASSWORD });
+        if (res.status !== 200) throw new Error(`sign-in as ${email}: ${res.status}`);
+        return res.json.token as string;
+      };
+      return await fn({ server, origin: server.origin, login });
+    } finally {
+      await server.stop(opts.stopGraceMs);
+    }
+  } finally {
+    await dropRun(t);
+  }
+}
