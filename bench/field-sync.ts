@@ -11,8 +11,8 @@ import os from 'node:os';
 import { and, eq } from 'drizzle-orm';
 import { users } from '../src/server/db/schema/index';
 import { hashPassword } from '../src/server/modules/auth/passwords';
-import { withBenchServer } from './lib/bench-server';
-import { BENCH_FOREMAN, BENCH_PASSWORD, benchTarget, readManifest, type Kind } from './lib/common';
+import { browserBenchData, withBenchServer } from './lib/bench-server';
+import { BENCH_FOREMAN, BENCH_PASSWORD, type Kind } from './lib/common';
 import { measureField } from './lib/field';
 import { openRunInProcess } from './lib/in-process';
 
@@ -20,9 +20,7 @@ const arg = (name: string) => {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? process.argv[i + 1] : undefined;
 };
-const t = benchTarget((arg('db') as Kind | undefined) ?? 'pglite');
-const m = readManifest(t);
-if (!m) throw new Error(`no bench data at ${t.manifestPath}: npm run bench:data`);
+const { t, m } = browserBenchData((arg('db') as Kind | undefined) ?? 'pglite');
 const runs = Number(arg('runs') ?? 3);
 const port = arg('port') ? Number(arg('port')) : undefined;
 

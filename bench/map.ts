@@ -10,14 +10,14 @@
  * one gesture run to DIR/map-load.json and DIR/map-gestures.json, for DevTools' Performance panel.
  * Measure through the shared lock: `flock /work/bench.lock npx tsx bench/map.ts`.
  */
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium } from '@playwright/test';
 import { SESSION_COOKIE } from '../src/shared/constants';
 import { CHROMIUM_ARGS } from '../playwright.config';
-import { withBenchServer } from './lib/bench-server';
-import { benchTarget, parseArgs, readManifest } from './lib/common';
+import { browserBenchData, withBenchServer } from './lib/bench-server';
+import { parseArgs } from './lib/common';
 import { MAP_VIEW, gestures, measureMap } from './lib/map';
 
 const args = parseArgs(process.argv.slice(2));
@@ -79,10 +79,7 @@ async function trace(origin: string, token: string, jobId: number, dir: string) 
 }
 
 async function main() {
-  const t = benchTarget('pglite');
-  const m = readManifest(t);
-  if (!m) throw new Error(`no bench data at ${t.manifestPath}: npm run bench:data (or copy .tmp/bench)`);
-  if (!existsSync('dist/web/index.html')) throw new Error('no dist/web: npx vite build');
+  const { t, m } = browserBenchData();
   await withBenchServer(t, { port: args.port ? Number(args.port) : undefined }, async ({ origin, login }) => {
     const token = await login(m.adminEmail);
     log(`load average at start: ${os.loadavg().map((n) => n.toFixed(1)).join(' / ')}`);

@@ -13,16 +13,15 @@
  *                            the most self time during them
  *            --profile FILE --profile-sort  the same for two re-sorts of the table on the wide screen
  */
-import { existsSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium } from '@playwright/test';
 import { CHROMIUM_ARGS } from '../playwright.config';
 import { SESSION_COOKIE } from '../src/shared/constants';
-import { ROOT } from '../src/server/test/server-process';
 import { measureBrowser } from './lib/browser';
-import { withBenchServer } from './lib/bench-server';
-import { benchTarget, parseArgs, readManifest, round } from './lib/common';
+import { browserBenchData, withBenchServer } from './lib/bench-server';
+import { parseArgs, round } from './lib/common';
 import { CPU_SLOWDOWN, measureVitals, totalBlockingTime } from './lib/vitals';
 
 const args = parseArgs(process.argv.slice(2));
@@ -124,10 +123,7 @@ async function profileLoad(origin: string, url: string, token: string, file: str
 }
 
 async function main() {
-  const t = benchTarget('pglite');
-  const m = readManifest(t);
-  if (!m) throw new Error(`no bench data (${t.manifestPath}): npm run bench:data -- --db pglite`);
-  if (!existsSync(path.join(ROOT, 'dist/web/index.html'))) throw new Error('no web build: npx vite build');
+  const { t, m } = browserBenchData();
   log(`load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}; copying the bench data…`);
   await withBenchServer(t, { port: PORT }, async ({ origin, login }) => {
     const token = await login(m.adminEmail);

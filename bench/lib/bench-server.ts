@@ -1,5 +1,16 @@
-import { startServer, type ServerProcess } from '../../src/server/test/server-process';
-import { BENCH_PASSWORD, dropRun, http, prepareRun, serverEnv, type Target } from './common';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { ROOT, startServer, type ServerProcess } from '../../src/server/test/server-process';
+import { BENCH_PASSWORD, benchTarget, dropRun, http, prepareRun, readManifest, serverEnv, type Kind, type Target } from './common';
+
+/** The bench data of `kind` and the built app, which the browser figures need; a clear error naming the command that makes what is missing. */
+export function browserBenchData(kind: Kind = 'pglite') {
+  const t = benchTarget(kind);
+  const m = readManifest(t);
+  if (!m) throw new Error(`no bench data at ${t.manifestPath}: npm run bench:data -- --db ${kind}`);
+  if (!existsSync(path.join(ROOT, 'dist/web/index.html'))) throw new Error('no web build (dist/web): npx vite build');
+  return { t, m };
+}
 
 export interface BenchServer {
   server: ServerProcess;
