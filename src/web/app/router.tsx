@@ -58,20 +58,34 @@ function Home() {
  * other (issue 15: a 5,000-ticket job usable < 1.5 s): the job itself (the page reads the same
  * query), the page's code, which RequireAuth would otherwise ask for only once the session check
  * has answered, and, when this device last showed the tickets on a map, the map's code and
- * config. Nothing waits for them here; errors show on the page itself. Run before the first paint
- * of every move to another job (opening or closing a ticket of the same job starts nothing).
+ * config. Nothing waits for them here; errors show on the page itself.
  */
+function prefetchJob(id: number) {
+  if (!isSignedIn()) return;
+  void queryClient.prefetchQuery(jobQuery(id));
+  // The map before the page's chunk: the browser opens at most 6 connections to the server, and
+  // the page's chunk brings some 40 small ones; asked after them, the map's chunk arrived after
+  // the job itself and delayed the first points (trace of a 5,000-ticket job, issue 15).
+  if (rememberedTicketView() === 'map') preloadTicketMap(queryClient);
+  void loadJobPage().catch(() => {}); // a failed chunk is the lazy page's to report
+}
+
+// A page opened at /job?id=… asks for all that as this module loads, beside the session check,
+// not after React's first render: that render (and the app's start before it) took 150–400 ms of
+// a cold load of the big job, with the job's request and the page's ~45 chunks waiting behind it
+// (trace, issue 27). The hook below then finds the query fresh or on its way (staleTime): no
+// second request.
+if (typeof window !== 'undefined' && window.location.pathname === '/job') {
+  const id = jobIdFrom(new URLSearchParams(window.location.search));
+  if (id !== null) prefetchJob(id);
+}
+
+/** The same before the first paint of every move to another job (opening or closing a ticket of the same job starts nothing). */
 function usePrefetchJob() {
   const { pathname, search } = useLocation();
   const id = pathname === '/job' ? jobIdFrom(new URLSearchParams(search)) : null;
   useLayoutEffect(() => {
-    if (id === null || !isSignedIn()) return;
-    void queryClient.prefetchQuery(jobQuery(id));
-    // The map before the page's chunk: the browser opens at most 6 connections to the server, and
-    // the page's chunk brings some 40 small ones; asked after them, the map's chunk arrived after
-    // the job itself and delayed the first points (trace of a 5,000-ticket job, issue 15).
-    if (rememberedTicketView() === 'map') preloadTicketMap(queryClient);
-    void loadJobPage().catch(() => {}); // a failed chunk is the lazy page's to report
+    if (id !== null) prefetchJob(id);
   }, [id]);
 }
 
