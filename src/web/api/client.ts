@@ -32,6 +32,14 @@ export interface ApiOptions {
   public?: boolean;
   /** Extra request headers (the outbox's Idempotency-Key). */
   headers?: Record<string, string>;
+  /**
+   * A reply that may be large and is kept offline (a job, My Work): read as the bytes it came as,
+   * which a large one's offline copy then stores (replyJson). Only these: a reply drained straight
+   * into a Blob never passes through the page, so DevTools (and a browser test reading the reply)
+   * see no body; and reading the text, then cloning or encoding it, cost a phone's page as much as
+   * the copy saves.
+   */
+  keepBytes?: boolean;
 }
 
 /** Sends a call with the session cookie and our CSRF header; a network failure becomes ApiError(0). */
@@ -90,6 +98,11 @@ export const replyJson = (data: unknown): Blob | undefined => (data !== null && 
  */
 export async function apiFetch<T>(path: string, opts: ApiOptions = {}): Promise<T> {
   const res = await send(path, opts, 'application/json');
+  if (!opts.keepBytes) {
+    const body = parseJson(await res.text());
+    if (!res.ok) throw failure(res, body, opts);
+    return body as T;
+  }
   // The bytes first, then their text: the bytes are what an offline copy keeps.
   const bytes = await res.blob();
   const body = parseJson(await bytes.text());

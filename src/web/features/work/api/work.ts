@@ -19,7 +19,7 @@ export const workQuery = (foremanId: number | null, limit = WORK_LIMIT) => {
   const query = params.toString();
   return queryOptions({
     queryKey: limit === WORK_LIMIT ? queryKeys.workOf(foremanId) : [...queryKeys.workOf(foremanId), limit],
-    queryFn: ({ signal }) => apiFetch<WorkReply>(query ? `/work?${query}` : '/work', { signal }),
+    queryFn: ({ signal }) => apiFetch<WorkReply>(query ? `/work?${query}` : '/work', { signal, keepBytes: true }),
     placeholderData: keepPreviousData,
   });
 };
