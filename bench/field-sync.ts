@@ -8,13 +8,9 @@
  * visit, then the sync runs). Run it under `flock /work/bench.lock` on a shared machine.
  */
 import os from 'node:os';
-import { and, eq } from 'drizzle-orm';
-import { users } from '../src/server/db/schema/index';
-import { hashPassword } from '../src/server/modules/auth/passwords';
-import { browserBenchData, withBenchServer } from './lib/bench-server';
-import { BENCH_FOREMAN, BENCH_PASSWORD, type Kind } from './lib/common';
+import { browserBenchData, giveForemanPassword, withBenchServer } from './lib/bench-server';
+import { BENCH_FOREMAN, type Kind } from './lib/common';
 import { measureField } from './lib/field';
-import { openRunInProcess } from './lib/in-process';
 
 const arg = (name: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -24,19 +20,7 @@ const { t, m } = browserBenchData((arg('db') as Kind | undefined) ?? 'pglite');
 const runs = Number(arg('runs') ?? 3);
 const port = arg('port') ? Number(arg('port')) : undefined;
 
-// As npm run bench does on its copy: the foreman (invited, so without a password) gets the bench's.
-const prepare = async () => {
-  const { database, ctx } = await openRunInProcess(t);
-  try {
-    await ctx.db
-      .update(users)
-      .set({ passwordHash: await hashPassword(BENCH_PASSWORD) })
-      .where(and(eq(users.companyId, m.companyId), eq(users.email, BENCH_FOREMAN)));
-  } finally {
-    await database.close();
-  }
-};
-await withBenchServer(t, { port, prepare }, async ({ origin, login }) => {
+await withBenchServer(t, { port, prepare: () => giveForemanPassword(t, m) }, async ({ origin, login }) => {
   const started = os.loadavg();
   const fig = await measureField({
     origin,

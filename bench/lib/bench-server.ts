@@ -1,7 +1,11 @@
 import { existsSync } from 'node:fs';
+import { and, eq } from 'drizzle-orm';
 import path from 'node:path';
 import { ROOT, startServer, type ServerProcess } from '../../src/server/test/server-process';
-import { BENCH_PASSWORD, benchTarget, dropRun, http, prepareRun, readManifest, serverEnv, type Kind, type Target } from './common';
+import { users } from '../../src/server/db/schema/index';
+import { hashPassword } from '../../src/server/modules/auth/passwords';
+import { BENCH_FOREMAN, BENCH_PASSWORD, benchTarget, dropRun, http, prepareRun, readManifest, serverEnv, type Kind, type Manifest, type Target } from './common';
+import { openRunInProcess } from './in-process';
 
 /** The bench data of `kind` and the built app, which the browser figures need; a clear error naming the command that makes what is missing. */
 export function browserBenchData(kind: Kind = 'pglite') {
@@ -10,6 +14,22 @@ export function browserBenchData(kind: Kind = 'pglite') {
   if (!m) throw new Error(`no bench data at ${t.manifestPath}: npm run bench:data -- --db ${kind}`);
   if (!existsSync(path.join(ROOT, 'dist/web/index.html'))) throw new Error('no web build (dist/web): npx vite build');
   return { t, m };
+}
+
+/**
+ * On the run's copy, as npm run bench does: the foreman whose My Work the field figures read
+ * (invited, so without a password) gets the bench's. For withBenchServer's `prepare`.
+ */
+export async function giveForemanPassword(t: Target, m: Manifest): Promise<void> {
+  const { database, ctx } = await openRunInProcess(t);
+  try {
+    await ctx.db
+      .update(users)
+      .set({ passwordHash: await hashPassword(BENCH_PASSWORD) })
+      .where(and(eq(users.companyId, m.companyId), eq(users.email, BENCH_FOREMAN)));
+  } finally {
+    await database.close();
+  }
 }
 
 export interface BenchServer {
