@@ -46,7 +46,10 @@ for (const size of [
       // spinner on screen for a few milliseconds was scanned once in a hundred runs (a CI failure).
       let release = () => {};
       const held = new Promise<void>((resolve) => (release = resolve));
-      await page.route('**/api/v1/jobs', async (route) => {
+      // A predicate, not the glob '**/api/v1/jobs': the list asks for /jobs?limit=…, which a glob
+      // without the query never matched, so the hold did nothing (stop 38's CI failure).
+      const jobList = (url: URL) => url.pathname === '/api/v1/jobs';
+      await page.route(jobList, async (route) => {
         await held;
         await route.continue();
       });
@@ -55,7 +58,7 @@ for (const size of [
       await scan(page, 'jobs, loading', found);
       release();
       await expect(page.getByRole('progressbar', { name: 'Loading jobs' })).toBeHidden();
-      await page.unroute('**/api/v1/jobs');
+      await page.unroute(jobList);
 
       await page.getByRole('button', { name: 'Create Job' }).click();
       await expect(page.getByRole('dialog')).toBeVisible();
