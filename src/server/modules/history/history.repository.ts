@@ -60,6 +60,12 @@ export async function insertImportEntries(
     order by w.id`);
 }
 
+/** The ids of the company's tickets under `jobId`, ascending (the tickets a staged import wrote there). */
+export async function ticketIdsOfJob(db: DbOrTx, companyId: number, jobId: number): Promise<number[]> {
+  const rows = rowsOf<{ id: number }>(await db.execute(sql`select id from tickets where company_id = ${companyId} and job_id = ${jobId} order by id`));
+  return rows.map((r) => Number(r.id));
+}
+
 /** The tasks of these tickets as an import entry states them (its "before"), one statement. */
 export async function taskCounts(db: DbOrTx, companyId: number, ticketIds: readonly number[]): Promise<Map<number, unknown>> {
   if (!ticketIds.length) return new Map();

@@ -2,12 +2,13 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { and, asc, count, eq, inArray, like } from 'drizzle-orm';
 import { defaultMappings } from '../../../shared/excel';
 import { queryStats } from '../../db/client';
-import { companies, jobs, poles, tickets, ticketTasks, units, users, utilities, workOrders } from '../../db/schema/index';
+import { companies, history, jobs, poles, tickets, ticketTasks, units, users, utilities, workOrders } from '../../db/schema/index';
+import { recordImportInParts } from '../history/history.service';
 import { createTestApp } from '../../test/harness';
 import { countOf, importFootprint } from '../../test/import-footprint';
 import { importTicketsStaged, writeStagedImport } from './staged-write';
 import type { ImportTicket, ImportUnit } from './types';
-import { discardAbandonedImports } from './staged-import.repository';
+import { discardAbandonedImports, discardStagedImport } from './staged-import.repository';
 import { generateTicketWorkbook } from '../../test/generate-workbook';
 import { columnsOf, parseWorkbook } from './read/workbook';
 import { workbookImportOf } from './worker/convert-workbook';
@@ -315,4 +316,38 @@ describe('writeStagedImport, batch by batch', () => {
     expect((await db.select({ n: count() }).from(poles).where(and(eq(poles.importJobId, job.id))))[0].n).toBe(3);
     expect((await db.select({ n: count() }).from(poles).where(like(poles.poleName, 'STT-%')))[0].n).toBe(0);
   });
+});
+
+describe('its history', () => {
+  it('one import entry per ticket, in ticket order, written in parts before the publication and published with the job', async () => {
+    const codes = ['STH-A', 'STH-B'];
+    const job = await pendingJob('STH');
+    const scope = { companyId, jobId: job.id, utilityId, userId };
+    // 300 tickets: two statements of entries (250 a statement).
+    let atPublication = -1;
+    await importTicketsStaged(db, scope, [{ tickets: drafts('STH', 300, codes), library: codes.map((c) => unit(c)) }]);
+    const ids = (await db.select({ id: tickets.id }).from(tickets).where(eq(tickets.jobId, job.id)).orderBy(asc(tickets.id))).map((r) => r.id);
+    const entries = await db
+      .select({ id: history.id, action: history.action, entity: history.entity, entityId: history.entityId, ticketId: history.ticketId, jobId: history.jobId, field: history.field, old: history.old, new: history.new, userId: history.userId })
+      .from(history)
+      .where(and(eq(history.jobId, job.id), eq(history.action, 'import')))
+      .orderBy(asc(history.id));
+    expect(ids).toHaveLength(300);
+    expect(entries.map((e) => e.ticketId)).toEqual(ids);
+    expect(entries.every((e) => e.entity === 'ticket' && e.entityId === e.ticketId && e.field === 'tasks' && e.old === null && e.userId === userId)).toBe(true);
+    expect(entries.map((e) => e.new)).toEqual(ids.map(() => ({ tasks: 2, bid: 2 })));
+
+    // The entries are written before the publishing transaction; one that fails takes them with the job.
+    const failing = await pendingJob('STI');
+    const stop = async () => {
+      atPublication = await countOf(db.select({ n: count() }).from(history).where(eq(history.jobId, failing.id)));
+      throw new Error('publication failed');
+    };
+    await expect(
+      writeStagedImport(db, { ...scope, jobId: failing.id }, [{ tickets: drafts('STI', 20, codes), library: codes.map((c) => unit(c)) }], stop, () => recordImportInParts(db, { ...scope, jobId: failing.id }, async () => {})),
+    ).rejects.toThrow(/publication failed/);
+    expect(atPublication).toBe(20);
+    await discardStagedImport(db, companyId, failing.id);
+    expect(await countOf(db.select({ n: count() }).from(history).where(eq(history.jobId, failing.id)))).toBe(0);
+  }, 120_000);
 });
