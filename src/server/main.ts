@@ -11,6 +11,7 @@ import { createStorage } from './storage/create';
 import { buildApp } from './app';
 import { loggerOptions, redactUrl } from './logging';
 import { startWorkbookWorker } from './modules/imports/worker/pool';
+import { warmUpImports } from './modules/imports/warm-up';
 import { countNameClashes } from './db/name-clashes';
 import { startDigestScheduler } from './modules/digest/digest.service';
 import { startWebhookWorker, type WebhookWorker } from './modules/webhooks/webhooks.service';
@@ -93,6 +94,9 @@ async function main() {
   await app.listen({ port: config.port, host: config.host });
   // Loads in its own thread while the first requests are served: no one waits for it later.
   startWorkbookWorker();
+  // PGlite: the import's statements run once, on one hidden ticket that is then discarded, so the
+  // first real import does not pay their first runs on the server's thread (issue 26, warm-up.ts).
+  if (database.kind === 'pglite') void warmUpImports(database.db).catch((err: unknown) => app.log.error({ err }, 'import warm-up failed'));
   // Every minute: the daily digest of each company whose 06:00 has come (decision 046).
   if (config.dailyDigest) stopDigest = startDigestScheduler(ctx, { log: (msg, err) => app.log.error({ err }, msg) });
   if (config.webhooks.deliver) {

@@ -1,6 +1,8 @@
 import { discardHistoryOfJob } from '../history/history.service';
 import { sql } from 'drizzle-orm';
 import { rowsOf, type DbOrTx } from '../../db/client';
+import { jobs } from '../../db/schema/index';
+import { breathe } from './import.repository';
 
 /**
  * The SQL of staged imports (decision 027). A new job's ticket import is written in many short
@@ -18,6 +20,23 @@ export async function publishStagedJob(tx: DbOrTx, companyId: number, jobId: num
     await tx.execute(sql`update jobs set import_pending = false where company_id = ${companyId} and id = ${jobId} and import_pending returning job_number`),
   );
   return rows[0]?.job_number ?? null;
+}
+
+/**
+ * A job row hidden from the start (`import_pending`), as the job save inserts a new job with an
+ * import (the jobs module's insertJob, which this module sits below): its id. For the start-up
+ * warm-up (warm-up.ts).
+ */
+export const insertPendingJob = async (db: DbOrTx, values: Omit<typeof jobs.$inferInsert, 'importPending'>) =>
+  (await db.insert(jobs).values({ ...values, importPending: true }).returning({ id: jobs.id }))[0].id;
+
+/** The first utility, with its company and that company's first user (whom the warm-up imports as); undefined when there is none. */
+export async function firstUtilityWithUser(db: DbOrTx): Promise<{ companyId: number; utilityId: number; userId: number } | undefined> {
+  const [r] = rowsOf<{ company_id: number; utility_id: number; user_id: number | null }>(
+    await db.execute(sql`select u.company_id, u.id as utility_id, (select min(id) from users where company_id = u.company_id) as user_id
+      from utilities u order by u.id limit 1`),
+  );
+  return r && r.user_id != null ? { companyId: Number(r.company_id), utilityId: Number(r.utility_id), userId: Number(r.user_id) } : undefined;
 }
 
 /**
@@ -53,16 +72,21 @@ const DISCARD_CHUNK = 500;
 /**
  * Removes what a staged import wrote: its tickets (their tasks and work orders go with them by
  * cascade) a few hundred per statement, its job, then the poles and units it created that
- * nothing else uses (another import may already have picked up a unit).
+ * nothing else uses (another import may already have picked up a unit). PGlite runs each
+ * statement on the server's thread: other requests get in between two (breathe).
  */
 export async function discardStagedImport(db: DbOrTx, companyId: number, jobId: number): Promise<void> {
   const pending = rowsOf(await db.execute(sql`select 1 from jobs where company_id = ${companyId} and id = ${jobId} and import_pending`));
   if (pending.length === 0) return;
   await deleteStagedTickets(db, companyId, jobId);
+  await breathe();
   // The job never became visible: neither does its creation in the history.
   await discardHistoryOfJob(db, companyId, jobId);
+  await breathe();
   await db.execute(sql`delete from jobs where company_id = ${companyId} and id = ${jobId} and import_pending`);
+  await breathe();
   await deleteStagedPoles(db, companyId, jobId);
+  await breathe();
   await db.execute(sql`delete from units u where u.company_id = ${companyId} and u.import_job_id = ${jobId}
     and not exists (select 1 from ticket_tasks tt where tt.unit_id = u.id)`);
 }
@@ -78,6 +102,7 @@ export async function clearStagedRows(db: DbOrTx, companyId: number, jobId: numb
 
 async function deleteStagedTickets(db: DbOrTx, companyId: number, jobId: number) {
   for (;;) {
+    await breathe();
     const gone = rowsOf(
       await db.execute(sql`delete from tickets where id in (select id from tickets where company_id = ${companyId} and job_id = ${jobId} limit ${DISCARD_CHUNK}) returning id`),
     );
