@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { and, asc, count, eq, inArray, like } from 'drizzle-orm';
 import { defaultMappings } from '../../../shared/excel';
-import { queryStats } from '../../db/client';
+import { queryStats, type DbOrTx } from '../../db/client';
 import { companies, history, jobs, poles, tickets, ticketTasks, units, users, utilities, workOrders } from '../../db/schema/index';
 import { recordImportInParts } from '../history/history.service';
 import { createTestApp } from '../../test/harness';
@@ -339,8 +339,8 @@ describe('its history', () => {
 
     // The entries are written before the publishing transaction; one that fails takes them with the job.
     const failing = await pendingJob('STI');
-    const stop = async () => {
-      atPublication = await countOf(db.select({ n: count() }).from(history).where(eq(history.jobId, failing.id)));
+    const stop = async (tx: DbOrTx) => {
+      atPublication = await countOf(tx.select({ n: count() }).from(history).where(eq(history.jobId, failing.id)));
       throw new Error('publication failed');
     };
     await expect(
