@@ -30,6 +30,12 @@ const SCRATCH = {
     from ticket_tasks tt join tickets t on t.id = tt.ticket_id join companies c on c.id = t.company_id
     where t.actual_completion_date is not null
     group by 1, 2, 3, 4`,
+  company_unit_weeks: sql`
+    select t.company_id, date_trunc('week', t.actual_completion_date at time zone c.time_zone)::date as week, tt.unit_id,
+      sum(tt.init_qty::numeric + tt.additional_qty::numeric) as actual_qty, count(*)::int as tasks
+    from ticket_tasks tt join tickets t on t.id = tt.ticket_id join companies c on c.id = t.company_id
+    where t.actual_completion_date is not null
+    group by 1, 2, 3`,
   // computeProduction's totals per job: per unit code, the price of its first unit (lowest id).
   job_figures: sql`
     select job_id, company_id, bool_or(price is not null) as priced, sum(actual) as actual_qty, sum(completed) as completed_qty,
@@ -52,6 +58,7 @@ const COLUMNS = {
   job_unit_figures: sql`company_id, job_id, unit_id, complete, invoiced, marked_billed, assigned_to, bid_qty, actual_qty, tasks`,
   job_ticket_days: sql`company_id, job_id, open, day, tickets`,
   job_unit_days: sql`company_id, job_id, day, unit_id, actual_qty, tasks`,
+  company_unit_weeks: sql`company_id, week, unit_id, actual_qty, tasks`,
   job_figures: sql`job_id, company_id, priced, actual_qty, completed_qty, actual_amount, completed_amount, unbilled_amount`,
 };
 

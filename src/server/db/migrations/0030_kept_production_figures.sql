@@ -11,7 +11,8 @@
 -- job_ticket_days: per job, open tickets by due date and complete tickets by completion day on
 --   the company's calendar (the dashboard's open, overdue and completed-this-week counts).
 -- job_unit_days: per job × completion day × unit, the completed tasks' actual quantity (the
---   dashboard's weekly chart).
+--   dashboard's weekly chart for one foreman's jobs); company_unit_weeks: the same per company ×
+--   week × unit (the chart for the whole company).
 -- job_figures: per job, what the dashboard shows of computeProduction's totals, derived from
 --   job_unit_figures and the units' prices: amounts rounded per unit code as computeProduction does.
 -- A group whose count falls to 0 is deleted: "no row" is "no tasks", as in the sums it replaces.
@@ -28,31 +29,34 @@ CREATE TABLE "job_unit_figures" (
   "assigned_to" integer NOT NULL,
   "bid_qty" numeric NOT NULL,
   "actual_qty" numeric NOT NULL,
-  "tasks" integer NOT NULL,
-  PRIMARY KEY ("job_id", "unit_id", "complete", "invoiced", "marked_billed", "assigned_to")
+  "tasks" integer NOT NULL
 );--> statement-breakpoint
-CREATE INDEX "job_unit_figures_unit_idx" ON "job_unit_figures" ("unit_id");--> statement-breakpoint
 CREATE TABLE "job_ticket_days" (
   "company_id" integer NOT NULL,
   "job_id" integer NOT NULL,
   "open" boolean NOT NULL,
   -- open: the due date (null when none); complete: the completion day on the company's calendar.
   "day" date,
-  "tickets" integer NOT NULL,
-  CONSTRAINT "job_ticket_days_key" UNIQUE NULLS NOT DISTINCT ("job_id", "open", "day")
+  "tickets" integer NOT NULL
 );--> statement-breakpoint
-CREATE INDEX "job_ticket_days_open_idx" ON "job_ticket_days" ("company_id", "job_id") WHERE "open";--> statement-breakpoint
-CREATE INDEX "job_ticket_days_done_idx" ON "job_ticket_days" ("company_id", "day") WHERE NOT "open";--> statement-breakpoint
 CREATE TABLE "job_unit_days" (
   "company_id" integer NOT NULL,
   "job_id" integer NOT NULL,
   "day" date NOT NULL,
   "unit_id" integer NOT NULL,
   "actual_qty" numeric NOT NULL,
-  "tasks" integer NOT NULL,
-  PRIMARY KEY ("job_id", "day", "unit_id")
+  "tasks" integer NOT NULL
 );--> statement-breakpoint
-CREATE INDEX "job_unit_days_day_idx" ON "job_unit_days" ("company_id", "day");--> statement-breakpoint
+-- The same per company × week (its Monday) × unit, whatever the job: the dashboard's weekly chart
+-- for the whole company reads 12 weeks × its units here, not the ~770,000 job × day × unit rows
+-- of 12 weeks at ten years' size (the chart's foreman filter reads job_unit_days: his jobs only).
+CREATE TABLE "company_unit_weeks" (
+  "company_id" integer NOT NULL,
+  "week" date NOT NULL,
+  "unit_id" integer NOT NULL,
+  "actual_qty" numeric NOT NULL,
+  "tasks" integer NOT NULL
+);--> statement-breakpoint
 CREATE TABLE "job_figures" (
   "job_id" integer PRIMARY KEY,
   "company_id" integer NOT NULL,
@@ -110,10 +114,18 @@ BEGIN
   WHERE t.actual_completion_date IS NOT NULL
   GROUP BY 1, 2, 3, 4
   ON CONFLICT (job_id, day, unit_id) DO UPDATE SET actual_qty = d.actual_qty + excluded.actual_qty, tasks = d.tasks + excluded.tasks;
+  INSERT INTO company_unit_weeks AS w (company_id, week, unit_id, actual_qty, tasks)
+  SELECT t.company_id, date_trunc('week', (t.actual_completion_date AT TIME ZONE c.time_zone))::date, tt.unit_id,
+    p_sign * sum(tt.init_qty::numeric + tt.additional_qty::numeric), p_sign * count(*)
+  FROM unnest(tts) tt JOIN unnest(tks) t ON t.id = tt.ticket_id JOIN companies c ON c.id = t.company_id
+  WHERE t.actual_completion_date IS NOT NULL
+  GROUP BY 1, 2, 3
+  ON CONFLICT (company_id, week, unit_id) DO UPDATE SET actual_qty = w.actual_qty + excluded.actual_qty, tasks = w.tasks + excluded.tasks;
   touched := ARRAY(SELECT DISTINCT t.job_id FROM unnest(tks) t);
   IF p_sign < 0 THEN
     DELETE FROM job_unit_figures WHERE job_id = ANY (touched) AND tasks = 0;
     DELETE FROM job_unit_days WHERE job_id = ANY (touched) AND tasks = 0;
+    DELETE FROM company_unit_weeks WHERE company_id = ANY (ARRAY(SELECT DISTINCT t.company_id FROM unnest(tks) t)) AND tasks = 0;
   END IF;
   PERFORM linecrew_kept_job_figures(touched);
 END $$;--> statement-breakpoint
@@ -144,6 +156,7 @@ BEGIN
   DELETE FROM job_unit_figures;
   DELETE FROM job_ticket_days;
   DELETE FROM job_unit_days;
+  DELETE FROM company_unit_weeks;
   INSERT INTO job_unit_figures (company_id, job_id, unit_id, complete, invoiced, marked_billed, assigned_to, bid_qty, actual_qty, tasks)
   SELECT t.company_id, t.job_id, tt.unit_id, t.actual_completion_date IS NOT NULL, b.ticket_id IS NOT NULL,
     t.billed_at IS NOT NULL, coalesce(t.assigned_to, 0),
@@ -162,6 +175,9 @@ BEGIN
   FROM ticket_tasks tt JOIN tickets t ON t.id = tt.ticket_id JOIN companies c ON c.id = t.company_id
   WHERE t.actual_completion_date IS NOT NULL
   GROUP BY 1, 2, 3, 4;
+  INSERT INTO company_unit_weeks (company_id, week, unit_id, actual_qty, tasks)
+  SELECT company_id, date_trunc('week', day::timestamp)::date, unit_id, sum(actual_qty), sum(tasks)
+  FROM job_unit_days GROUP BY 1, 2, 3;
   DELETE FROM job_figures;
   PERFORM linecrew_kept_job_figures(ARRAY(SELECT DISTINCT job_id FROM job_unit_figures));
 END $$;--> statement-breakpoint
@@ -250,6 +266,13 @@ CREATE TRIGGER billed_tickets_kept_del AFTER DELETE ON billed_tickets REFERENCIN
 CREATE FUNCTION linecrew_kept_jobs_del() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE ids integer[] := ARRAY(SELECT o.id FROM gone o);
 BEGIN
+  -- Their tickets were not taken away one by one (linecrew_kept_tickets_del): their completed
+  -- quantities leave the company's weeks here.
+  UPDATE company_unit_weeks w SET actual_qty = w.actual_qty - g.qty, tasks = w.tasks - g.tasks
+  FROM (SELECT company_id, date_trunc('week', day::timestamp)::date AS week, unit_id, sum(actual_qty) AS qty, sum(tasks) AS tasks
+        FROM job_unit_days WHERE job_id = ANY (ids) GROUP BY 1, 2, 3) g
+  WHERE w.company_id = g.company_id AND w.week = g.week AND w.unit_id = g.unit_id;
+  DELETE FROM company_unit_weeks WHERE tasks = 0 AND company_id = ANY (ARRAY(SELECT DISTINCT o.company_id FROM gone o));
   DELETE FROM job_unit_figures WHERE job_id = ANY (ids);
   DELETE FROM job_ticket_days WHERE job_id = ANY (ids);
   DELETE FROM job_unit_days WHERE job_id = ANY (ids);
@@ -287,10 +310,23 @@ BEGIN
   FROM ticket_tasks tt JOIN tickets t ON t.id = tt.ticket_id
   WHERE t.company_id = NEW.id AND t.actual_completion_date IS NOT NULL
   GROUP BY 1, 2, 3, 4;
+  DELETE FROM company_unit_weeks WHERE company_id = NEW.id;
+  INSERT INTO company_unit_weeks (company_id, week, unit_id, actual_qty, tasks)
+  SELECT company_id, date_trunc('week', day::timestamp)::date, unit_id, sum(actual_qty), sum(tasks)
+  FROM job_unit_days WHERE company_id = NEW.id GROUP BY 1, 2, 3;
   RETURN NULL;
 END $$;--> statement-breakpoint
 CREATE TRIGGER companies_kept_zone AFTER UPDATE OF time_zone ON companies
   FOR EACH ROW WHEN (OLD.time_zone IS DISTINCT FROM NEW.time_zone)
   EXECUTE FUNCTION linecrew_kept_company_zone();--> statement-breakpoint
 
-SELECT linecrew_kept_rebuild();
+-- The backfill, set-based, before the keys and indexes (each built once, by one sort, after).
+SELECT linecrew_kept_rebuild();--> statement-breakpoint
+ALTER TABLE "job_unit_figures" ADD PRIMARY KEY ("job_id", "unit_id", "complete", "invoiced", "marked_billed", "assigned_to");--> statement-breakpoint
+CREATE INDEX "job_unit_figures_unit_idx" ON "job_unit_figures" ("unit_id");--> statement-breakpoint
+ALTER TABLE "job_ticket_days" ADD CONSTRAINT "job_ticket_days_key" UNIQUE NULLS NOT DISTINCT ("job_id", "open", "day");--> statement-breakpoint
+CREATE INDEX "job_ticket_days_open_idx" ON "job_ticket_days" ("company_id", "job_id") WHERE "open";--> statement-breakpoint
+CREATE INDEX "job_ticket_days_done_idx" ON "job_ticket_days" ("company_id", "day") WHERE NOT "open";--> statement-breakpoint
+ALTER TABLE "job_unit_days" ADD PRIMARY KEY ("job_id", "day", "unit_id");--> statement-breakpoint
+CREATE INDEX "job_unit_days_day_idx" ON "job_unit_days" ("company_id", "day");--> statement-breakpoint
+ALTER TABLE "company_unit_weeks" ADD PRIMARY KEY ("company_id", "week", "unit_id");

@@ -4,7 +4,7 @@ import { rowsOf, type DbOrTx } from '../../db/client';
 /**
  * The dashboard's SQL (docs/product/billing.md §6). Two statements over the figures kept by the
  * triggers of migration 0030 (decision 059), whatever the number of jobs and tasks: one row per job
- * with something to show, one per completion day × unit — never a statement per job, never a sum
+ * with something to show, one per week × unit — never a statement per job, never a sum
  * over the tasks. Every statement is scoped by the caller's company.
  */
 
@@ -86,28 +86,38 @@ export async function jobFigures(
   return rowsOf<JobFiguresRow>(result);
 }
 
-export interface CompletedDaySumRow {
-  /** The completion day on the company's calendar. */
-  day: string;
+export interface CompletedWeekSumRow {
+  /** The week's Monday on the company's calendar. */
+  week: string;
   unit_id: number;
   unit_price: string | null;
   qty: string;
 }
 
 /**
- * Actual quantities (init + additional) of tickets completed between `from` and `to` (days on
- * the company's calendar), summed per day × unit from the kept per-day sums (job_unit_days,
- * migration 0030): a few hundred rows for 12 weeks, whatever the number of jobs and tasks.
+ * Actual quantities (init + additional) of tickets completed in the weeks from `from` (a Monday)
+ * to `to` (a Sunday), on the company's calendar, summed per week × unit from the figures kept by
+ * migration 0030 (decision 059): for the whole company its weeks (company_unit_weeks: 12 weeks ×
+ * its units) less what jobs still being imported hold (job_unit_days, decision 027: not there
+ * yet); for one foreman his jobs' days (job_unit_days).
  */
-export async function completedTaskSumsByDay(db: DbOrTx, scope: DashboardScope, cal: { from: string; to: string }): Promise<CompletedDaySumRow[]> {
+export async function completedTaskSumsByWeek(db: DbOrTx, scope: DashboardScope, cal: { from: string; to: string }): Promise<CompletedWeekSumRow[]> {
+  const week = sql`date_trunc('week', d.day::timestamp)::date`;
+  const rows =
+    scope.foremanId === undefined
+      ? sql`
+        select w.week, w.unit_id, w.actual_qty as qty from company_unit_weeks w
+        where w.company_id = ${scope.companyId} and w.week between ${cal.from}::date and ${cal.to}::date
+        union all
+        select ${week}, d.unit_id, -d.actual_qty from job_unit_days d join jobs j on j.id = d.job_id and j.company_id = d.company_id
+        where d.company_id = ${scope.companyId} and j.import_pending and d.day between ${cal.from}::date and ${cal.to}::date`
+      : sql`
+        select ${week} as week, d.unit_id, d.actual_qty as qty from job_unit_days d join jobs j on j.id = d.job_id and j.company_id = d.company_id
+        where d.company_id = ${scope.companyId} and ${jobsInScope(scope)} and d.day between ${cal.from}::date and ${cal.to}::date`;
   const result = await db.execute(sql`
-    select to_char(d.day, 'YYYY-MM-DD') as day, un.id as unit_id, un.unit_price::text as unit_price, sum(d.actual_qty)::text as qty
-    from job_unit_days d
-    join jobs j on j.id = d.job_id and j.company_id = d.company_id
-    join units un on un.id = d.unit_id
-    where d.company_id = ${scope.companyId} and ${jobsInScope(scope)}
-      and d.day between ${cal.from}::date and ${cal.to}::date
-    group by d.day, un.id
+    select to_char(r.week, 'YYYY-MM-DD') as week, un.id as unit_id, un.unit_price::text as unit_price, sum(r.qty)::text as qty
+    from (${rows}) r join units un on un.id = r.unit_id
+    group by r.week, un.id
     order by 1, un.id`);
-  return rowsOf<CompletedDaySumRow>(result);
+  return rowsOf<CompletedWeekSumRow>(result);
 }

@@ -26,7 +26,7 @@ export async function dashboard(ctx: AppContext, me: CurrentUser, query: Dashboa
   const weekEnd = addDays(weekStart, 6);
 
   const figures = await repo.jobFigures(ctx.db, scope, { today, weekStart, weekEnd });
-  const daySums = await repo.completedTaskSumsByDay(ctx.db, scope, { from: weeks[0]!, to: weekEnd });
+  const weekSums = await repo.completedTaskSumsByWeek(ctx.db, scope, { from: weeks[0]!, to: weekEnd });
 
   // Per job: its production figures from the sums kept for it, by computeProduction's rules.
   const allJobs: DashboardJob[] = figures.map((c) => ({
@@ -46,9 +46,7 @@ export async function dashboard(ctx: AppContext, me: CurrentUser, query: Dashboa
 
   // Per week: the completed amount of the tickets completed that week, unit by unit (keyed by
   // the unit's id: two utilities' units may share a code at different prices).
-  const weekOf = new Map<string, string>();
-  for (const w of weeks) for (let d = 0; d < 7; d++) weekOf.set(addDays(w, d), w);
-  const byWeek = groupBy(daySums, (r) => weekOf.get(r.day));
+  const byWeek = groupBy(weekSums, (r) => r.week);
   const weekly = weeks.map((w) => {
     const rows = byWeek.get(w) ?? [];
     const tasks = rows.map((r) => toTask({ code: String(r.unit_id), unit_price: r.unit_price, qty: r.qty, complete: true, billed: false }));
