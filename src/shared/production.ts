@@ -101,9 +101,18 @@ export function computeProduction(tasks: readonly ProductionTask[], billedAmount
       remaining_amount: sumMoney(units.map((u) => u.remaining_amount)),
       billed_amount: money(billedAmount),
       unbilled_completed_amount: sumMoney(unbilled),
-      percent_complete: priced ? percent(new Big(completedAmount), actualAmount) : percent(completedQty, actualQty),
+      percent_complete: percentComplete({ priced, completedAmount, actualAmount, completedQty, actualQty }),
     },
   };
+}
+
+/**
+ * "% Complete" (docs/product/billing.md §3): completed ÷ actual amount when any unit of the group
+ * has a price, else completed ÷ actual quantity; the amounts summed from per-unit amounts rounded
+ * to the cent. Shared with the dashboard, which reads these sums kept per job (decision 059).
+ */
+export function percentComplete(f: { priced: boolean; completedAmount: Big.BigSource; actualAmount: Big.BigSource; completedQty: Big.BigSource; actualQty: Big.BigSource }): number {
+  return f.priced ? percent(new Big(f.completedAmount), new Big(f.actualAmount)) : percent(new Big(f.completedQty), new Big(f.actualQty));
 }
 
 function percent(part: Big, whole: Big): number {

@@ -7,6 +7,7 @@ import pg from 'pg';
 import { afterAll } from 'vitest';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../app';
+import { keptFiguresDiff } from './kept-figures';
 import { loadConfig, type Config } from '../config';
 import { openDatabase, type Database } from '../db/client';
 import { companies, jobs, units, users, utilities } from '../db/schema/index';
@@ -174,10 +175,14 @@ export async function createTestApp(overrides: { mail?: Mailer; storage?: Storag
   };
 
   afterAll(async () => {
+    // Whatever the file's tests wrote, through whichever path, the kept production figures
+    // (migration 0030) must equal the sums they stand for.
+    const diff = await keptFiguresDiff(ctx.db).catch((e: unknown) => ({ error: String(e) }));
     await app.close();
     await database.close();
     await dropDatabase();
     rmSync(dataDir, { recursive: true, force: true });
+    if (Object.keys(diff).length > 0) throw new Error(`kept production figures differ from the sums over the tasks: ${JSON.stringify(diff)}`);
   });
   return testApp;
 }

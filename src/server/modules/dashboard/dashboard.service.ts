@@ -1,16 +1,18 @@
 import { addDays, dayInZone, lastWeekStarts } from '../../../shared/dashboard';
 import type { DashboardForeman, DashboardJob, DashboardQuery, DashboardReply } from '../../../shared/dashboard.schemas';
-import { sumMoney, ZERO } from '../../../shared/money';
+import { money, sumMoney, ZERO } from '../../../shared/money';
 import { fullName } from '../../../shared/names';
-import { computeProduction, type ProductionTask } from '../../../shared/production';
+import { computeProduction, percentComplete, type ProductionTask } from '../../../shared/production';
 import type { AppContext } from '../../context';
 import type { CurrentUser } from '../../plugins/auth';
 import * as repo from './dashboard.repository';
 
 /**
- * GET /dashboard (docs/product/billing.md §6, decision 026). Every amount comes from computeProduction, the
- * one place of production figures, fed with the tasks summed per job × unit × state: so a job's
- * unbilled completed amount here is, to the cent, the one its production view shows.
+ * GET /dashboard (docs/product/billing.md §6, decisions 026 and 059). Every amount follows
+ * computeProduction's rules, the one place of production figures: per job from the sums kept by
+ * migration 0030 (amounts rounded per unit code, as computeProduction rounds them; its
+ * percentComplete), per week through computeProduction itself: so a job's unbilled completed
+ * amount here is, to the cent, the one its production view shows.
  *
  * Who sees what: roles 1–3 (billing.read, checked by the route) see every job of the company,
  * as they do in production; `foreman_id` narrows to one foreman's jobs.
@@ -23,31 +25,28 @@ export async function dashboard(ctx: AppContext, me: CurrentUser, query: Dashboa
   const weekStart = weeks[weeks.length - 1]!;
   const weekEnd = addDays(weekStart, 6);
 
-  const counts = await repo.jobTicketCounts(ctx.db, scope, { timeZone, today, weekStart, weekEnd });
-  const taskSums = await repo.jobTaskSums(ctx.db, scope);
-  const daySums = await repo.completedTaskSumsByDay(ctx.db, scope, { timeZone, from: weeks[0]!, to: weekEnd });
+  const figures = await repo.jobFigures(ctx.db, scope, { today, weekStart, weekEnd });
+  const weekSums = await repo.completedTaskSumsByWeek(ctx.db, scope, { from: weeks[0]!, to: weekEnd });
 
-  // Per job: its production figures from its tasks.
-  const tasksByJob = groupBy(taskSums, (r) => r.job_id);
-  const production = new Map([...tasksByJob].map(([jobId, rows]) => [jobId, computeProduction(rows.map(toTask)).totals]));
-
-  const allJobs: DashboardJob[] = counts.map((c) => ({
+  // Per job: its production figures from the sums kept for it, by computeProduction's rules.
+  const allJobs: DashboardJob[] = figures.map((c) => ({
     job_id: c.job_id,
     job_number: c.job_number,
     foreman_name: c.foreman_id === null ? null : fullName(c.first_name, c.last_name),
     open: c.open,
     overdue: c.overdue,
     completed_this_week: c.completed_this_week,
-    unbilled_completed_amount: production.get(c.job_id)?.unbilled_completed_amount ?? ZERO,
-    percent_complete: production.get(c.job_id)?.percent_complete ?? 0,
+    unbilled_completed_amount: c.unbilled_amount === null ? ZERO : money(c.unbilled_amount),
+    percent_complete:
+      c.priced === null
+        ? 0
+        : percentComplete({ priced: c.priced, completedAmount: c.completed_amount!, actualAmount: c.actual_amount!, completedQty: c.completed_qty!, actualQty: c.actual_qty! }),
   }));
-  const foremanOf = new Map(counts.map((c) => [c.job_id, c.foreman_id]));
+  const foremanOf = new Map(figures.map((c) => [c.job_id, c.foreman_id]));
 
   // Per week: the completed amount of the tickets completed that week, unit by unit (keyed by
   // the unit's id: two utilities' units may share a code at different prices).
-  const weekOf = new Map<string, string>();
-  for (const w of weeks) for (let d = 0; d < 7; d++) weekOf.set(addDays(w, d), w);
-  const byWeek = groupBy(daySums, (r) => weekOf.get(r.day));
+  const byWeek = groupBy(weekSums, (r) => r.week);
   const weekly = weeks.map((w) => {
     const rows = byWeek.get(w) ?? [];
     const tasks = rows.map((r) => toTask({ code: String(r.unit_id), unit_price: r.unit_price, qty: r.qty, complete: true, billed: false }));

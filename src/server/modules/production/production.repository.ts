@@ -1,7 +1,7 @@
-import { and, asc, eq, isNotNull, sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import { and, eq, isNotNull, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { rowsOf, type DbOrTx } from '../../db/client';
-import { billedTickets, invoiceLines, invoices, jobs, tickets, ticketTasks, units, users } from '../../db/schema/index';
+import { invoiceLines, invoices, jobs, tickets, ticketTasks, units, users } from '../../db/schema/index';
 import { evidencePhotoCountOf } from '../tickets/tickets.service';
 
 /** Production SQL (the only place with it). Every statement is scoped by the caller's company. */
@@ -9,15 +9,15 @@ import { evidencePhotoCountOf } from '../tickets/tickets.service';
 const assignee = alias(users, 'ticket_assignee');
 const jobForeman = alias(users, 'job_foreman');
 
-const name = (u: { id: AnyColumn; firstName: AnyColumn; lastName: AnyColumn }) => sql`trim(${u.firstName} || ' ' || ${u.lastName})`;
-
-export interface ProductionTaskRow {
+/** One kept group of the job's tasks (job_unit_figures, migration 0030) with what production needs of its unit and foreman. */
+export interface ProductionFigureRow {
   code: string;
   description: string;
   uom: string;
   unit_price: string | null;
-  init_qty: number;
-  additional_qty: number;
+  /** Σ init_qty and Σ (init_qty + additional_qty) of the group's tasks: exact decimals, as text. */
+  bid_qty: string;
+  actual_qty: string;
   complete: boolean;
   billed: boolean;
   foreman_id: number | null;
@@ -25,34 +25,29 @@ export interface ProductionTaskRow {
 }
 
 /**
- * Every task of the job in ONE statement, with what production needs of its unit and ticket and
- * the foreman the ticket counts for: its assigned working foreman when it has one, else the job's
- * foreman (decision 024). A ticket is billed when an invoice holds it (billed_tickets) or it is
- * marked so (billed_at): either way its completed work is not "unbilled" any more.
+ * The job's tasks summed per unit × state × working foreman, as migration 0030's triggers keep
+ * them (decision 059): ONE statement reading a few rows per unit, not the job's 20,000 tasks.
+ * The foreman a group counts for is its tickets' assigned working foreman when he is the
+ * company's, else the job's foreman (decision 024). A ticket is billed when an invoice holds it
+ * (billed_tickets) or it is marked so (billed_at): either way its completed work is not
+ * "unbilled" any more. Ordered by unit code, then unit id (the unit whose description and price
+ * the code shows).
  */
-export function selectProductionTasks(db: DbOrTx, companyId: number, jobId: number): Promise<ProductionTaskRow[]> {
-  return db
-    .select({
-      code: units.code,
-      description: units.description,
-      uom: units.uom,
-      unit_price: units.unitPrice,
-      init_qty: ticketTasks.initQty,
-      additional_qty: ticketTasks.additionalQty,
-      complete: sql<boolean>`(${tickets.actualCompletionDate} is not null)`,
-      billed: sql<boolean>`(${tickets.billedAt} is not null or ${billedTickets.ticketId} is not null)`,
-      foreman_id: sql<number | null>`coalesce(${assignee.id}, ${jobForeman.id})`,
-      foreman_name: sql<string | null>`case when ${assignee.id} is not null then ${name(assignee)} when ${jobForeman.id} is not null then ${name(jobForeman)} end`,
-    })
-    .from(ticketTasks)
-    .innerJoin(tickets, and(eq(tickets.id, ticketTasks.ticketId), eq(tickets.companyId, companyId)))
-    .innerJoin(jobs, and(eq(jobs.id, tickets.jobId), eq(jobs.companyId, companyId)))
-    .innerJoin(units, eq(units.id, ticketTasks.unitId))
-    .leftJoin(billedTickets, eq(billedTickets.ticketId, tickets.id))
-    .leftJoin(assignee, and(eq(assignee.id, tickets.assignedTo), eq(assignee.companyId, companyId)))
-    .leftJoin(jobForeman, and(eq(jobForeman.id, jobs.foremanId), eq(jobForeman.companyId, companyId)))
-    .where(and(eq(ticketTasks.companyId, companyId), eq(tickets.jobId, jobId)))
-    .orderBy(asc(units.code), asc(ticketTasks.id));
+export async function selectProductionFigures(db: DbOrTx, companyId: number, jobId: number): Promise<ProductionFigureRow[]> {
+  // Raw SQL: the kept tables are the triggers' (migration 0030), not drizzle schema of their own.
+  const result = await db.execute(sql`
+    select un.code, un.description, un.uom, un.unit_price::text as unit_price,
+      f.bid_qty::text as bid_qty, f.actual_qty::text as actual_qty, f.complete, (f.invoiced or f.marked_billed) as billed,
+      coalesce(a.id, jf.id) as foreman_id,
+      case when a.id is not null then trim(a.first_name || ' ' || a.last_name) when jf.id is not null then trim(jf.first_name || ' ' || jf.last_name) end as foreman_name
+    from job_unit_figures f
+    join jobs j on j.id = f.job_id and j.company_id = ${companyId}
+    join units un on un.id = f.unit_id
+    left join users a on a.id = f.assigned_to and a.company_id = ${companyId}
+    left join users jf on jf.id = j.foreman_id and jf.company_id = ${companyId}
+    where f.company_id = ${companyId} and f.job_id = ${jobId}
+    order by un.code, un.id`);
+  return rowsOf<ProductionFigureRow>(result);
 }
 
 /**

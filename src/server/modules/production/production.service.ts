@@ -1,3 +1,4 @@
+import Big from 'big.js';
 import { TICKET_STATUS } from '../../../shared/constants';
 import { isEvidenced } from '../../../shared/evidence';
 import { money } from '../../../shared/money';
@@ -35,24 +36,30 @@ export async function getProductionReply(ctx: AppContext, me: CurrentUser, jobId
   return cache.get(key, fingerprint, () => jobProduction(ctx, me, jobId));
 }
 
-/** The production of a job: three statements whatever its size. */
+/** The production of a job: a few statements whatever its size, its tasks' sums read as kept (decision 059). */
 async function jobProduction(ctx: AppContext, me: CurrentUser, jobId: number): Promise<ProductionReply> {
   const [job, rows, billed, complete, required] = await Promise.all([
     findJob(ctx.db, me.companyId, jobId),
-    repo.selectProductionTasks(ctx.db, me.companyId, jobId),
+    repo.selectProductionFigures(ctx.db, me.companyId, jobId),
     repo.billedAmountOfJob(ctx.db, me.companyId, jobId),
     repo.selectCompleteTicketEvidence(ctx.db, me.companyId, jobId),
     evidencePhotosRequired(ctx.db, me.companyId),
   ]);
   if (!job) throw notFound('job');
 
+  // Each kept group as one task of its summed quantities: computeProduction adds them up exactly.
   const tasks: (ProductionTask & { foreman_id: number | null; foreman_name: string | null })[] = rows.map((r) => ({
-    ...r,
+    code: r.code,
+    description: r.description,
+    uom: r.uom,
     // PGlite reads a numeric as a number, node-postgres as text: "12.50" either way.
     unit_price: r.unit_price == null ? null : money(r.unit_price),
+    init_qty: Number(r.bid_qty),
+    additional_qty: Number(new Big(r.actual_qty).minus(r.bid_qty).toString()),
+    complete: r.complete,
+    billed: r.billed,
     foreman_id: r.foreman_id == null ? null : Number(r.foreman_id),
-    init_qty: Number(r.init_qty),
-    additional_qty: Number(r.additional_qty),
+    foreman_name: r.foreman_name,
   }));
   const { units, totals } = computeProduction(tasks, billed);
   const { actual_amount: _whole, ...jobTotals } = totals;
