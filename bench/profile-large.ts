@@ -4,8 +4,9 @@
  * statements' own time beside it, so route − SQL is the JS the route spends (decision 054).
  *
  *   BENCH_DATABASE_URL=postgres://… npx tsx bench/profile-large.ts --db NAME --route work [--n 20] [--clients 10]
- *   (add `node --cpu-prof` through NODE_OPTIONS for a profile)
+ *   --dump FILE writes the plain reply; `node --cpu-prof --import tsx bench/profile-large.ts …` profiles it
  */
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { and, eq, sql } from 'drizzle-orm';
@@ -49,6 +50,11 @@ async function main() {
   const [url_, who] = routes[String(args.route ?? 'work')];
   const token = await login(who);
   const get = () => app.inject({ method: 'GET', url: url_, headers: { authorization: `Bearer ${token}`, 'accept-encoding': 'gzip, deflate, br' } });
+  if (typeof args.dump === 'string') {
+    // The plain reply, for trying compression levels on it.
+    const plain = await app.inject({ method: 'GET', url: url_, headers: { authorization: `Bearer ${token}` } });
+    writeFileSync(args.dump, plain.rawPayload);
+  }
   const n = Number(args.n ?? 20);
   const clients = Number(args.clients ?? 1);
   await get();
