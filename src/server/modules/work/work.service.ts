@@ -3,10 +3,9 @@ import { can } from '../../../shared/permissions';
 import { isEvidenced } from '../../../shared/evidence';
 import { sortWorkTickets } from '../../../shared/work.list';
 import { evidencePhotosRequired } from '../auth/auth.service';
-import { workTicketSchema, type WorkQuery, type WorkReply } from '../../../shared/work.schemas';
+import type { WorkQuery, WorkReply } from '../../../shared/work.schemas';
 import type { AppContext } from '../../context';
 import { forbidden } from '../../errors';
-import { inShapeOrder } from '../../plugins/routes';
 import type { CurrentUser } from '../../plugins/auth';
 import * as repo from './work.repository';
 
@@ -51,16 +50,13 @@ export async function myWork(ctx: AppContext, me: CurrentUser, query: WorkQuery)
   const byId = new Map(rows.map((r) => [r.id, r]));
   // In the keys' order; a ticket completed between the two statements is left out.
   const tickets = first.flatMap((k) => byId.get(k.id) ?? []);
-  // Rows as the schema orders their keys: the route sends them as text (work.routes.ts).
   return {
-    tickets: tickets.map(asWorkTicket),
+    tickets,
     total: keys.length - (first.length - tickets.length),
-    needs_photos: complete.filter((t) => isEvidenced(t, required) === false).map(asWorkTicket),
+    needs_photos: complete.filter((t) => isEvidenced(t, required) === false),
     evidence_photos_required: required,
   };
 }
-
-const asWorkTicket = inShapeOrder(workTicketSchema);
 
 /** At most this many completed tickets wait for photos on My Work: the newest, the ones a crew can still reach. */
 const NEEDS_PHOTOS_MAX = 100;
