@@ -4,6 +4,8 @@
  * on a copy of the large data with this commit's migrations.
  *
  *   BENCH_DATABASE_URL=postgres://… npx tsx bench/explain-large.ts > /tmp/plans.txt
+ *   … bench/explain-large.ts --db NAME [--only work,job]   on a copy of your own (kept: neither made
+ *                                                         nor dropped here; migrated), some routes
  */
 import path from 'node:path';
 import pg from 'pg';
@@ -15,19 +17,25 @@ import { users } from '../src/server/db/schema/index';
 import { createMailer } from '../src/server/mail/mailer';
 import { hashPassword } from '../src/server/modules/auth/passwords';
 import { createStorage } from '../src/server/storage/create';
-import { BENCH_PASSWORD, JWT_SECRET, benchTarget, readManifest, withDatabase } from './lib/common';
+import { BENCH_PASSWORD, JWT_SECRET, benchTarget, parseArgs, readManifest, withDatabase } from './lib/common';
 import { capture } from './lib/sql';
 
-const EXPLAIN_DB = 'linecrew_bench_explain_large';
+const args = parseArgs(process.argv.slice(2));
+const OWN_DB = typeof args.db === 'string' ? args.db : undefined;
+const EXPLAIN_DB = OWN_DB ?? 'linecrew_bench_explain_large';
+const ONLY = typeof args.only === 'string' ? new Set(args.only.split(',')) : null;
 
 async function main() {
   const t = benchTarget('postgres', false, true);
   const m = readManifest(t);
   if (!m) throw new Error('no large data: run `npm run bench:data -- --scale large` first');
+  if (EXPLAIN_DB === t.templateDb) throw new Error('--db names a copy, never the template');
   const admin = new pg.Client({ connectionString: t.adminUrl });
   await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${EXPLAIN_DB} WITH (FORCE)`);
-  await admin.query(`CREATE DATABASE ${EXPLAIN_DB} TEMPLATE ${t.templateDb}`);
+  if (!OWN_DB) {
+    await admin.query(`DROP DATABASE IF EXISTS ${EXPLAIN_DB} WITH (FORCE)`);
+    await admin.query(`CREATE DATABASE ${EXPLAIN_DB} TEMPLATE ${t.templateDb}`);
+  }
   const url = withDatabase(t.adminUrl!, EXPLAIN_DB);
   const database = await openDatabase({ databaseUrl: url });
   try {
@@ -44,22 +52,17 @@ async function main() {
     await app.ready();
     const login = async (email: string) => (await app.inject({ method: 'POST', url: '/api/v1/crew/login', payload: { email, password: BENCH_PASSWORD } })).json().token as string;
     const tokens = { admin: await login(m.adminEmail), foreman: await login(fm.email) };
-    const routes: [string, string, 'admin' | 'foreman'][] = [
-      ['GET /jobs?limit=50', '/api/v1/jobs?limit=50', 'admin'],
-      ['GET /jobs?limit=50&q=0999', '/api/v1/jobs?limit=50&q=0999', 'admin'],
-      ['GET /dashboard', '/api/v1/dashboard', 'admin'],
-      [`GET /work (${fm.email}, ${fm.open} open tickets)`, '/api/v1/work', 'foreman'],
-      ['GET /jobs/{5,000-ticket job}/production', `/api/v1/jobs/${m.bigJobId}/production`, 'admin'],
-      ['GET /jobs/{5,000-ticket job}', `/api/v1/jobs/${m.bigJobId}`, 'admin'],
+    const routes: [string, string, string, 'admin' | 'foreman'][] = [
+      ['jobs', 'GET /jobs?limit=50', '/api/v1/jobs?limit=50', 'admin'],
+      ['search', 'GET /jobs?limit=50&q=0999', '/api/v1/jobs?limit=50&q=0999', 'admin'],
+      ['dashboard', 'GET /dashboard', '/api/v1/dashboard', 'admin'],
+      ['work', `GET /work (${fm.email}, ${fm.open} open tickets)`, '/api/v1/work', 'foreman'],
+      ['production', 'GET /jobs/{5,000-ticket job}/production', `/api/v1/jobs/${m.bigJobId}/production`, 'admin'],
+      ['job', 'GET /jobs/{5,000-ticket job}', `/api/v1/jobs/${m.bigJobId}`, 'admin'],
     ];
     const client = (database.db as unknown as { $client: pg.Pool }).$client;
-    const doc = (await app.inject({ method: 'GET', url: '/api/docs/json' })).json() as { paths?: Record<string, { get?: { parameters?: { name: string }[] } }> };
-    const pages = (doc.paths?.['/api/v1/jobs']?.get?.parameters ?? []).some((p) => p.name === 'limit');
-    for (const [name, route, as] of routes) {
-      if (route.includes('limit=') && !pages) {
-        console.log(`\n## ${name}\n\nnot explained: the paged list is not in this build`);
-        continue;
-      }
+    for (const [key, name, route, as] of routes) {
+      if (ONLY && !ONLY.has(key)) continue;
       const get = () => app.inject({ method: 'GET', url: route, headers: { authorization: `Bearer ${tokens[as]}` } });
       const first = await get();
       const body = first.body.trimStart();
@@ -78,7 +81,7 @@ async function main() {
     await app.close();
   } finally {
     await database.close();
-    await admin.query(`DROP DATABASE IF EXISTS ${EXPLAIN_DB} WITH (FORCE)`);
+    if (!OWN_DB) await admin.query(`DROP DATABASE IF EXISTS ${EXPLAIN_DB} WITH (FORCE)`);
     await admin.end();
   }
 }

@@ -8,6 +8,8 @@
  *   npm run bench -- --scale large      PostgreSQL only: the budgets of docs/product/scale.md §3 on
  *                                       the ten-year data (bench:data -- --scale large); writes its
  *                                       own section of docs/benchmarks.md and keeps the rest
+ *                                       --only jobs,search,dashboard,work,production,job picks its
+ *                                       routes (default all; the dashboard alone takes minutes)
  *   options: --runs N (load-test repeats, default 3) --duration S (seconds per load run, 5)
  *            --skip-browser --no-build --regen (make the data again) --no-write (no docs/benchmarks.md)
  *            --port P (port of the servers the bench starts, one at a time; default: a free one)
@@ -725,6 +727,8 @@ const LARGE_START = '<!-- bench --scale large: start -->';
 const LARGE_END = '<!-- bench --scale large: end -->';
 
 interface LargeRoute {
+  /** What `--only` names it by. */
+  key: string;
   name: string;
   url: string;
   /** p50 budget at 10 clients, ms. */
@@ -748,9 +752,20 @@ interface LargeFigures {
 const SLOW_ALONE_MS = 5000;
 
 const paged = (json: unknown) =>
-  json && typeof json === 'object' && !Array.isArray(json) && 'jobs' in json && 'next_cursor' in json ? null : 'the paged list (GET /jobs?limit=, helper "jobs") is not in this build: not measured';
+  json && typeof json === 'object' && !Array.isArray(json) && 'jobs' in json && 'next_cursor' in json ? null : 'the reply is not the paged list (GET /jobs?limit=, decision 053): not measured';
+
+const LARGE_KEYS = ['jobs', 'search', 'dashboard', 'work', 'production', 'job'];
+/** `--only a,b`: the large routes to measure (all when absent). */
+function largeOnly(): Set<string> | null {
+  if (args.only === undefined) return null;
+  const keys = String(args.only).split(',').map((k) => k.trim()).filter(Boolean);
+  const bad = keys.filter((k) => !LARGE_KEYS.includes(k));
+  if (bad.length || keys.length === 0) throw new Error(`--only takes some of ${LARGE_KEYS.join(',')}${bad.length ? `, not ${bad.join(',')}` : ''}`);
+  return new Set(keys);
+}
 
 async function benchLarge(): Promise<LargeFigures> {
+  const only = largeOnly();
   const t = benchTarget('postgres', false, true);
   const m = readManifest(t);
   if (!m) throw new Error('no large data: run `npm run bench:data -- --scale large` first (BENCH_DATABASE_URL set)');
@@ -769,14 +784,17 @@ async function benchLarge(): Promise<LargeFigures> {
       group by u.email order by abs(count(*) - 2000), u.email limit 1`)) as unknown as { rows: { email: string; open: number }[] }
   ).rows;
   await database.db.update(users).set({ passwordHash: await hashPassword(BENCH_PASSWORD) }).where(and(eq(users.companyId, m.companyId), eq(users.email, fm.email)));
-  const routes: LargeRoute[] = [
-    { name: 'Jobs page: GET /jobs?limit=50', url: '/api/v1/jobs?limit=50', budget: 100, as: 'admin', check: paged },
-    { name: 'Search: GET /jobs?limit=50&q=0999', url: '/api/v1/jobs?limit=50&q=0999', budget: 200, as: 'admin', check: paged },
-    { name: 'GET /dashboard', url: '/api/v1/dashboard', budget: 300, as: 'admin' },
-    { name: `My Work of a foreman with ${fm.open.toLocaleString('en-US')} open tickets: GET /work`, url: '/api/v1/work', budget: 200, as: 'foreman' },
-    { name: `Production of a ${m.bigJobTickets.toLocaleString('en-US')}-ticket job`, url: `/api/v1/jobs/${m.bigJobId}/production`, budget: 100, as: 'admin' },
-    { name: `Job page of a ${m.bigJobTickets.toLocaleString('en-US')}-ticket job`, url: `/api/v1/jobs/${m.bigJobId}`, budget: 150, as: 'admin' },
-  ];
+  const routes: LargeRoute[] = (
+    [
+      { key: 'jobs', name: 'Jobs page: GET /jobs?limit=50', url: '/api/v1/jobs?limit=50', budget: 100, as: 'admin', check: paged },
+      { key: 'search', name: 'Search: GET /jobs?limit=50&q=0999', url: '/api/v1/jobs?limit=50&q=0999', budget: 200, as: 'admin', check: paged },
+      { key: 'dashboard', name: 'GET /dashboard', url: '/api/v1/dashboard', budget: 300, as: 'admin' },
+      { key: 'work', name: `My Work of a foreman with ${fm.open.toLocaleString('en-US')} open tickets: GET /work`, url: '/api/v1/work', budget: 200, as: 'foreman' },
+      { key: 'production', name: `Production of a ${m.bigJobTickets.toLocaleString('en-US')}-ticket job`, url: `/api/v1/jobs/${m.bigJobId}/production`, budget: 100, as: 'admin' },
+      { key: 'job', name: `Job page of a ${m.bigJobTickets.toLocaleString('en-US')}-ticket job`, url: `/api/v1/jobs/${m.bigJobId}`, budget: 150, as: 'admin' },
+    ] satisfies LargeRoute[]
+  ).filter((r) => !only || only.has(r.key));
+  if (only) notes.push(`only ${[...only].join(', ')} measured in this run (--only)`);
   // In process: each route's statements captured once, replayed on the driver.
   const sqlOf: Record<string, { single: number; p50: number } | null> = {};
   const skip = new Set<string>();
@@ -794,17 +812,8 @@ async function benchLarge(): Promise<LargeFigures> {
         return r.json().token as string;
       };
       const tokens = { admin: await tokenOf(m.adminEmail), foreman: await tokenOf(fm.email) };
-      // Whether GET /jobs pages (helper "jobs", built beside this): asked of the OpenAPI document,
-      // since without it `?limit=` is ignored and the whole list of 100,000 jobs is built.
-      const doc = (await app.inject({ method: 'GET', url: '/api/docs/json' })).json() as { paths?: Record<string, { get?: { parameters?: { name: string }[] } }> };
-      const pages = (doc.paths?.['/api/v1/jobs']?.get?.parameters ?? []).some((p) => p.name === 'limit');
       for (const r of routes) {
         const get = () => app.inject({ method: 'GET', url: r.url, headers: { authorization: `Bearer ${tokens[r.as]}` } });
-        if (r.check && !pages) {
-          notes.push(`${r.name}: the paged list (GET /jobs?limit=, helper "jobs") is not in this build (its OpenAPI has no limit): not measured`);
-          skip.add(r.name);
-          continue;
-        }
         log(`large, in process: ${r.name}`);
         let t0 = performance.now();
         const first = await get();

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { constants as zlibConstants } from 'node:zlib';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
@@ -84,7 +85,13 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
       // idempotency hook, so stored replays keep the plain body; replies that set their own
       // Content-Encoding (the job page, compressed once per change) pass through untouched.
       // Request bodies are not inflated: the body limit stays a limit on what we read.
-      await api.register(compress, { globalDecompression: false, encodings: ['br', 'gzip', 'deflate'] });
+      // Brotli quality 3 rather than the plugin's 4: My Work's 404 KB in 40–60 % of the CPU for
+      // 7 % more bytes (16.8 KB instead of 15.6 KB; decision 054).
+      await api.register(compress, {
+        globalDecompression: false,
+        encodings: ['br', 'gzip', 'deflate'],
+        brotliOptions: { params: { [zlibConstants.BROTLI_PARAM_MODE]: zlibConstants.BROTLI_MODE_TEXT, [zlibConstants.BROTLI_PARAM_QUALITY]: 3 } },
+      });
       registerAuth(api, ctx);
       await healthRoutes(api, ctx);
       await authRoutes(api, ctx);

@@ -1,4 +1,4 @@
-import type { FastifyContextConfig, FastifyInstance } from 'fastify';
+import type { FastifyContextConfig, FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { ERROR_CODE } from '../../shared/error-codes';
 import type { Action } from '../../shared/permissions';
@@ -97,4 +97,28 @@ export function registerRouteDefaults(app: FastifyInstance) {
     if (!route.schema) return;
     route.schema.response = { '4xx': errorReply, '5xx': errorReply, ...(route.schema.response as object | undefined) };
   });
+}
+
+/**
+ * Sends a reply the route built to its schema's exact shape as JSON text, without the zod
+ * serializer (app.ts `serializerCompiler`), which parses every value of the reply again (a copy of
+ * each row) before JSON.stringify: for My Work's 500 ticket rows that was ~20 ms of CPU per request
+ * and its garbage (decision 054). The route keeps its response schema (OpenAPI), and its API test
+ * holds the bytes to what the schema's serializer sends (same keys, same order).
+ */
+export function sendJson(reply: FastifyReply, body: unknown): FastifyReply {
+  return reply.type('application/json; charset=utf-8').send(JSON.stringify(body));
+}
+
+/**
+ * A row as the zod serializer would send it: exactly the object schema's keys, in its order (zod
+ * builds its output in the shape's order), without checking the values again. For sendJson.
+ */
+export function inShapeOrder<S extends z.ZodObject>(schema: S): (row: z.output<S>) => z.output<S> {
+  const keys = Object.keys(schema.shape);
+  return (row) => {
+    const out: Record<string, unknown> = {};
+    for (const key of keys) out[key] = (row as Record<string, unknown>)[key];
+    return out as z.output<S>;
+  };
 }

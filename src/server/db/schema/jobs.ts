@@ -57,9 +57,14 @@ export const jobs = pgTable(
     index('jobs_due_idx').on(t.companyId, t.dueDate, t.id),
     index('jobs_number_trgm_idx').using('gin', sql`linecrew_lower(${t.jobNumber}) gin_trgm_ops`),
     index('jobs_utility_idx').on(t.utilityId),
+    // How many jobs the company has (every page of the paged list says it, decision 053): an
+    // index-only count of 100,000 small entries rather than a scan of the table's 3,000 pages.
+    index('jobs_published_idx').on(t.companyId).where(sql`not ${t.importPending}`),
     // A foreman's jobs (My Work, the dashboard's foreman filter: 1,000 of 100,000, decision 054;
-    // a person belongs to one company, so the foreman's id alone finds them).
-    index('jobs_foreman_idx').on(t.foremanId),
+    // a person belongs to one company, so the foreman's id alone finds them). The other columns
+    // are what My Work reads of those jobs: an index-only scan, not 1,000 heap pages scattered
+    // over the table (a foreman's jobs span ten years).
+    index('jobs_foreman_idx').on(t.foremanId, t.companyId, t.importPending, t.id, t.jobNumber),
   ],
 );
 
@@ -125,6 +130,9 @@ export const tickets = pgTable(
     // found by job without reading the completed rest (decision 054); a job's status in
     // the paged list's filter and sort, "has an open ticket", is one probe of it (decision 053).
     index('tickets_open_job_idx').on(t.companyId, t.jobId).where(sql`${t.actualCompletionDate} is null`),
+    // The Complete tickets not yet billed of a job (My Work's "needs photos", decision 054): the
+    // crew's recent work, a tenth of the table, found by job without the billed years.
+    index('tickets_unbilled_job_idx').on(t.companyId, t.jobId).where(sql`${t.actualCompletionDate} is not null and ${t.billedAt} is null`),
   ],
 );
 

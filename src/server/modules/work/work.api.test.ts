@@ -67,6 +67,8 @@ const work = (token: string | undefined, query = '') => t.request({ method: 'GET
 async function workOf(role: SeededRole, query = ''): Promise<WorkTicket[]> {
   const res = await work(tokens[role], query);
   expect(res.statusCode, res.body).toBe(200);
+  // Sent as text (routes.ts sendJson): byte for byte what the schema's serializer would send.
+  expect(res.body).toBe(JSON.stringify(workReply.parse(res.json())));
   return workReply.strict().parse(res.json()).tickets;
 }
 

@@ -1,11 +1,20 @@
 import { and, desc, eq, inArray, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
-import type { WorkTicket } from '../../../shared/work.schemas';
+import { workTicketSchema, type WorkTicket } from '../../../shared/work.schemas';
 import type { DbOrTx } from '../../db/client';
+import { inShapeOrder } from '../../plugins/routes';
 import { jobs, poles, tickets, users } from '../../db/schema/index';
 import { jobIsPublished } from '../../db/sql';
 import { companyDaySql, evidencePhotoCountOf, selectTicketRows, toTicketRow } from '../tickets/tickets.service';
 
 /** My Work's SQL (docs/product/field-mode.md §1). Every statement is scoped by the caller's company. */
+
+const inWorkTicketOrder = inShapeOrder(workTicketSchema);
+/**
+ * A ticket-table row with its job's number, its keys in workTicketSchema's order: the route sends
+ * the reply as text (work.routes.ts), byte for byte what the schema's serializer would.
+ */
+const toWorkTicket = (r: Parameters<typeof toTicketRow>[0], today: string, jobNumber: string): WorkTicket =>
+  inWorkTicketOrder(Object.assign(toTicketRow(r, today), { job_number: jobNumber }));
 
 /** Whose tickets: the rule of which tickets concern a role is the service's (work.service.ts). */
 export type WorkScope =
@@ -51,7 +60,7 @@ export async function unevidencedTicketRows(db: DbOrTx, companyId: number, scope
     )
     .orderBy(desc(tickets.actualCompletionDate), desc(tickets.id))
     .limit(limit);
-  return rows.map((r) => ({ ...toTicketRow(r, r.today), job_number: r.jobNumber }));
+  return rows.map((r) => toWorkTicket(r, r.today, r.jobNumber));
 }
 
 /**
@@ -86,5 +95,5 @@ export async function openTicketRows(db: DbOrTx, companyId: number, ids: number[
   const rows = await selectTicketRows(db, { jobNumber: jobs.jobNumber, today: companyDaySql(companyId) })
     .innerJoin(jobs, and(eq(jobs.id, tickets.jobId), eq(jobs.companyId, tickets.companyId)))
     .where(and(eq(tickets.companyId, companyId), inArray(tickets.id, ids), isNull(tickets.actualCompletionDate), jobIsPublished));
-  return rows.map((r) => ({ ...toTicketRow(r, r.today), job_number: r.jobNumber }));
+  return rows.map((r) => toWorkTicket(r, r.today, r.jobNumber));
 }
