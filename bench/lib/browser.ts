@@ -20,6 +20,8 @@ export interface BrowserFigures {
   resortHow: string;
   initialJs: Record<string, { gzipBytes: number; rawBytes: number; files: number; landed: string }>;
   runs: number;
+  /** Each load's table-visible time and each re-sort, in the order measured (ms). */
+  samples: { tableVisible: number[]; resort: number[] };
   notes: string[];
 }
 
@@ -142,6 +144,7 @@ export async function measureBrowser(opts: {
       resortHow,
       initialJs: js,
       runs: visible.length,
+      samples: { tableVisible: visible.map(Math.round), resort: sorts.map(Math.round) },
       notes,
     };
   } finally {

@@ -20,6 +20,8 @@ import { median } from './common';
 export interface VitalsFigures {
   /** Median TBT of the job page (ms). */
   jobTbtMs: number | null;
+  /** Each load's TBT of the job page, in the order measured. */
+  jobTbtRunsMs: number[];
   /** Median CLS of /work. */
   workCls: number | null;
   jobRuns: number;
@@ -149,7 +151,7 @@ export async function measureVitals(opts: {
       }
       opts.log?.(`vitals run ${i + 1}: TBT ${tbt.at(-1)?.toFixed(0)} ms, CLS ${cls.at(-1)?.toFixed(3)}`);
     }
-    return { jobTbtMs: tbt.length ? median(tbt) : null, workCls: cls.length ? median(cls) : null, jobRuns: tbt.length, workRuns: cls.length, notes };
+    return { jobTbtMs: tbt.length ? median(tbt) : null, jobTbtRunsMs: tbt, workCls: cls.length ? median(cls) : null, jobRuns: tbt.length, workRuns: cls.length, notes };
   } finally {
     await browser.close();
   }

@@ -1,0 +1,92 @@
+/**
+ * `npx tsx bench/job-table.ts` (run it under `flock /work/bench.lock`): only the big job's two
+ * desktop rows of `npm run bench` — "ticket table visible" (navigation → the tickets page's
+ * 'tickets-table-visible' mark) and "re-sort of that table" (the 'tickets-sort' measure, Line then
+ * Pole per load) — by the bench's own code (bench/lib/browser.ts `measureBrowser`), on a fresh copy
+ * of the PGlite bench data. It neither builds the web app nor writes docs/benchmarks.md: run
+ * `npx vite build` first.
+ *
+ *   options: --runs N (default 5) --port P (default: a free one)
+ *            --waterfall  one more cold load, printing when each request of the page started and
+ *                         ended (Resource Timing) and the page's marks: where the time before
+ *                         the table goes
+ *            --waterfall --profile FILE  and that load's CPU profile (.cpuprofile) written to FILE
+ */
+import { writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { chromium } from '@playwright/test';
+import { CHROMIUM_ARGS } from '../playwright.config';
+import { SESSION_COOKIE } from '../src/shared/constants';
+import { measureBrowser } from './lib/browser';
+import { browserBenchData, withBenchServer } from './lib/bench-server';
+import { parseArgs, round } from './lib/common';
+
+const args = parseArgs(process.argv.slice(2));
+const RUNS = Number(args.runs ?? 5);
+const PORT = args.port === undefined ? undefined : Number(args.port);
+const log = (m: string) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${m}`);
+
+/** One cold desktop load (as the figure's runs: 1366 × 900, fresh context): its requests and marks. */
+async function waterfall(origin: string, url: string, token: string, profile?: string) {
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  try {
+    const context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
+    await context.addCookies([{ name: SESSION_COOKIE, value: token, url: origin, sameSite: 'Strict' }]);
+    const page = await context.newPage();
+    const cdp = profile ? await context.newCDPSession(page) : null;
+    if (cdp) {
+      await cdp.send('Profiler.enable');
+      await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+      await cdp.send('Profiler.start');
+    }
+    await page.goto(`${origin}${url}`, { waitUntil: 'commit' });
+    await page.waitForFunction(() => performance.getEntriesByName('tickets-table-visible', 'mark').length > 0, null, { timeout: 60_000 });
+    if (cdp && profile) writeFileSync(profile, JSON.stringify((await cdp.send('Profiler.stop')).profile));
+    const { resources, marks } = await page.evaluate(() => ({
+      resources: (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).map((r) => ({
+        name: r.name.replace(location.origin, ''),
+        start: Math.round(r.startTime),
+        sent: Math.round(r.requestStart),
+        end: Math.round(r.responseEnd),
+        bytes: r.encodedBodySize,
+      })),
+      marks: performance.getEntriesByType('mark').map((m) => `${m.name} ${Math.round(m.startTime)}`),
+    }));
+    for (const r of resources.sort((a, b) => a.start - b.start))
+      console.log(`  ${String(r.start).padStart(5)} → ${String(r.sent).padStart(5)} → ${String(r.end).padStart(5)} ms  ${String(r.bytes).padStart(8)} B  ${r.name}`);
+    log(`${resources.length} requests; marks: ${marks.join(', ')}`);
+  } finally {
+    await browser.close();
+  }
+}
+
+async function main() {
+  const { t, m } = browserBenchData();
+  log(`load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}; copying the bench data…`);
+  await withBenchServer(t, { port: PORT }, async ({ origin, login }) => {
+    const token = await login(m.adminEmail);
+    const b = await measureBrowser({ origin, token, bigJobId: m.bigJobId, runs: RUNS, timeBudgetMs: 240_000, log, initialJs: false });
+    if (args.waterfall) await waterfall(origin, `/job?id=${m.bigJobId}`, token, typeof args.profile === 'string' ? args.profile : undefined);
+    console.log(
+      JSON.stringify(
+        {
+          loadAverage: os.loadavg().map((l) => round(l, 2)),
+          tableVisibleMs: b.tableVisibleMs === null ? null : round(b.tableVisibleMs, 0),
+          tableVisibleHow: b.tableVisibleHow,
+          resortMs: b.resortMs === null ? null : round(b.resortMs, 0),
+          resortHow: b.resortHow,
+          runs: b.runs,
+          samples: b.samples,
+          notes: b.notes,
+        },
+        null,
+        2,
+      ),
+    );
+  });
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exitCode = 1;
+});
