@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sortTextValues, sortTickets, TICKET_SORT_COLUMNS, warmTicketSortKeys, type TicketSortRow } from './sorting';
+import { cachedTextKey, sortTextValues, sortTickets, textKey, TICKET_SORT_COLUMNS, warmTicketSortKeys, type TicketSortRow } from './sorting';
 
 const row = (id: number, over: Partial<TicketSortRow> = {}): TicketSortRow => ({
   id,
@@ -97,5 +97,18 @@ describe('ticket table sorting (docs/product/rules.md §4.2)', () => {
     expect(slices.at(-1)).toBeNull();
     expect(ids(sortTickets(rows, 'pole_name', 'asc'))).toEqual([1, 4, 7, 3, 6, 2, 5]);
     expect(warmTicketSortKeys(rows)).toBeNull();
+  });
+
+  it('keys text as the collator orders everyday text: lower case, digit runs without leading zeros padded to 16', () => {
+    // The rule as first written (a regex per digit run), against which the one-pass version is checked.
+    const byRegex = (v: string) => v.toLowerCase().replace(/\d+/g, (d) => d.replace(/^0+(?=\d)/, '').padStart(16, '0'));
+    const samples = ['', 'P-9', 'p-10', 'L 007 b', '0', '000', '12345678901234567890', 'Main St 12A', '1-2-3', 'ÉCOLE 5', 'x0y00z', '9', 'abc'];
+    for (const s of samples) {
+      expect(textKey(s)).toBe(byRegex(s));
+      expect(cachedTextKey(s)).toBe(byRegex(s));
+    }
+    expect(textKey(null)).toBe('');
+    expect(textKey(42)).toBe('0000000000000042');
+    expect(cachedTextKey(null)).toBe('');
   });
 });

@@ -103,9 +103,40 @@ const hasGps = (t: TicketSortRow) => (t.geo_lat != null && t.geo_lon != null ? 1
 export function textKey(v: unknown): string {
   if (v == null) return '';
   const s = String(v).toLowerCase();
-  return /\d/.test(s) ? s.replace(/\d+/g, padDigits) : s;
+  // One pass over the characters, not a regex replace with a callback per digit run: a job page
+  // makes 10,000+ of these keys at load, on a phone's slow CPU inside its first render (issue 27).
+  let out = '';
+  let copied = 0;
+  for (let i = 0; i < s.length; i++) {
+    if (!isDigit(s.charCodeAt(i))) continue;
+    let end = i + 1;
+    while (end < s.length && isDigit(s.charCodeAt(end))) end++;
+    // Leading zeros dropped (one kept), then padded to 16: '007' → '0000000000000007'.
+    let start = i;
+    while (start < end - 1 && s.charCodeAt(start) === 48) start++;
+    out += s.slice(copied, i) + ZEROS.slice(end - start) + s.slice(start, end);
+    copied = end;
+    i = end;
+  }
+  return copied === 0 ? s : out + s.slice(copied);
 }
-const padDigits = (d: string) => d.replace(/^0+(?=\d)/, '').padStart(16, '0');
+const ZEROS = '0000000000000000';
+const isDigit = (c: number) => c >= 48 && c <= 57;
+
+/**
+ * textKey of a string, kept: a job's pole and line names are keyed for the filters' option lists
+ * and again for the table's sort. Bounded, so a long session does not keep every name it saw.
+ */
+const textKeys = new Map<string, string>();
+export function cachedTextKey(v: string | null | undefined): string {
+  if (v == null) return '';
+  let key = textKeys.get(v);
+  if (key === undefined) {
+    if (textKeys.size >= 50_000) textKeys.clear();
+    textKeys.set(v, (key = textKey(v)));
+  }
+  return key;
+}
 
 /**
  * Text values in the table's text order (textKey: case-insensitive, '9' before '10'), e.g. the
@@ -113,7 +144,7 @@ const padDigits = (d: string) => d.replace(/^0+(?=\d)/, '').padStart(16, '0');
  * a few ms, where Intl.Collator's compare took ~10× as long. Equal keys keep the order given.
  */
 export function sortTextValues(values: Iterable<string>): string[] {
-  const keyed = Array.from(values, (v) => ({ v, key: textKey(v) }));
+  const keyed = Array.from(values, (v) => ({ v, key: cachedTextKey(v) }));
   keyed.sort((a, b) => (a.key === b.key ? 0 : a.key < b.key ? -1 : 1));
   return keyed.map((k) => k.v);
 }
@@ -132,6 +163,8 @@ function sortKey(r: TicketSortRow, column: TicketSortColumn): number | string | 
   else if (column === 'work_orders') key = textKey((r.work_orders ?? []).join(', '));
   else if (column === 'dig_safe_required') key = (Number(r.dig_safe_required) || 0) * 2 + (r.dig_safe_url ? 1 : 0);
   else if (column === 'nra_required') key = (Number(r.nra_required) || 0) * 2 + (r.nra_url ? 1 : 0);
+  else if (column === 'pole_name') key = cachedTextKey(r.pole_name);
+  else if (column === 'line_name') key = cachedTextKey(r.line_name);
   else key = textKey(r[column]);
   byColumn.set(column, key);
   return key;
