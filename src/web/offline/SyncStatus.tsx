@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Button, Group, Text } from '@mantine/core';
 import { IconCloudCheck, IconCloudOff, IconRefresh } from '@tabler/icons-react';
-import { queueCounts, statusText } from './outboxLogic';
+import { queueCounts, statusText } from './outboxStatus';
 import { useOutbox } from './OfflineSync';
 import { lazyDialog } from '../components/lazyDialog';
 

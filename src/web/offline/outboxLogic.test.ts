@@ -9,20 +9,17 @@ import {
   heldPhotoName,
   heldSummary,
   heldText,
-  isHeld,
   isPhotoOverLimit,
   isSavable,
   markTicketGone,
   mayDiscard,
   newIdempotencyKey,
   photoRoom,
-  queueCounts,
   rebase,
   resolve,
   retried,
   sendable,
   nextToSend,
-  statusText,
   tasksInConflict,
   ticketSaveOf,
   withQueued,
@@ -31,6 +28,7 @@ import {
   type PhotoChange,
   type TicketChange,
 } from './outboxLogic';
+import { isHeld, queueCounts, statusText } from './outboxStatus';
 import { ERROR_CODE } from '../../shared/error-codes';
 
 const task = (id: number, additional: number, code = `U${id}`) => ({

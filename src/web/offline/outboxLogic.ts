@@ -3,12 +3,15 @@ import { ERROR_CODE, type ErrorCode } from '../../shared/error-codes';
 import type { CompletionPosition } from '../../shared/evidence';
 import { actualQty, clampAdditionalQty } from '../../shared/tasks';
 import type { TaskSave, Ticket, TicketSave } from '../../shared/tickets.schemas';
+import { isHeld } from './outboxStatus';
 
 /**
  * The outbox's rules, pure (no IndexedDB, no network), so that each is unit-tested: what a queued
  * change sends, in which order, when it is tried again, how a later change follows an earlier
  * one of ours, and how a change refused as stale is merged with what the office did meanwhile.
- * docs/product/field-mode.md §5 "outbox", "conflicts"; outbox.ts stores the entries and sends them.
+ * docs/product/field-mode.md §5 "outbox", "conflicts"; outbox.ts reads the queue, outboxSend.ts
+ * changes and sends it. What the status line says is in outboxStatus.ts: every page shows it, and this
+ * file is loaded only by what queues, sends or shows a change (decision 037).
  */
 
 /** Ticket fields a crew may change offline (the phone's ticket view and the ticket window). */
@@ -425,11 +428,6 @@ export function afterStale(entries: readonly OutboxEntry[], e: OutboxEntry, thei
 // ---------------------------------------------------------------------------------------------
 // Held: what will not sync, kept on the phone (issue 27, decision 038)
 
-/** Will not be sent any more (refused, or its ticket deleted): never "waiting to sync". */
-export function isHeld(e: OutboxEntry): boolean {
-  return e.state === 'failed' || e.state === 'gone';
-}
-
 /** A photo refused because its ticket already holds its 10 (the office added some meanwhile). */
 export function isPhotoOverLimit(e: OutboxEntry): boolean {
   return e.kind === 'photo' && e.state === 'failed' && e.code === ERROR_CODE.ticketPhotosFull;
@@ -501,32 +499,4 @@ export function heldText(entries: readonly OutboxEntry[], describe: (e: TicketCh
     else lines.push(`Change, ${when(e.createdAt)}: ${describe(e)}`, '');
   }
   return lines.join('\n');
-}
-
-// ---------------------------------------------------------------------------------------------
-// What the status line says (docs/product/field-mode.md §5)
-
-/**
- * "Offline", "N changes waiting to sync", both, or "All changes synced" once the queue empties.
- * `waiting` counts what will still be sent (a conflict too, once chosen); `needsYou` what needs
- * a choice or a save (conflicts, refusals, deleted tickets). Held changes are never "waiting".
- */
-export function statusText({ online, waiting, needsYou = 0, synced }: { online: boolean; waiting: number; needsYou?: number; synced: boolean }): string {
-  const parts: string[] = [];
-  if (waiting > 0) parts.push(waiting === 1 ? '1 change waiting to sync' : `${waiting} changes waiting to sync`);
-  if (needsYou > 0) {
-    const noun = waiting > 0 ? '' : needsYou === 1 ? ' change' : ' changes';
-    parts.push(`${needsYou}${noun} need${needsYou === 1 ? 's' : ''} you`);
-  }
-  if (!online) return ['Offline', ...parts].join(' · ');
-  if (parts.length) return parts.join(' · ');
-  return synced ? 'All changes synced' : '';
-}
-
-/** The counts statusText reads, from the queue. */
-export function queueCounts(entries: readonly OutboxEntry[]): { waiting: number; needsYou: number } {
-  return {
-    waiting: entries.filter((e) => !isHeld(e)).length,
-    needsYou: entries.filter((e) => e.state !== 'pending').length,
-  };
 }

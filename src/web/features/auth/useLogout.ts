@@ -1,6 +1,5 @@
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { signOutAsking } from '../../offline/logout';
 import { useOutbox } from '../../offline/OfflineSync';
 
 /**
@@ -15,6 +14,8 @@ export function useLogout(onDone?: () => void) {
   const logout = async () => {
     setBusy(true);
     try {
+      // Loaded on the tap: every page has the button, few presses it (My Work's first load).
+      const { signOutAsking } = await import('../../offline/logout');
       if (!(await signOutAsking())) return;
       onDone?.();
       navigate('/login', { replace: true });

@@ -5,7 +5,6 @@ import { IconCurrentLocation, IconSearch } from '@tabler/icons-react';
 import { Link, useNavigate } from 'react-router';
 import { Spinner } from '../../components/Spinner';
 import { isoToUs } from '../../../shared/dates';
-import { byDistance, formatDistance } from '../../../shared/distance';
 import { fullName } from '../../../shared/names';
 import { can } from '../../../shared/permissions';
 import { WORK_LIMIT, WORK_LIMIT_MAX } from '../../../shared/constants';
@@ -16,7 +15,7 @@ import { ExpiryBadge } from '../../components/DigSafe';
 import { useForemen } from '../../api/foremen';
 import { useSession } from '../../api/session';
 import { ApiError } from '../../api/client';
-import { currentPosition, type Position } from '../../components/geolocation';
+import type { Position } from '../../components/geolocation';
 import { MapView } from '../../components/map/MapView';
 import { usePageTitle } from '../../components/usePageTitle';
 import { CopyNote } from '../../offline/CopyNote';
@@ -41,10 +40,17 @@ const ORDERS = [
 ] as const;
 
 /**
- * One ticket. In Nearest first it also names its job (the list is no longer grouped by job) and
- * how far it is: `away` is metres, null = no coordinates.
+ * The phone's position and the distances to the poles: loaded when the person first asks for
+ * their position (Show my position, Nearest first), not with My Work's first screen.
  */
-function WorkCard({ t, today, waiting, onOpen, away }: { t: WorkItem; today: string; waiting: number; onOpen: (id: number) => void; away?: number | null }) {
+const loadNearby = () => Promise.all([import('../../components/geolocation'), import('../../../shared/distance')]);
+type Distances = Awaited<ReturnType<typeof loadNearby>>[1];
+
+/**
+ * One ticket. In Nearest first it also names its job (the list is no longer grouped by job) and
+ * how far it is: `away` is "450 ft away", or "No location" for a ticket without coordinates.
+ */
+function WorkCard({ t, today, waiting, onOpen, away }: { t: WorkItem; today: string; waiting: number; onOpen: (id: number) => void; away?: string }) {
   const overdue = isOverdue(t, today);
   // From the card's own fields on the company's day: the same answer offline, from the phone's copy (docs/product/records.md).
   const digDay = companyDay();
@@ -73,7 +79,7 @@ function WorkCard({ t, today, waiting, onOpen, away }: { t: WorkItem; today: str
         )}
         {away !== undefined && (
           <Text size="sm" fw={600}>
-            {away === null ? 'No location' : `${formatDistance(away)} away`} · Job {t.job_number}
+            {away} · Job {t.job_number}
           </Text>
         )}
         <Text size="sm" truncate="end">
@@ -115,6 +121,7 @@ export default function WorkPage() {
   // The phone's position is asked for only when the person asks (Show my position, or choosing
   // Nearest first), never on opening the page: so it is not remembered either.
   const [position, setPosition] = useState<Position | null>(null);
+  const [distances, setDistances] = useState<Distances | null>(null);
   const [locating, setLocating] = useState(false);
   const [locError, setLocError] = useState<string | null>(null);
   const [nearest, setNearest] = useState(false);
@@ -122,6 +129,8 @@ export default function WorkPage() {
     setLocating(true);
     setLocError(null);
     try {
+      const [{ currentPosition }, d] = await loadNearby();
+      setDistances(d);
       const p = await currentPosition();
       setPosition(p);
       return p;
@@ -143,7 +152,13 @@ export default function WorkPage() {
   const groups = useMemo(() => groupWork(work.data?.tickets ?? [], search, today), [work.data, search, today]);
   // The tickets the search leaves, in work order: what the map and Nearest first start from.
   const matching = useMemo(() => groups.flatMap((g) => g.tickets), [groups]);
-  const byNearest = useMemo(() => (nearest && position ? byDistance(matching, position) : null), [nearest, position, matching]);
+  const byNearest = useMemo(
+    () =>
+      nearest && position && distances
+        ? distances.byDistance(matching, position).map(({ row, meters }) => ({ row, away: meters === null ? 'No location' : `${distances.formatDistance(meters)} away` }))
+        : null,
+    [nearest, position, distances, matching],
+  );
   const waitingByTicket = useMemo(() => {
     const m = new Map<number, number>();
     for (const e of entries) m.set(e.ticketId, (m.get(e.ticketId) ?? 0) + 1);
@@ -190,12 +205,12 @@ export default function WorkPage() {
     );
   }
 
-  const card = (t: WorkItem, away?: number | null) => <WorkCard key={t.id} t={t} today={today} waiting={waitingByTicket.get(t.id) ?? 0} onOpen={open} away={away} />;
+  const card = (t: WorkItem, away?: string) => <WorkCard key={t.id} t={t} today={today} waiting={waitingByTicket.get(t.id) ?? 0} onOpen={open} away={away} />;
   // The list: by distance (one section) in Nearest first, else by job; the first `shown` cards.
   let budget = shown;
   const list = byNearest ? (
     <Stack gap="xs" component="section" aria-label="My tickets, nearest first">
-      {byNearest.slice(0, shown).map(({ row, meters }) => card(row, meters))}
+      {byNearest.slice(0, shown).map(({ row, away }) => card(row, away))}
     </Stack>
   ) : (
     groups.map((g) => {
