@@ -8,7 +8,7 @@
  *   npm run bench -- --scale large      PostgreSQL only: the budgets of docs/product/scale.md §3 on
  *                                       the ten-year data (bench:data -- --scale large); writes its
  *                                       own section of docs/benchmarks.md and keeps the rest
- *                                       --only jobs,search,dashboard,work,production,job picks its
+ *                                       --only jobs,search,dashboard,work,production,job,exports,invoice picks
  *                                       routes (default all; the dashboard alone takes minutes)
  *   options: --runs N (load-test repeats, default 3) --duration S (seconds per load run, 5)
  *            --skip-browser --no-build --regen (make the data again) --no-write (no docs/benchmarks.md)
@@ -738,8 +738,18 @@ interface LargeRoute {
   check?: (json: unknown) => string | null;
 }
 
+/** Exports and an invoice of the 5,000-ticket job at the §1 size, one client in process, ms (medians). */
+interface LargeJobFiles {
+  /** GET /jobs/{id}/export.xlsx?option=2 and ?option=units; GET /jobs/{id}/geojson. */
+  xlsxAllMs: number | null;
+  xlsxUnitsMs: number | null;
+  geojsonMs: number | null;
+  invoice: InvoiceFigures | null;
+}
+
 interface LargeFigures {
   manifest: Manifest;
+  files: LargeJobFiles;
   foreman: { email: string; open: number };
   load: Record<string, LoadFigures | null>;
   bytes: Record<string, number>;
@@ -754,7 +764,7 @@ const SLOW_ALONE_MS = 5000;
 const paged = (json: unknown) =>
   json && typeof json === 'object' && !Array.isArray(json) && 'jobs' in json && 'next_cursor' in json ? null : 'the reply is not the paged list (GET /jobs?limit=, decision 053): not measured';
 
-const LARGE_KEYS = ['jobs', 'search', 'dashboard', 'work', 'production', 'job'];
+const LARGE_KEYS = ['jobs', 'search', 'dashboard', 'work', 'production', 'job', 'exports', 'invoice'];
 /** `--only a,b`: the large routes to measure (all when absent). */
 function largeOnly(): Set<string> | null {
   if (args.only === undefined) return null;
@@ -801,6 +811,7 @@ async function benchLarge(): Promise<LargeFigures> {
   const bytes: Record<string, number> = {};
   /** Routes too slow for a load test: their one request alone, ms. */
   const alone: Record<string, number> = {};
+  const files: LargeJobFiles = { xlsxAllMs: null, xlsxUnitsMs: null, geojsonMs: null, invoice: null };
   {
     const ctx: AppContext = { db: database.db, config, mail: createMailer({ outboxDir: path.join(t.runDir, 'outbox'), from: config.mailFrom }), storage: await createStorage(config) };
     const app = await buildApp({ ...ctx, logger: false });
@@ -848,6 +859,45 @@ async function benchLarge(): Promise<LargeFigures> {
           notes.push(`${r.name}: bare SQL replay failed: ${(e as Error).message.split('\n')[0]}`);
         }
       }
+      // Exports and an invoice of the big job (issue 33: "exports and invoices at that size"): bounded by
+      // the job, so they must not grow with the company's ten years — one client, in process.
+      const timed = async (url: string) => {
+        const get = () => app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${tokens.admin}` } });
+        const first = await get();
+        if (first.statusCode !== 200) throw new Error(`GET ${url}: ${first.statusCode} ${first.body.slice(0, 160)}`);
+        return median(await repeat(3, 60_000, async () => {
+          const t0 = performance.now();
+          await get();
+          return performance.now() - t0;
+        }));
+      };
+      if (!only || only.has('exports')) {
+        log('large, in process: exports of the big job');
+        try {
+          files.xlsxAllMs = await timed(`/api/v1/jobs/${m.bigJobId}/export.xlsx?option=2`);
+          files.xlsxUnitsMs = await timed(`/api/v1/jobs/${m.bigJobId}/export.xlsx?option=units`);
+          files.geojsonMs = await timed(`/api/v1/jobs/${m.bigJobId}/geojson`);
+        } catch (e) {
+          notes.push(`exports: ${(e as Error).message}`);
+        }
+      }
+      if (!only || only.has('invoice')) {
+        log('large, in process: an invoice of ~5,000 lines of the big job');
+        try {
+          files.invoice = await measureInvoice({
+            db: database.db,
+            inject: (method, url, payload) =>
+              app.inject({ method, url, headers: { authorization: `Bearer ${tokens.admin}` }, ...(payload ? { payload: payload as object } : {}) }),
+            companyId: m.companyId,
+            jobId: m.bigJobId,
+            targetLines: 5000,
+            runs: 3,
+            timeBudgetMs: 180_000,
+          });
+        } catch (e) {
+          notes.push(`invoice: ${(e as Error).message}`);
+        }
+      }
     } finally {
       await app.close();
       await database.close();
@@ -881,7 +931,7 @@ async function benchLarge(): Promise<LargeFigures> {
     await server.stop();
     await dropRun(t).catch(() => {});
   }
-  return { manifest: m, foreman: fm, load, bytes, alone, rssMB, notes };
+  return { manifest: m, files, foreman: fm, load, bytes, alone, rssMB, notes };
 }
 
 function renderLarge(f: LargeFigures, mach: ReturnType<typeof machine>, loadAfter: string): string {
@@ -919,6 +969,16 @@ function renderLarge(f: LargeFigures, mach: ReturnType<typeof machine>, loadAfte
       `|   bare SQL of that route: alone / p50 at ${CONNECTIONS} concurrent; route ÷ SQL | ${fig.sqlP50 == null ? 'not measured' : `${ms(fig.sqlSingle)} / ${ms(fig.sqlP50)}; ×${round(fig.ratio!, 2)} — ${status(fig.ratio! < 2)}`} | route ÷ SQL < 2 |`,
     );
   }
+  // The everyday data's budgets for the same files (docs/product/scale.md §3): the ten years must not show.
+  const fl = f.files;
+  const measured = (v: number | null, budget: number) => (v == null ? 'not measured' : `${ms(v, 0)} — ${status(v < budget)}`);
+  lines.push(
+    `| Exports of the ${m.bigJobTickets.toLocaleString('en-US')}-ticket job, 1 client in process: export.xlsx option 2 / units; GeoJSON | ${measured(fl.xlsxAllMs, 2000)} / ${measured(fl.xlsxUnitsMs, 2000)}; ${measured(fl.geojsonMs, 300)} | xlsx < 2 s; GeoJSON < 300 ms |`,
+  );
+  const inv = fl.invoice;
+  lines.push(
+    `| Invoice of that job, 1 client in process: lines; preview / create / XLSX / PDF | ${inv ? `${inv.lines.toLocaleString('en-US')} lines of ${inv.tickets} tickets; ${ms(inv.previewMs, 0)} / ${ms(inv.createMs, 0)} — ${status(inv.createMs < 2000)} / ${ms(inv.xlsxMs, 0)} / ${ms(inv.pdfMs, 0)}` : 'not measured'} | create < 2 s |`,
+  );
   lines.push(`| Server peak RSS during the large bench | ${f.rssMB == null ? 'not measured' : `${round(f.rssMB, 0)} MB — ${status(f.rssMB < 1024)}`} | < 1 GB |`);
   lines.push('', ...(f.notes.length ? ['Notes from this run:', '', ...f.notes.map((n) => `- ${n}`), ''] : []), LARGE_END);
   return lines.join('\n');
