@@ -46,6 +46,7 @@ async function main() {
     search: ['/api/v1/jobs?limit=50&q=0999', m.adminEmail],
     work: ['/api/v1/work', fm.email],
     job: [`/api/v1/jobs/${m.bigJobId}`, m.adminEmail],
+    production: [`/api/v1/jobs/${m.bigJobId}/production`, m.adminEmail],
   };
   const [url_, who] = routes[String(args.route ?? 'work')];
   const token = await login(who);

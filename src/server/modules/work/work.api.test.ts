@@ -1,4 +1,4 @@
-import { eq, inArray } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ROLE, WORK_LIMIT, WORK_LIMIT_MAX } from '../../../shared/constants';
 import { jobSchema } from '../../../shared/jobs.schemas';
@@ -67,7 +67,7 @@ const work = (token: string | undefined, query = '') => t.request({ method: 'GET
 async function workOf(role: SeededRole, query = ''): Promise<WorkTicket[]> {
   const res = await work(tokens[role], query);
   expect(res.statusCode, res.body).toBe(200);
-  // Sent as text (routes.ts sendJson): byte for byte what the schema's serializer would send.
+  // Sent as kept bytes (work.service myWorkReply): byte for byte what the schema's serializer would send.
   expect(res.body).toBe(JSON.stringify(workReply.parse(res.json())));
   return workReply.strict().parse(res.json()).tickets;
 }
@@ -281,16 +281,18 @@ describe('GET /work', () => {
       expect(res.statusCode).toBe(200);
       return queryStats.count - before;
     };
-    // GET /utilities is one statement after the session check: /work costs one more (the open
-    // tickets' sort keys, then the rows of the first `limit`).
-    const baseline = (await count('admin', '/utilities')) + 1;
-    const before = { admin: await count('admin', '/work'), wforeman: await count('wforeman', '/work') };
+    // GET /utilities is one statement after the session check, as is the fingerprint of a kept
+    // reply of /work. A changed one costs four more: the open tickets' sort keys, the rows of the
+    // first `limit`, and beside them the Complete tickets still short of evidence photos
+    // (docs/product/records.md §8): the company's setting and that list.
+    const baseline = await count('admin', '/utilities');
+    await count('admin', '/work');
+    await count('wforeman', '/work');
+    const kept = { admin: await count('admin', '/work'), wforeman: await count('wforeman', '/work') };
+    expect(kept).toEqual({ admin: baseline, wforeman: baseline });
     await createJob({ token: tokens.admin, company, utility: ngrid }, 'WRK-BIG', uid.frank, Array.from({ length: 40 }, (_, i) => ({ pole: `BIG-${i}`, due: '2030-06-01' })));
     const after = { admin: await count('admin', '/work'), wforeman: await count('wforeman', '/work') };
-    // Beside the open rows, the Complete tickets still short of evidence photos (docs/product/records.md §8):
-    // the company's setting and that list (its calendar day a column of it), two statements more.
-    expect(before).toEqual({ admin: baseline + 2, wforeman: baseline + 2 });
-    expect(after).toEqual(before);
+    expect(after).toEqual({ admin: baseline + 4, wforeman: baseline + 4 });
     expect((await workOf('wforeman')).filter((w) => w.pole_name?.startsWith('BIG-'))).toHaveLength(40);
   });
 
@@ -317,5 +319,94 @@ describe('GET /work', () => {
     } finally {
       await t.ctx.db.update(jobs).set({ foremanId: null }).where(eq(jobs.id, job.other));
     }
+  });
+
+  describe('kept per scope, never stale (work.service myWorkReply)', () => {
+    const rowOf = async (role: SeededRole, id: number) => (await workOf(role)).find((w) => w.id === id);
+    const save = async (token: string, id: number, fields: Record<string, unknown>) => {
+      const read = await t.request({ method: 'GET', url: `${API}/tickets/${id}`, token });
+      expect(read.statusCode, read.body).toBe(200);
+      const res = await t.request({ method: 'PUT', url: `${API}/tickets/`, token, body: { ticket: { id, version: read.json().version, ...fields } } });
+      expect(res.statusCode, res.body).toBe(200);
+    };
+
+    it('sends the same bytes and ETag while nothing changed, and 304 to a client that holds them', async () => {
+      const a = await work(tokens.foreman);
+      const b = await work(tokens.foreman);
+      expect(b.body).toBe(a.body);
+      expect(b.headers.etag).toBe(a.headers.etag);
+      const again = await t.request({ method: 'GET', url: `${API}/work`, token: tokens.foreman, headers: { 'if-none-match': String(a.headers.etag) } });
+      expect(again.statusCode).toBe(304);
+    });
+
+    it('shows a ticket edit, a note and a completion at once, to the writer and to others of the scope', async () => {
+      const id = ticketId['A-P-1'];
+      // Warm every scope that holds job A: Frank's, his crew's, the office's.
+      for (const role of ['foreman', 'lineman', 'wforeman', 'admin'] as SeededRole[]) expect(await rowOf(role, id)).toBeDefined();
+      await save(tokens.foreman, id, { street_address: 'kept-1' });
+      for (const role of ['foreman', 'lineman', 'wforeman', 'admin'] as SeededRole[]) expect((await rowOf(role, id))?.street_address).toBe('kept-1');
+      // Another member of the same scope (a lineman of the crew) adds a note: the foreman and the crew see it.
+      const notes = (await rowOf('foreman', id))!.note_count;
+      await save(tokens.lineman, id, { notes: [{ note_text: 'kept note' }] });
+      expect((await rowOf('foreman', id))?.note_count).toBe(notes + 1);
+      expect((await rowOf('lineman', id))?.note_count).toBe(notes + 1);
+      await save(tokens.admin, id, { due_date: '2029-12-01' });
+      expect((await rowOf('foreman', id))?.due_date).toBe('2029-12-01');
+      expect((await workOf('foreman')).findIndex((w) => w.id === id)).toBeLessThan((await workOf('foreman')).findIndex((w) => w.id === ticketId['A-SOON']));
+      await save(tokens.wforeman, id, { status: 'Complete' });
+      expect(await rowOf('foreman', id)).toBeUndefined();
+      const needs = (await work(tokens.foreman)).json().needs_photos as WorkTicket[];
+      expect(needs.some((w) => w.id === id)).toBe(true);
+      await save(tokens.foreman, id, { status: 'Pending', due_date: '2030-03-01' });
+      expect(await rowOf('lineman', id)).toBeDefined();
+    });
+
+    it('shows an assignment change to the member assigned and unassigned', async () => {
+      const id = ticketId['C-1'];
+      expect(await rowOf('wforeman', id)).toBeUndefined();
+      await save(tokens.admin, id, { assigned_to: uid.walt });
+      expect((await rowOf('wforeman', id))?.assigned_to).toBe(uid.walt);
+      await save(tokens.admin, id, { assigned_to: null });
+      expect(await rowOf('wforeman', id)).toBeUndefined();
+    });
+
+    it('shows writes made outside the API (another process): a job renamed or moved, a crew changed, the company setting', async () => {
+      const id = ticketId['A-P-10'];
+      expect((await rowOf('foreman', id))?.job_number).toBe('WRK-A');
+      await t.ctx.db.update(jobs).set({ jobNumber: 'WRK-A2' }).where(eq(jobs.id, job.A));
+      try {
+        expect((await rowOf('foreman', id))?.job_number).toBe('WRK-A2');
+        expect((await rowOf('lineman', id))?.job_number).toBe('WRK-A2');
+      } finally {
+        await t.ctx.db.update(jobs).set({ jobNumber: 'WRK-A' }).where(eq(jobs.id, job.A));
+      }
+      // Jobs A and B swap foremen in one statement: the same number of jobs each way.
+      const swap = (a: number, b: number) =>
+        t.ctx.db.update(jobs).set({ foremanId: sql`case when ${jobs.id} = ${job.A} then ${a}::int else ${b}::int end` }).where(inArray(jobs.id, [job.A, job.B]));
+      await swap(uid.fiona, uid.frank);
+      try {
+        expect(await rowOf('foreman', id)).toBeUndefined();
+        expect(await rowOf('foreman', ticketId['B-OTHER'])).toBeDefined();
+      } finally {
+        await swap(uid.frank, uid.fiona);
+      }
+      expect(await rowOf('foreman', id)).toBeDefined();
+      // The lineman leaves Frank's crew.
+      await t.ctx.db.update(users).set({ foremanId: null }).where(eq(users.id, uid.liam));
+      try {
+        expect(await rowOf('lineman', id)).toBeUndefined();
+      } finally {
+        await t.ctx.db.update(users).set({ foremanId: uid.frank }).where(eq(users.id, uid.liam));
+      }
+      expect(await rowOf('lineman', id)).toBeDefined();
+      const required = (await work(tokens.foreman)).json().evidence_photos_required as number;
+      const put = (n: number) => t.request({ method: 'PUT', url: `${API}/company`, token: tokens.admin, body: { evidence_photos_required: n } });
+      expect((await put(required + 1)).statusCode).toBe(200);
+      try {
+        expect((await work(tokens.foreman)).json().evidence_photos_required).toBe(required + 1);
+      } finally {
+        expect((await put(required)).statusCode).toBe(200);
+      }
+    });
   });
 });

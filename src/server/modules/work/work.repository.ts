@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { workTicketSchema, type WorkTicket } from '../../../shared/work.schemas';
-import type { DbOrTx } from '../../db/client';
+import { rowsOf, type DbOrTx } from '../../db/client';
 import { inShapeOrder } from '../../plugins/routes';
 import { jobs, poles, tickets, users } from '../../db/schema/index';
 import { jobIsPublished } from '../../db/sql';
@@ -96,4 +96,49 @@ export async function openTicketRows(db: DbOrTx, companyId: number, ids: number[
     .innerJoin(jobs, and(eq(jobs.id, tickets.jobId), eq(jobs.companyId, tickets.companyId)))
     .where(and(eq(tickets.companyId, companyId), inArray(tickets.id, ids), isNull(tickets.actualCompletionDate), jobIsPublished));
   return rows.map((r) => toWorkTicket(r, r.today, r.jobNumber));
+}
+
+/**
+ * A fingerprint of every row GET /work reads for this scope, in ONE statement: the method of
+ * job-record.repository `jobFingerprint` (per set of rows its count and Σ xmin, so ANY committed
+ * write by any process changes it; nothing has to remember to invalidate). Its sets:
+ * - the jobs in scope (their number, foreman and publication): count and Σ xmin, so a job that
+ *   moves to or from the scope, or is renamed, changes it;
+ * - their open tickets and their Complete, not yet billed ones (needs_photos), through the two
+ *   partial indexes of exactly those tickets. A ticket's pole, assignee, counts of tasks, photos
+ *   and notes, photo checks and permits touch the ticket (migrations 0002, 0004, 0009, 0010, 0021,
+ *   0024), as for the job page;
+ * - for a working foreman, the tickets assigned to him (of any job) and their jobs' xmin;
+ * - the company (time zone, photos required) and the member's own row (his crew foreman).
+ * `day`: the company's calendar day (Clear to dig depends on it), read in the same statement.
+ * A few thousand index entries for a foreman with 2,000 open tickets, where the reply reads and
+ * serialises them all (docs/product/scale.md §3, decision 054).
+ */
+export async function workFingerprint(db: DbOrTx, companyId: number, userId: number, scope: WorkScope, foremanId?: number): Promise<{ fingerprint: string; day: string }> {
+  const ofForeman = foremanId === undefined ? sql`` : sql` and j.foreman_id = ${foremanId}`;
+  const crewForeman = sql`(select m.foreman_id from users m where m.id = ${userId} and m.company_id = ${companyId})`;
+  const ofScope = scope.kind === 'company' ? sql`` : scope.kind === 'foreman' ? sql` and j.foreman_id = ${scope.foremanId}` : sql` and j.foreman_id = ${crewForeman}`;
+  const assigned =
+    scope.kind === 'crew' && scope.assigned
+      ? sql`
+      union all
+      select t.xmin::text::bigint + j.xmin::text::bigint from tickets t
+      join jobs j on j.id = t.job_id and j.company_id = t.company_id and not j.import_pending${ofForeman}
+      where t.company_id = ${companyId} and t.assigned_to = ${scope.userId} and (t.actual_completion_date is null or t.billed_at is null)`
+      : sql``;
+  const result = await db.execute(sql`
+    with j as materialized (
+      select j.id, j.xmin::text::bigint as x from jobs j
+      where j.company_id = ${companyId} and not j.import_pending${ofScope}${ofForeman}
+    ), t as (
+      select t.xmin::text::bigint as x from j join tickets t on t.company_id = ${companyId} and t.job_id = j.id and t.actual_completion_date is null
+      union all
+      select t.xmin::text::bigint from j join tickets t on t.company_id = ${companyId} and t.job_id = j.id and t.actual_completion_date is not null and t.billed_at is null${assigned}
+    )
+    -- concat, not concat_ws: a null (no rows) stays in its place.
+    select concat(c.xmin, '.', (select m.xmin from users m where m.id = ${userId}), '.', (select count(*) from j), '.', (select sum(x) from j), '.', (select count(*) from t), '.', (select sum(x) from t)) as fp,
+      ((now() at time zone c.time_zone)::date)::text as day
+    from companies c where c.id = ${companyId}`);
+  const [row] = rowsOf<{ fp: string; day: string }>(result);
+  return { fingerprint: row.fp, day: row.day };
 }

@@ -1,11 +1,11 @@
 import { workQuery, workReply } from '../../../shared/work.schemas';
 import type { FastifyReply } from 'fastify';
 import type { App, AppContext } from '../../context';
-import { sendJson } from '../../plugins/routes';
+import { sendCachedReply, type ReplyCache } from '../../plugins/reply-cache';
 import * as service from './work.service';
 
 /** My Work (docs/product/field-mode.md §1): every role reads the open tickets that concern it. */
-export async function workRoutes(app: App, ctx: AppContext) {
+export async function workRoutes(app: App, ctx: AppContext, replies: ReplyCache) {
   app.get(
     '/work',
     {
@@ -17,8 +17,9 @@ export async function workRoutes(app: App, ctx: AppContext) {
         response: { 200: workReply },
       },
     },
-    // Built to workReply's shape (work.api.test.ts holds the bytes to its serializer's), sent as
-    // text: hundreds of rows are not parsed again on the way out.
-    async (request, reply) => sendJson(reply as FastifyReply, await service.myWork(ctx, request.user, request.query)),
+    // Built to workReply's shape (work.api.test.ts holds the bytes to its serializer's) and kept as
+    // bytes per scope until its fingerprint changes (work.service myWorkReply): hundreds of rows
+    // are neither read nor serialised again while nothing in scope changed.
+    async (request, reply) => sendCachedReply(request, reply as FastifyReply, await service.myWorkReply(ctx, request.user, request.query, replies)),
   );
 }

@@ -7,6 +7,7 @@ import type { WorkQuery, WorkReply } from '../../../shared/work.schemas';
 import type { AppContext } from '../../context';
 import { forbidden } from '../../errors';
 import type { CurrentUser } from '../../plugins/auth';
+import type { CachedReply, ReplyCache } from '../../plugins/reply-cache';
 import * as repo from './work.repository';
 
 /**
@@ -27,6 +28,27 @@ function scopeOf(me: CurrentUser): repo.WorkScope {
     default:
       throw forbidden();
   }
+}
+
+/** Who shares a reply: the office (company scope), one foreman, one crew member (his own assignments). */
+function scopeKey(scope: repo.WorkScope): string {
+  if (scope.kind === 'company') return 'company';
+  if (scope.kind === 'foreman') return `foreman:${scope.foremanId}`;
+  return `crew:${scope.userId}:${scope.assigned}`;
+}
+
+/**
+ * GET /work as serialised bytes, kept per scope, query and company day in the reply cache
+ * (plugins/reply-cache.ts) as the job page is (decision 054): a foreman reloads My Work all day,
+ * and its 2,000 open tickets' keys and rows cost far more than their fingerprint. The
+ * fingerprint is read FIRST (work.repository `workFingerprint`), then (on a change) the reply,
+ * so a stored reply is never older than its fingerprint and a stale one is never served.
+ */
+export async function myWorkReply(ctx: AppContext, me: CurrentUser, query: WorkQuery, cache: ReplyCache): Promise<CachedReply> {
+  const scope = scopeOf(me);
+  const found = await repo.workFingerprint(ctx.db, me.companyId, me.id, scope, query.foreman_id);
+  const key = `work:${me.companyId}:${scopeKey(scope)}:${query.foreman_id ?? ''}:${query.limit}:${found.day}`;
+  return cache.get(key, found.fingerprint, () => myWork(ctx, me, query));
 }
 
 /**
