@@ -24,45 +24,64 @@ export async function dashboard(ctx: AppContext, me: CurrentUser, query: Dashboa
   const weeks = lastWeekStarts(today);
   const weekStart = weeks[weeks.length - 1]!;
   const weekEnd = addDays(weekStart, 6);
+  const days = { today, weekStart, weekEnd };
 
-  const figures = await repo.jobFigures(ctx.db, scope, { today, weekStart, weekEnd });
-  const weekSums = await repo.completedTaskSumsByWeek(ctx.db, scope, { from: weeks[0]!, to: weekEnd });
+  const [foremen, page, weekSums] = await Promise.all([
+    repo.foremanFigures(ctx.db, scope, days),
+    repo.jobPageIds(ctx.db, scope, days, { sort: query.job_sort, dir: query.job_dir, offset: query.job_offset, limit: query.job_limit }),
+    repo.completedTaskSumsByWeek(ctx.db, scope, { from: weeks[0]!, to: weekEnd }),
+  ]);
+  const rows = new Map((await repo.jobRows(ctx.db, me.companyId, days, page.ids)).map((r) => [r.job_id, r]));
 
-  // Per job: its production figures from the sums kept for it, by computeProduction's rules.
-  const allJobs: DashboardJob[] = figures.map((c) => ({
-    job_id: c.job_id,
-    job_number: c.job_number,
-    foreman_name: c.foreman_id === null ? null : fullName(c.first_name, c.last_name),
-    open: c.open,
-    overdue: c.overdue,
-    completed_this_week: c.completed_this_week,
-    unbilled_completed_amount: c.unbilled_amount === null ? ZERO : money(c.unbilled_amount),
-    percent_complete:
-      c.priced === null
-        ? 0
-        : percentComplete({ priced: c.priced, completedAmount: c.completed_amount!, actualAmount: c.actual_amount!, completedQty: c.completed_qty!, actualQty: c.actual_qty! }),
+  // Per job: its production figures from the sums kept for it, by computeProduction's rules. A
+  // job deleted between the two reads is simply not on the page.
+  const byJob: DashboardJob[] = page.ids.flatMap((id) => {
+    const c = rows.get(id);
+    if (!c) return [];
+    return [
+      {
+        job_id: c.job_id,
+        job_number: c.job_number,
+        foreman_name: c.foreman_id === null ? null : fullName(c.first_name, c.last_name),
+        open: Number(c.open),
+        overdue: Number(c.overdue),
+        completed_this_week: Number(c.completed_this_week),
+        unbilled_completed_amount: money(c.unbilled_amount),
+        percent_complete:
+          c.priced === null
+            ? 0
+            : percentComplete({ priced: c.priced, completedAmount: c.completed_amount!, actualAmount: c.actual_amount!, completedQty: c.completed_qty!, actualQty: c.actual_qty! }),
+      },
+    ];
+  });
+
+  // Per foreman, and their sum: every job in scope's figures, summed in SQL from the kept rows.
+  const perForeman: DashboardForeman[] = foremen.map((f) => ({
+    foreman_id: f.foreman_id,
+    name: f.foreman_id === null ? null : fullName(f.first_name, f.last_name),
+    open: f.open,
+    overdue: f.overdue,
+    completed_this_week: f.completed_this_week,
+    unbilled_completed_amount: money(f.unbilled),
   }));
-  const foremanOf = new Map(figures.map((c) => [c.job_id, c.foreman_id]));
 
   // Per week: the completed amount of the tickets completed that week, unit by unit (keyed by
   // the unit's id: two utilities' units may share a code at different prices).
   const byWeek = groupBy(weekSums, (r) => r.week);
   const weekly = weeks.map((w) => {
-    const rows = byWeek.get(w) ?? [];
-    const tasks = rows.map((r) => toTask({ code: String(r.unit_id), unit_price: r.unit_price, qty: r.qty, complete: true, billed: false }));
+    const sums = byWeek.get(w) ?? [];
+    const tasks = sums.map((r) => toTask({ code: String(r.unit_id), unit_price: r.unit_price, qty: r.qty, complete: true, billed: false }));
     return { week_start: w, completed_amount: computeProduction(tasks).totals.completed_amount };
   });
 
   return {
     currency,
     today,
-    totals: sumFigures(allJobs),
-    // A job with nothing open, nothing done this week and nothing to bill has nothing to show.
-    by_job: allJobs
-      .filter((j) => j.open > 0 || j.completed_this_week > 0 || j.unbilled_completed_amount !== ZERO)
-      .sort((a, b) => b.overdue - a.overdue || b.open - a.open || a.job_number.localeCompare(b.job_number)),
-    by_foreman: [...groupBy(allJobs, (j) => foremanOf.get(j.job_id) ?? null)]
-      .map(([foremanId, jobs]): DashboardForeman => ({ foreman_id: foremanId, name: jobs[0]!.foreman_name, ...sumFigures(jobs) }))
+    totals: sumFigures(perForeman),
+    by_job: byJob,
+    by_job_total: page.total,
+    // A foreman with nothing open, nothing done this week and nothing to bill has nothing to show.
+    by_foreman: perForeman
       .filter((f) => f.open > 0 || f.completed_this_week > 0 || f.unbilled_completed_amount !== ZERO)
       .sort((a, b) => (a.name === null ? 1 : b.name === null ? -1 : a.name.localeCompare(b.name))),
     weekly,
@@ -84,12 +103,12 @@ function toTask(r: { code: string; unit_price: string | null; qty: string; compl
   };
 }
 
-function sumFigures(jobs: DashboardJob[]) {
+function sumFigures(rows: DashboardForeman[]) {
   return {
-    open: jobs.reduce((n, j) => n + j.open, 0),
-    overdue: jobs.reduce((n, j) => n + j.overdue, 0),
-    completed_this_week: jobs.reduce((n, j) => n + j.completed_this_week, 0),
-    unbilled_completed_amount: sumMoney(jobs.map((j) => j.unbilled_completed_amount)),
+    open: rows.reduce((n, r) => n + r.open, 0),
+    overdue: rows.reduce((n, r) => n + r.overdue, 0),
+    completed_this_week: rows.reduce((n, r) => n + r.completed_this_week, 0),
+    unbilled_completed_amount: sumMoney(rows.map((r) => r.unbilled_completed_amount)),
   };
 }
 
