@@ -2,17 +2,18 @@ import { addDays, dayInZone, lastWeekStarts } from '../../../shared/dashboard';
 import type { DashboardForeman, DashboardJob, DashboardQuery, DashboardReply } from '../../../shared/dashboard.schemas';
 import { money, sumMoney, ZERO } from '../../../shared/money';
 import { fullName } from '../../../shared/names';
-import { computeProduction, percentComplete, type ProductionTask } from '../../../shared/production';
+import { percentComplete } from '../../../shared/production';
 import type { AppContext } from '../../context';
 import type { CurrentUser } from '../../plugins/auth';
 import * as repo from './dashboard.repository';
 
 /**
  * GET /dashboard (docs/product/billing.md §6, decisions 026 and 059). Every amount follows
- * computeProduction's rules, the one place of production figures: per job from the sums kept by
- * migration 0030 (amounts rounded per unit code, as computeProduction rounds them; its
- * percentComplete), per week through computeProduction itself: so a job's unbilled completed
- * amount here is, to the cent, the one its production view shows.
+ * computeProduction's rules: per job from the sums kept by migrations 0030 and 0032 (amounts
+ * rounded per unit code, as computeProduction rounds them; its percentComplete), per week priced
+ * unit by unit as it prices them: so a job's unbilled completed amount here is, to the cent, the
+ * one its production view shows (kept-figures.api.test.ts compares them). The totals and
+ * by_foreman cover every job in scope; by_job is one page of them (docs/product/scale.md §5).
  *
  * Who sees what: roles 1–3 (billing.read, checked by the route) see every job of the company,
  * as they do in production; `foreman_id` narrows to one foreman's jobs.
@@ -26,10 +27,10 @@ export async function dashboard(ctx: AppContext, me: CurrentUser, query: Dashboa
   const weekEnd = addDays(weekStart, 6);
   const days = { today, weekStart, weekEnd };
 
-  const [foremen, page, weekSums] = await Promise.all([
+  const [foremen, page, weekAmounts] = await Promise.all([
     repo.foremanFigures(ctx.db, scope, days),
     repo.jobPageIds(ctx.db, scope, days, { sort: query.job_sort, dir: query.job_dir, offset: query.job_offset, limit: query.job_limit }),
-    repo.completedTaskSumsByWeek(ctx.db, scope, { from: weeks[0]!, to: weekEnd }),
+    repo.completedAmountByWeek(ctx.db, scope, { from: weeks[0]!, to: weekEnd }),
   ]);
   const rows = new Map((await repo.jobRows(ctx.db, me.companyId, days, page.ids)).map((r) => [r.job_id, r]));
 
@@ -65,14 +66,9 @@ export async function dashboard(ctx: AppContext, me: CurrentUser, query: Dashboa
     unbilled_completed_amount: money(f.unbilled),
   }));
 
-  // Per week: the completed amount of the tickets completed that week, unit by unit (keyed by
-  // the unit's id: two utilities' units may share a code at different prices).
-  const byWeek = groupBy(weekSums, (r) => r.week);
-  const weekly = weeks.map((w) => {
-    const sums = byWeek.get(w) ?? [];
-    const tasks = sums.map((r) => toTask({ code: String(r.unit_id), unit_price: r.unit_price, qty: r.qty, complete: true, billed: false }));
-    return { week_start: w, completed_amount: computeProduction(tasks).totals.completed_amount };
-  });
+  // Per week: the completed amount of the tickets completed that week, priced unit by unit.
+  const amountOf = new Map(weekAmounts.map((w) => [w.week, money(w.amount)]));
+  const weekly = weeks.map((w) => ({ week_start: w, completed_amount: amountOf.get(w) ?? ZERO }));
 
   return {
     currency,
@@ -88,21 +84,6 @@ export async function dashboard(ctx: AppContext, me: CurrentUser, query: Dashboa
   };
 }
 
-/** One summed row as computeProduction's task: its quantity is the group's actual quantity. */
-function toTask(r: { code: string; unit_price: string | null; qty: string; complete: boolean; billed: boolean }): ProductionTask {
-  return {
-    code: r.code,
-    description: '',
-    uom: '',
-    unit_price: r.unit_price,
-    // The exact numeric sum read back as a number: exact for up to 15 significant digits.
-    init_qty: Number(r.qty),
-    additional_qty: 0,
-    complete: r.complete,
-    billed: r.billed,
-  };
-}
-
 function sumFigures(rows: DashboardForeman[]) {
   return {
     open: rows.reduce((n, r) => n + r.open, 0),
@@ -110,15 +91,4 @@ function sumFigures(rows: DashboardForeman[]) {
     completed_this_week: rows.reduce((n, r) => n + r.completed_this_week, 0),
     unbilled_completed_amount: sumMoney(rows.map((r) => r.unbilled_completed_amount)),
   };
-}
-
-function groupBy<T, K>(items: readonly T[], key: (item: T) => K): Map<K, T[]> {
-  const groups = new Map<K, T[]>();
-  for (const item of items) {
-    const k = key(item);
-    const list = groups.get(k);
-    if (list) list.push(item);
-    else groups.set(k, [item]);
-  }
-  return groups;
 }
