@@ -14,7 +14,8 @@ import { rowsOf } from './client';
  * The production figures kept by migration 0030's triggers (decision 059) stay equal to the sums
  * over the tasks after every kind of write — task added, changed, moved, removed; ticket added,
  * completed, reopened, assigned, re-dated, marked billed, deleted; put on an invoice and taken off;
- * a unit's price; a job deleted; the company's time zone — in a random sequence of single-row and
+ * a unit's price; a job created (published or still importing), published, given another foreman,
+ * renumbered, deleted; the company's time zone — in a random sequence of single-row and
  * bulk statements, checked after each against a from-scratch sum (test/kept-figures.ts). The
  * dashboard's and production's replies are then compared with the same figures summed over the
  * tasks as the routes did before (decision 026's statements, kept here as the reference).
@@ -76,6 +77,10 @@ describe('kept production figures (migration 0030)', () => {
       'ticket-',
       'price',
       'zone',
+      'job+',
+      'job publish',
+      'job foreman',
+      'job number',
       'job-',
     ] as const;
     const done = new Set<string>();
@@ -164,6 +169,23 @@ describe('kept production figures (migration 0030)', () => {
           break;
         case 'zone':
           await db.execute(sql`update companies set time_zone = ${pick(['Pacific/Auckland', 'America/Los_Angeles', 'UTC', 'America/New_York'])!} where id = ${ticket.company_id}`);
+          break;
+        case 'job+':
+          // Two jobs in one statement, one of them still being imported (decision 027), as the
+          // app and an import create them; then a ticket on each.
+          await db.execute(sql`insert into jobs (company_id, job_number, foreman_id, due_date, utility_id, import_pending)
+            select company_id, 'K-' || ${step} || '-' || n, foreman_id, due_date, utility_id, n = 2 from jobs, generate_series(1, 2) n where id = ${ticket.job_id}`);
+          await db.execute(sql`insert into tickets (company_id, job_id) select company_id, id from jobs where job_number like ${`K-${step}-%`}`);
+          break;
+        case 'job publish':
+          await db.execute(sql`update jobs set import_pending = not import_pending where id = ${ticket.job_id}`);
+          break;
+        case 'job foreman':
+          await db.execute(sql`update jobs set foreman_id = (select id from users where company_id = ${ticket.company_id} and id <> coalesce(jobs.foreman_id, 0) order by random() limit 1)
+            where id = ${ticket.job_id}`);
+          break;
+        case 'job number':
+          await db.execute(sql`update jobs set job_number = job_number || '-' || ${step} where id = ${ticket.job_id}`);
           break;
         case 'job-':
           await db.execute(sql`delete from jobs where id = ${ticket.job_id}`);

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { rowsOf, type DbOrTx } from '../db/client';
 
 /**
- * The kept production figures (migration 0030, decision 059) against the same sums made from
+ * The kept production figures (migrations 0030 and 0032, decision 059) against the same sums made from
  * scratch over tickets, tasks and billed_tickets: the rows of each kept table that the scratch
  * sum lacks or differs in, and those the table lacks. Empty when the triggers kept them right.
  * Written here apart from the migration's rebuild, so a mistake in one is not copied into the other.
@@ -52,6 +52,19 @@ const SCRATCH = {
       group by t.job_id, t.company_id, u.code
     ) per_code
     group by job_id, company_id`,
+  // Migration 0032: per job its open tickets and unbilled completed amount (as job_figures above,
+  // 0 without tasks); per company its published jobs.
+  job_dashboard: sql`
+    select j.id as job_id, j.company_id, not j.import_pending as published, j.foreman_id, linecrew_text_key(j.job_number) collate "C" as number_key,
+      (select count(*) from tickets t where t.job_id = j.id and t.actual_completion_date is null)::int as open,
+      coalesce((select sum(round(per_code.unbilled * per_code.price, 2)) from (
+        select (select u2.unit_price from units u2 where u2.id = min(u.id)) as price,
+          coalesce(sum(tt.init_qty::numeric + tt.additional_qty::numeric) filter (
+            where t.actual_completion_date is not null and not exists (select 1 from billed_tickets b where b.ticket_id = t.id)), 0) as unbilled
+        from ticket_tasks tt join tickets t on t.id = tt.ticket_id join units u on u.id = tt.unit_id
+        where t.job_id = j.id group by u.code) per_code), 0) as unbilled_amount
+    from jobs j`,
+  company_job_counts: sql`select company_id, count(*)::int as published from jobs where not import_pending group by company_id`,
 };
 
 const COLUMNS = {
@@ -60,6 +73,8 @@ const COLUMNS = {
   job_unit_days: sql`company_id, job_id, day, unit_id, actual_qty, tasks`,
   company_unit_weeks: sql`company_id, week, unit_id, actual_qty, tasks`,
   job_figures: sql`job_id, company_id, priced, actual_qty, completed_qty, actual_amount, completed_amount, unbilled_amount`,
+  job_dashboard: sql`job_id, company_id, published, foreman_id, number_key, open, unbilled_amount`,
+  company_job_counts: sql`company_id, published`,
 };
 
 export type KeptTable = keyof typeof SCRATCH;

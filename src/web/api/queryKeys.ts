@@ -35,7 +35,7 @@ export const queryKeys = {
   workOf: (foremanId: number | null) => ['work', foremanId ?? 'all'] as const,
   utilities: ['utilities'] as const,
   /** GET /dashboard (docs/product/billing.md §6), for the company ('all') or one foreman's jobs. */
-  dashboard: (foremanId: number | null) => ['dashboard', foremanId ?? 'all'] as const,
+  dashboard: (foremanId: number | null, sort: { column: string; direction: string }) => ['dashboard', foremanId ?? 'all', sort.column, sort.direction] as const,
   /** GET /company: the company's settings (its time zone, decision 046). */
   company: ['company'] as const,
   /** GET /webhooks, and under it each endpoint's log (GET /webhooks/{id}/deliveries). */

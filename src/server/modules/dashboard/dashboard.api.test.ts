@@ -2,8 +2,10 @@ import { and, eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ROLE } from '../../../shared/constants';
 import { addDays, dayInZone, lastWeekStarts } from '../../../shared/dashboard';
-import { dashboardReply, type DashboardReply } from '../../../shared/dashboard.schemas';
+import Big from 'big.js';
+import { DASHBOARD_JOB_SORTS, dashboardReply, type DashboardJob, type DashboardJobSort, type DashboardReply } from '../../../shared/dashboard.schemas';
 import { sumMoney } from '../../../shared/money';
+import { textKey } from '../../../shared/sorting';
 import { computeProduction, type ProductionTask } from '../../../shared/production';
 import { queryStats } from '../../db/client';
 import { billedTickets, companies, invoices, jobs, ticketTasks, tickets, units, users, utilities } from '../../db/schema/index';
@@ -279,7 +281,9 @@ describe('GET /dashboard', () => {
       return queryStats.count - before;
     };
     const before = await count();
-    expect(before).toBeLessThanOrEqual(6); // session check + calendar + three aggregates
+    // Session check, calendar, per foreman, the page's ids and counts (and the jobs with nothing
+    // open when the page reaches them), the weeks, the page's rows.
+    expect(before).toBeLessThanOrEqual(8);
     const [utility] = await t.ctx.db.select({ id: utilities.id }).from(utilities).where(eq(utilities.companyId, dashCompany));
     const more = await t.ctx.db
       .insert(jobs)
@@ -290,5 +294,70 @@ describe('GET /dashboard', () => {
     const d = await dashboardOf(dash.admin.token);
     expect(d.totals.open).toBe(4 + 60);
     expect(d.totals.overdue).toBe(2 + 30);
+  });
+
+  /** The order by_job promises (dashboard.schemas.ts): the column, ties by most open, job number (textKey), id. */
+  function byRule(column: DashboardJobSort, dir: 'asc' | 'desc') {
+    const text = (v: string | null) => (v === null ? null : textKey(v));
+    const cmp = (x: string | number | Big | null, y: string | number | Big | null): number => {
+      if (x === null || y === null) return x === null ? (y === null ? 0 : 1) : -1; // none last ascending
+      if (x instanceof Big) return x.cmp(y as Big);
+      if (typeof x === 'number') return x - (y as number);
+      return x < (y as string) ? -1 : x > (y as string) ? 1 : 0;
+    };
+    const key = (j: DashboardJob) =>
+      column === 'job_number' ? text(j.job_number) : column === 'foreman_name' ? text(j.foreman_name) : column === 'unbilled_completed_amount' ? new Big(j.unbilled_completed_amount) : j[column];
+    return (a: DashboardJob, b: DashboardJob) =>
+      (dir === 'asc' ? 1 : -1) * cmp(key(a), key(b)) || b.open - a.open || cmp(text(a.job_number), text(b.job_number)) || a.job_id - b.job_id;
+  }
+
+  it('pages by_job in every order: the pages in turn are every job with something to show, in the promised order', async () => {
+    // With the 30 jobs of the test above (the same counts: ties), jobs with nothing open that
+    // come last in the first order: work to bill, or a ticket completed this week; numbers that
+    // sort as numbers (D-9 before D-10).
+    const [utility] = await t.ctx.db.select({ id: utilities.id }).from(utilities).where(eq(utilities.companyId, dashCompany));
+    const [unitA] = await t.ctx.db.select({ id: units.id }).from(units).where(and(eq(units.companyId, dashCompany), eq(units.code, 'A')));
+    for (const [number, foremanId, done] of [['D-10', dash.fred.id, addDays(weeks[0]!, 3)], ['D-9', null, today], ['D-11', dash.gina.id, today]] as const) {
+      const [j] = await t.ctx.db.insert(jobs).values({ companyId: dashCompany, jobNumber: number, foremanId, dueDate: '2030-12-31', utilityId: utility!.id }).returning();
+      const [tk] = await t.ctx.db.insert(tickets).values({ companyId: dashCompany, jobId: j!.id, actualCompletionDate: noonOf(done) }).returning();
+      if (number !== 'D-9') await t.ctx.db.insert(ticketTasks).values({ companyId: dashCompany, ticketId: tk!.id, unitId: unitA!.id, initQty: 1, additionalQty: 0 });
+    }
+    const d = await dashboardOf(dash.admin.token, '?job_limit=500');
+    expect(d.by_job.filter((j) => j.open === 0).map((j) => j.job_number)).toEqual(['D-9', 'D-10', 'D-11']);
+    expect(d.by_job.length).toBe(d.by_job_total);
+    expect(d.by_job_total).toBeGreaterThan(30);
+    for (const query of ['', `&foreman_id=${dash.gina.id}`]) {
+      const every = (await dashboardOf(dash.admin.token, `?job_limit=500${query}`)).by_job;
+      for (const column of DASHBOARD_JOB_SORTS) {
+        for (const dir of ['asc', 'desc'] as const) {
+          const pages: DashboardJob[] = [];
+          for (let offset = 0; ; offset += 7) {
+            const page = await dashboardOf(dash.admin.token, `?job_sort=${column}&job_dir=${dir}&job_offset=${offset}&job_limit=7${query}`);
+            expect(page.by_job_total, `${column} ${dir}${query}`).toBe(every.length);
+            if (page.by_job.length === 0) break;
+            pages.push(...page.by_job);
+          }
+          expect(pages, `${column} ${dir}${query}`).toEqual([...every].sort(byRule(column, dir)));
+        }
+      }
+    }
+    // The first page by default: 100 jobs, the most overdue first.
+    const first = await dashboardOf(dash.admin.token);
+    expect(first.by_job).toEqual([...d.by_job].sort(byRule('overdue', 'desc')).slice(0, 100));
+  });
+
+  it('refuses a job_sort, job_dir, job_offset or job_limit it does not know', async () => {
+    for (const [field, bad] of [
+      ['job_sort', 'job_id'],
+      ['job_dir', 'up'],
+      ['job_offset', '-1'],
+      ['job_offset', 'x'],
+      ['job_limit', '0'],
+      ['job_limit', '501'],
+    ] as const) {
+      const res = await get(dash.admin.token, `?${field}=${bad}`);
+      expect(res.statusCode, `${field}=${bad}`).toBe(400);
+      expect(res.json().fields).toHaveProperty(field);
+    }
   });
 });

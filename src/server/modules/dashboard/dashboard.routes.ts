@@ -10,7 +10,8 @@ export async function dashboardRoutes(app: App, ctx: AppContext) {
       config: { allow: 'billing.read' },
       schema: {
         tags: ['billing'],
-        summary: 'Open, overdue and completed tickets, unbilled completed amount, by job and by foreman, and completed amount per week (last 12 weeks)',
+        summary:
+          'Open, overdue and completed tickets, unbilled completed amount, by foreman and one page of jobs (job_sort, job_dir, job_offset, job_limit; by_job_total), and completed amount per week (last 12 weeks)',
         querystring: dashboardQuery,
         response: { 200: dashboardReply },
       },

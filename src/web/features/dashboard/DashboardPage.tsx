@@ -4,7 +4,15 @@ import Big from 'big.js';
 import { Alert, Anchor, Badge, Button, Container, Group, Paper, Select, SimpleGrid, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
 import { BarChart } from '@mantine/charts';
 import '@mantine/charts/styles.css';
-import type { DashboardForeman, DashboardJob, DashboardReply } from '../../../shared/dashboard.schemas';
+import {
+  DASHBOARD_JOB_PAGE,
+  DASHBOARD_JOB_SORT_DEFAULT,
+  DASHBOARD_JOB_SORTS,
+  type DashboardForeman,
+  type DashboardJob,
+  type DashboardJobSort,
+  type DashboardReply,
+} from '../../../shared/dashboard.schemas';
 import { formatMoney } from '../../../shared/money';
 import { fullName } from '../../../shared/names';
 import { can } from '../../../shared/permissions';
@@ -15,7 +23,7 @@ import { LoadState } from '../../components/LoadState';
 import { SortableList } from '../../components/SortableList';
 import { usePageTitle } from '../../components/usePageTitle';
 import { useStoredSort } from '../../components/useStoredSort';
-import { useDashboard } from './api/dashboard';
+import { useDashboardPages } from './api/dashboard';
 
 /**
  * The dashboard (docs/product/billing.md §6, decision 026): what is open and overdue, what was done this week,
@@ -49,12 +57,22 @@ export default function DashboardPage() {
 
 function Dashboard() {
   const [foremanId, setForemanId] = useState<number | null>(null);
-  const query = useDashboard(foremanId);
+  // The by-job table's order: the server sorts and pages it (a company has tens of thousands).
+  const [jobSort, onJobSort] = useStoredSort<DashboardJobSort>(
+    { column: 'dashboard.jobs.sort', direction: 'dashboard.jobs.direction' },
+    DASHBOARD_JOB_SORT_DEFAULT,
+    DASHBOARD_JOB_SORTS,
+  );
+  const query = useDashboardPages(foremanId, jobSort);
   const foremen = useForemen();
   const foremanOptions = useMemo(
     () => [{ value: 'all', label: 'All foremen' }, ...(foremen.data ?? []).map((f) => ({ value: String(f.id), label: fullName(f.first_name, f.last_name) }))],
     [foremen.data],
   );
+  const first = query.data?.pages[0];
+  const jobs = useMemo(() => query.data?.pages.flatMap((p) => p.by_job) ?? [], [query.data]);
+  // A page that failed after the first leaves the figures on screen (the button offers it again).
+  const loadable = { ...query, isError: query.isError && !first };
 
   return (
     <Container size="xl" py="md">
@@ -70,12 +88,36 @@ function Dashboard() {
             w={{ base: '100%', xs: 240 }}
           />
         </Group>
-        <LoadState query={query} loading="Loading the dashboard" failed="The dashboard could not be loaded">
-          {query.data && <Figures data={query.data} />}
+        <LoadState query={loadable} loading="Loading the dashboard" failed="The dashboard could not be loaded">
+          {first && (
+            <Figures
+              data={first}
+              jobs={{
+                rows: jobs,
+                total: first.by_job_total,
+                sort: jobSort,
+                onSort: onJobSort,
+                more: query.hasNextPage ? () => void query.fetchNextPage() : undefined,
+                loadingMore: query.isFetchingNextPage,
+                moreFailed: query.isFetchNextPageError,
+              }}
+            />
+          )}
         </LoadState>
       </Stack>
     </Container>
   );
+}
+
+/** The by-job table's rows read so far and how to read more. */
+interface JobPages {
+  rows: DashboardJob[];
+  total: number;
+  sort: SortState<DashboardJobSort>;
+  onSort: (column: DashboardJobSort) => void;
+  more?: () => void;
+  loadingMore: boolean;
+  moreFailed: boolean;
 }
 
 function StatCard({ label, value, hint, alert = false }: { label: string; value: string; hint?: string; alert?: boolean }) {
@@ -99,10 +141,10 @@ function StatCard({ label, value, hint, alert = false }: { label: string; value:
 const WEEK = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
 const weekLabel = (day: string) => WEEK.format(new Date(`${day}T00:00:00Z`));
 
-function Figures({ data }: { data: DashboardReply }) {
+function Figures({ data, jobs }: { data: DashboardReply; jobs: JobPages }) {
   const money = (value: string) => formatMoney(value, data.currency);
   const { totals } = data;
-  const nothing = totals.open === 0 && totals.completed_this_week === 0 && data.by_job.length === 0 && data.weekly.every((w) => w.completed_amount === '0.00');
+  const nothing = totals.open === 0 && totals.completed_this_week === 0 && data.by_job_total === 0 && data.weekly.every((w) => w.completed_amount === '0.00');
 
   return (
     <Stack gap="lg">
@@ -122,7 +164,7 @@ function Figures({ data }: { data: DashboardReply }) {
       ) : (
         <>
           <WeeklyChart weekly={data.weekly} money={money} />
-          <JobsTable jobs={data.by_job} money={money} />
+          <JobsTable jobs={jobs} money={money} />
           <ForemenTable foremen={data.by_foreman} money={money} />
         </>
       )}
@@ -180,8 +222,7 @@ function WeeklyChart({ weekly, money }: { weekly: DashboardReply['weekly']; mone
   );
 }
 
-type JobColumn = 'job_number' | 'foreman_name' | 'open' | 'overdue' | 'completed_this_week' | 'unbilled_completed_amount' | 'percent_complete';
-const JOB_COLUMNS: { column: JobColumn; label: string }[] = [
+const JOB_COLUMNS: { column: DashboardJobSort; label: string }[] = [
   { column: 'job_number', label: 'Job' },
   { column: 'foreman_name', label: 'Foreman' },
   { column: 'open', label: 'Open' },
@@ -213,17 +254,11 @@ function compareBy<T>(sort: SortState<string>, money: readonly string[]) {
 }
 
 const jobHref = (id: number) => `/job?id=${id}`;
-/** Jobs listed at first and per "Show more": a big company has thousands with open work. */
-const PAGE = 100;
 
-function JobsTable({ jobs, money }: { jobs: DashboardJob[]; money: (v: string) => string }) {
-  const [sort, onSort] = useStoredSort<JobColumn>(
-    { column: 'dashboard.jobs.sort', direction: 'dashboard.jobs.direction' },
-    { column: 'overdue', direction: 'desc' },
-    JOB_COLUMNS.map((c) => c.column),
-  );
-  const [shown, setShown] = useState(PAGE);
-  const rows = useMemo(() => [...jobs].sort(compareBy<DashboardJob>(sort, ['unbilled_completed_amount'])).map((j) => ({ ...j, id: j.job_id })), [jobs, sort]);
+/** The jobs with something to show, sorted by the server, a page at a time ("Show more"). */
+function JobsTable({ jobs, money }: { jobs: JobPages; money: (v: string) => string }) {
+  const rows = useMemo(() => jobs.rows.map((j) => ({ ...j, id: j.job_id })), [jobs.rows]);
+  const left = jobs.total - rows.length;
   return (
     <Paper withBorder p="md" component="section" aria-labelledby="by-job-title">
       <Title order={2} size="h3" id="by-job-title" mb="sm">
@@ -233,9 +268,9 @@ function JobsTable({ jobs, money }: { jobs: DashboardJob[]; money: (v: string) =
         label="By job"
         minWidth={760}
         columns={JOB_COLUMNS}
-        sort={sort}
-        onSort={onSort}
-        rows={rows.slice(0, shown)}
+        sort={jobs.sort}
+        onSort={jobs.onSort}
+        rows={rows}
         empty="No job has open tickets or unbilled work."
         row={(j) => (
           <Table.Tr>
@@ -272,12 +307,17 @@ function JobsTable({ jobs, money }: { jobs: DashboardJob[]; money: (v: string) =
           </Paper>
         )}
       />
-      {rows.length > shown && (
-        <Group justify="center" mt="sm">
-          <Button variant="default" onClick={() => setShown((n) => n + PAGE)}>
-            Show {Math.min(PAGE, rows.length - shown)} more ({shown} of {rows.length} jobs shown)
+      {left > 0 && jobs.more && (
+        <Stack align="center" gap="xs" mt="sm">
+          {jobs.moreFailed && (
+            <Text size="sm" c="red.9" role="alert">
+              The next jobs could not be loaded. Try again.
+            </Text>
+          )}
+          <Button variant="default" onClick={jobs.more} loading={jobs.loadingMore}>
+            Show {Math.min(DASHBOARD_JOB_PAGE, left)} more ({rows.length} of {jobs.total} jobs shown)
           </Button>
-        </Group>
+        </Stack>
       )}
     </Paper>
   );
