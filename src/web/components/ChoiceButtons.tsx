@@ -2,17 +2,22 @@ import { Button } from '@mantine/core';
 
 /**
  * A few exclusive choices as a row of buttons, the chosen one filled and `aria-pressed`. It looks
- * and reads like a segmented control, but is made of the Buttons My Work already loads: Mantine's
- * SegmentedControl would add its code to the page (issue 17's page weights).
+ * and reads like a segmented control, but is made of plain Buttons: Mantine's SegmentedControl
+ * adds its code to a page (issue 17's page weights) and measures its options to place its
+ * indicator, a forced layout of the whole page inside the first render of the big job's page
+ * (~320 ms of a phone's load, issue 27; decision 060).
  */
 export function ChoiceButtons<T extends string>({
   label,
+  labelledBy,
   options,
   value,
   onChange,
   busy,
 }: {
-  label: string;
+  /** The group's name read aloud, or the id of the visible text that names it (`labelledBy`). */
+  label?: string;
+  labelledBy?: string;
   options: readonly { value: T; label: string }[];
   value: T;
   onChange: (v: T) => void;
@@ -20,7 +25,7 @@ export function ChoiceButtons<T extends string>({
   busy?: boolean;
 }) {
   return (
-    <div role="group" aria-label={label}>
+    <div role="group" aria-label={labelledBy ? undefined : label} aria-labelledby={labelledBy}>
       <Button.Group>
         {options.map((o) => (
           <Button
