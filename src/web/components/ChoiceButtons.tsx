@@ -1,4 +1,4 @@
-import { Button } from '@mantine/core';
+import { Button, type ButtonProps } from '@mantine/core';
 
 /**
  * A few exclusive choices as a row of buttons, the chosen one filled and `aria-pressed`. It looks
@@ -14,6 +14,7 @@ export function ChoiceButtons<T extends string>({
   value,
   onChange,
   busy,
+  size,
 }: {
   /** The group's name read aloud, or the id of the visible text that names it (`labelledBy`). */
   label?: string;
@@ -23,6 +24,8 @@ export function ChoiceButtons<T extends string>({
   onChange: (v: T) => void;
   /** The chosen option is waiting for something (the phone's position). */
   busy?: boolean;
+  /** Mantine's button size; the job page's toolbar uses a compact one to stay on one line on a phone. */
+  size?: ButtonProps['size'];
 }) {
   return (
     <div role="group" aria-label={labelledBy ? undefined : label} aria-labelledby={labelledBy}>
@@ -31,6 +34,7 @@ export function ChoiceButtons<T extends string>({
           <Button
             key={o.value}
             variant={o.value === value ? 'filled' : 'default'}
+            size={size}
             aria-pressed={o.value === value}
             loading={busy && o.value === value}
             onClick={() => o.value !== value && onChange(o.value)}

@@ -60,8 +60,10 @@ export const TicketsToolbar = memo(function TicketsToolbar({
             {total} tickets, {complete} complete
           </VisuallyHidden>
         </Badge>
-        {/* Pressed buttons, not a SegmentedControl: see components/ChoiceButtons.tsx. */}
-        {total > 0 && <ChoiceButtons label="Show the tickets as" options={VIEWS} value={view} onChange={onView} />}
+        {/* Pressed buttons, not a SegmentedControl: see components/ChoiceButtons.tsx. Compact (26 px
+            high, above WCAG 2.5.8's 24 px): beside the title on a phone, so the first ticket card
+            stays on the first screen. */}
+        {total > 0 && <ChoiceButtons label="Show the tickets as" options={VIEWS} value={view} onChange={onView} size="compact-sm" />}
       </Group>
       <Group gap="xs" wrap="wrap">
         <Button variant="default" leftSection={<IconArrowLeft size={16} />} onClick={() => navigate('/jobs')}>
