@@ -1,6 +1,8 @@
+import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { buildSync } from 'esbuild';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { VitePWA } from 'vite-plugin-pwa';
@@ -98,10 +100,41 @@ const pwa = VitePWA({
   },
 });
 
+/**
+ * A tiny script of its own (src/web/early.ts → api/earlyJob.ts): on a page opened at /job?id=…
+ * it sends the job's request before the app's own chunk has arrived and run (decision 060).
+ * Bundled apart with esbuild, whole (its few constants included), not as a second entry of this
+ * build, which would make it import a shared chunk: one more request, queued behind the app's
+ * chunks on the browser's six connections. Put first in index.html as an async module script:
+ * it runs as soon as it arrives, waiting neither for the app's chunk nor for the stylesheet, as
+ * a deferred script would. Build only: under `vite` dev the router's own prefetch asks for the job.
+ */
+function earlyJob(): Plugin {
+  let entry = '';
+  let fileName = '';
+  return {
+    name: 'linecrew-early-job',
+    apply: 'build',
+    configResolved(config) {
+      entry = path.resolve(config.root, 'early.ts');
+    },
+    buildStart() {
+      const out = buildSync({ entryPoints: [entry], bundle: true, format: 'esm', minify: true, target: 'es2022', write: false, logLevel: 'silent' });
+      const code = out.outputFiles[0].text;
+      fileName = `assets/early-${createHash('sha256').update(code).digest('hex').slice(0, 10)}.js`;
+      this.emitFile({ type: 'asset', fileName, source: code });
+    },
+    transformIndexHtml: {
+      order: 'post',
+      handler: () => [{ tag: 'script', attrs: { type: 'module', async: true, src: `/${fileName}` }, injectTo: 'head-prepend' }],
+    },
+  };
+}
+
 // The web app lives in src/web and is built to dist/web, which the server serves.
 export default defineConfig({
   root: 'src/web',
-  plugins: [scrollAreaWithoutFloatingUi(), react(), pwa, precompress()],
+  plugins: [scrollAreaWithoutFloatingUi(), react(), earlyJob(), pwa, precompress()],
   build: {
     outDir: '../../dist/web',
     emptyOutDir: true,

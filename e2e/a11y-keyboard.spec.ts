@@ -124,7 +124,7 @@ test.describe('accessibility by keyboard', () => {
 
       await login(page, USERS.admin);
       await page.goto(`/job?id=${job.id}`);
-      await page.getByRole('radiogroup', { name: 'Show the tickets as' }).getByText('Map', { exact: true }).click();
+      await page.getByRole('group', { name: 'Show the tickets as' }).getByRole('button', { name: 'Map', exact: true }).click();
       await expect(page.getByTestId('map-count')).toHaveText('3 of 3 poles on the map', { timeout: 30_000 });
       await page.getByRole('button', { name: 'Fit to job' }).focus();
       const pole = (name: string) => (f: Focused) => f.role === 'button' && (f.label ?? '').startsWith(`Pole ${name} · Line 1`);

@@ -79,11 +79,11 @@ for (const size of [
       await production.getByRole('button', { name: 'Hide details' }).click();
 
       // The job map (no network: its tiles fail, so it also says "Base map unavailable").
-      await page.getByRole('radiogroup', { name: 'Show the tickets as' }).getByText('Map', { exact: true }).click();
+      await page.getByRole('group', { name: 'Show the tickets as' }).getByRole('button', { name: 'Map', exact: true }).click();
       await expect(page.getByText(/poles? on the map$/)).toBeVisible();
       await expect(page.getByText(/Base map unavailable/)).toBeVisible();
       await scan(page, 'job map', found);
-      await page.getByRole('radiogroup', { name: 'Show the tickets as' }).getByText('Table', { exact: true }).click();
+      await page.getByRole('group', { name: 'Show the tickets as' }).getByRole('button', { name: 'Table', exact: true }).click();
 
       await page.getByRole('button', { name: 'Edit Job Info' }).click();
       await expect(page.getByRole('dialog')).toBeVisible();

@@ -29,7 +29,6 @@ async function saveTicket(request: APIRequestContext, job: SeededJob, ticket: Re
   expect(res.ok(), await res.text()).toBeTruthy();
 }
 
-const radio = (page: Page, group: string, option: string) => page.getByRole('radiogroup', { name: group }).getByText(option, { exact: true });
 const choice = (page: Page, group: string, option: string) => page.getByRole('group', { name: group }).getByRole('button', { name: option, exact: true });
 const mapCount = (page: Page) => page.getByTestId('map-count');
 const map = (page: Page) => page.getByRole('region', { name: /^Map of/ });
@@ -50,7 +49,7 @@ test.describe('the map', () => {
 
     await loginAs(USERS.admin);
     await openJob(page, job.id);
-    await radio(page, 'Show the tickets as', 'Map').click();
+    await choice(page, 'Show the tickets as', 'Map').click();
     await expect(mapCount(page)).toHaveText('2 of 3 poles on the map');
     await expect(map(page)).toBeVisible();
     // No network: the tiles fail, the page says so, and the poles still show (below).
@@ -68,11 +67,11 @@ test.describe('the map', () => {
     await expect(cluster).toBeHidden();
 
     // The table's filters apply to the map.
-    await radio(page, 'Status', 'Pending').click();
+    await choice(page, 'Status', 'Pending').click();
     await expect(mapCount(page)).toHaveText('1 of 2 poles on the map');
-    await radio(page, 'Status', 'Complete').click();
+    await choice(page, 'Status', 'Complete').click();
     await expect(mapCount(page)).toHaveText('1 of 1 pole on the map');
-    await radio(page, 'Status', 'Pending').click();
+    await choice(page, 'Status', 'Pending').click();
 
     // One pole left: Fit to job centres it; a click on it opens its ticket as a row does.
     await page.getByRole('button', { name: 'Fit to job' }).click();
@@ -97,7 +96,7 @@ test.describe('the map', () => {
     await loginAs(USERS.lineman);
     await page.goto(`/job?id=${job.id}`);
     await expect(page.getByTestId('ticket-card')).toHaveCount(2, { timeout: 45_000 });
-    await radio(page, 'Show the tickets as', 'Map').click();
+    await choice(page, 'Show the tickets as', 'Map').click();
     await expect(mapCount(page)).toHaveText('1 of 2 poles on the map');
     await expect(page.getByTestId('ticket-card')).toHaveCount(0);
     // Nothing wider than the phone.
@@ -113,7 +112,7 @@ test.describe('the map', () => {
     const job = await seededJob([{ pole: { pole_name: pole, line_name: '2' }, geo_lat: 42.301, geo_lon: -72.701 }]);
     await loginAs(USERS.office);
     await openJob(page, job.id);
-    await radio(page, 'Show the tickets as', 'Map').click();
+    await choice(page, 'Show the tickets as', 'Map').click();
     await expect(mapCount(page)).toHaveText('1 of 1 pole on the map');
     await page.waitForTimeout(500);
     // The mouse acts where the page shows: the map scrolled into view first.

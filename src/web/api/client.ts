@@ -1,5 +1,6 @@
 import { API_PREFIX } from '../../shared/constants';
 import { ERROR_CODE, type ErrorCode } from '../../shared/error-codes';
+import { takeEarlyReply } from './earlyJob';
 import { network } from './network';
 import { clearSession, csrfHeaders } from './session';
 
@@ -48,6 +49,18 @@ async function send(path: string, opts: ApiOptions, accept: string): Promise<Res
   // A form body (multipart or urlencoded) goes as it is, with the content type fetch gives it.
   const form = opts.body instanceof FormData || opts.body instanceof URLSearchParams;
   if (opts.body !== undefined && !form) headers['Content-Type'] = 'application/json';
+  // The job a /job page opened at was asked for before the app loaded (earlyJob.ts): its reply,
+  // once. Failed (offline then), it is asked for again below.
+  const early = (opts.method ?? 'GET') === 'GET' && opts.body === undefined ? takeEarlyReply(path) : null;
+  if (early) {
+    try {
+      const res = await early;
+      network.reached();
+      return res;
+    } catch {
+      // sent before the app ran: ask again
+    }
+  }
   try {
     const res = await fetch(`${API_PREFIX}${path}`, {
       method: opts.method ?? 'GET',

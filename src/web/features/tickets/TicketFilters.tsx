@@ -1,11 +1,18 @@
 import { memo, useMemo, useState } from 'react';
-import { Button, Checkbox, Drawer, Group, Select, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Checkbox, Drawer, Group, Select, Stack, Text, TextInput } from '@mantine/core';
 import { IconAdjustmentsHorizontal, IconSearch } from '@tabler/icons-react';
 import type { SortState } from '../../../shared/sorting';
 import type { TicketSortColumn } from '../../../shared/sorting';
+import { ChoiceButtons } from '../../components/ChoiceButtons';
 import { PhoneSortPicker } from '../../components/PhoneSortPicker';
 import { COLUMNS } from './TicketsTable';
 import { ALL, type TicketFilterState } from './useTicketRows';
+
+const STATUSES = [
+  { value: 'All', label: 'All' },
+  { value: 'Pending', label: 'Pending' },
+  { value: 'Complete', label: 'Complete' },
+] as const;
 
 const SORT_OPTIONS = COLUMNS.map((c) => ({ value: c.key, label: c.label }));
 
@@ -68,7 +75,7 @@ export const FilterControls = memo(function FilterControls({
         <Text size="sm" fw={500} id="ticket-status-filter">
           Status
         </Text>
-        <SegmentedControl aria-labelledby="ticket-status-filter" data={['All', 'Pending', 'Complete']} value={status} onChange={onStatus} />
+        <ChoiceButtons labelledBy="ticket-status-filter" options={STATUSES} value={status} onChange={onStatus} />
       </Stack>
       {/* 24 px boxes: three stacked 20 px ones are closer than a finger's target (WCAG 2.5.8). */}
       <Stack gap={6} justify="flex-end">

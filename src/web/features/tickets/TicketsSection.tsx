@@ -1,6 +1,6 @@
 import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
 import { Group, Paper, Stack, Text } from '@mantine/core';
-import { useLocalStorage, useMediaQuery } from '@mantine/hooks';
+import { useMediaQuery } from '@mantine/hooks';
 import { TICKET_STATUS } from '../../../shared/constants';
 import { can } from '../../../shared/permissions';
 import { useSession } from '../../api/session';
@@ -16,7 +16,7 @@ import { FilterControls, PhoneFilters, TicketCount, TicketSearch } from './Ticke
 import { TicketsTable } from './TicketsTable';
 import { TicketsToolbar } from './TicketsToolbar';
 import { useFirstPaintMark } from './timingMarks';
-import { TICKET_VIEW_KEY, type TicketView } from './ticketView';
+import { useTicketView } from './ticketView';
 import { useMovePole } from './useMovePole';
 import { useTicketRoute } from './useTicketRoute';
 import { useTicketRows } from './useTicketRows';
@@ -45,8 +45,7 @@ export default function TicketsSection({ jobId }: { jobId: number }) {
   const jobQuery = useJob(jobId);
   // Table or Map (docs/product/map.md §1), remembered on this device; read at once, so a reload in Map
   // view never flashes the table first.
-  const [view, setView] = useLocalStorage<TicketView>({ key: TICKET_VIEW_KEY, defaultValue: 'table', getInitialValueInEffect: false });
-  const onView = useCallback((v: string) => setView(v === 'map' ? 'map' : 'table'), [setView]);
+  const [view, onView] = useTicketView();
   const job = jobQuery.data;
   const tickets = useMemo(() => job?.tickets ?? [], [job]);
 

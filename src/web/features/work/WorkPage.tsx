@@ -21,7 +21,7 @@ import { usePageTitle } from '../../components/usePageTitle';
 import { CopyNote } from '../../offline/CopyNote';
 import { useOutbox } from '../../offline/OfflineSync';
 import { useWork, type WorkItem } from './api/work';
-import { ChoiceButtons } from './ChoiceButtons';
+import { ChoiceButtons } from '../../components/ChoiceButtons';
 import { groupWork } from './workList';
 import { useKeepTicketsOnDevice } from './useKeepTicketsOnDevice';
 

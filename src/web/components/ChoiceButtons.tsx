@@ -1,31 +1,40 @@
-import { Button } from '@mantine/core';
+import { Button, type ButtonProps } from '@mantine/core';
 
 /**
  * A few exclusive choices as a row of buttons, the chosen one filled and `aria-pressed`. It looks
- * and reads like a segmented control, but is made of the Buttons My Work already loads: Mantine's
- * SegmentedControl would add its code to the page (issue 17's page weights).
+ * and reads like a segmented control, but is made of plain Buttons: Mantine's SegmentedControl
+ * adds its code to a page (issue 17's page weights) and measures its options to place its
+ * indicator, a forced layout of the whole page inside the first render of the big job's page
+ * (~320 ms of a phone's load, issue 27; decision 060).
  */
 export function ChoiceButtons<T extends string>({
   label,
+  labelledBy,
   options,
   value,
   onChange,
   busy,
+  size,
 }: {
-  label: string;
+  /** The group's name read aloud, or the id of the visible text that names it (`labelledBy`). */
+  label?: string;
+  labelledBy?: string;
   options: readonly { value: T; label: string }[];
   value: T;
   onChange: (v: T) => void;
   /** The chosen option is waiting for something (the phone's position). */
   busy?: boolean;
+  /** Mantine's button size; the job page's toolbar uses a compact one to stay on one line on a phone. */
+  size?: ButtonProps['size'];
 }) {
   return (
-    <div role="group" aria-label={label}>
+    <div role="group" aria-label={labelledBy ? undefined : label} aria-labelledby={labelledBy}>
       <Button.Group>
         {options.map((o) => (
           <Button
             key={o.value}
             variant={o.value === value ? 'filled' : 'default'}
+            size={size}
             aria-pressed={o.value === value}
             loading={busy && o.value === value}
             onClick={() => o.value !== value && onChange(o.value)}
