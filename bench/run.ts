@@ -465,6 +465,14 @@ async function phase1(t: Target, m: Manifest): Promise<Phase1> {
  * to its last byte, compressed as a browser asks. The saved tickets' versions are kept in
  * p1.putTickets for the ticket-save load test that follows.
  */
+/** Each ticket's current version from the server, so the next PUT of it is not stale. */
+async function rereadVersions(origin: string, token: string, tickets: { id: number; version: number }[]) {
+  for (const tk of tickets) {
+    const r = await http(origin, 'GET', `/api/v1/tickets/${tk.id}`, token);
+    if (r.status === 200) tk.version = (r.json.ticket ?? r.json).version;
+  }
+}
+
 async function rebuiltLoad(origin: string, token: string, m: Manifest, p1: Phase1): Promise<Omit<LoadFigures, 'sqlSingle' | 'sqlP50' | 'ratio'>> {
   const url = `${origin}/api/v1/jobs/${m.bigJobId}`;
   const headers = { authorization: `Bearer ${token}`, accept: 'application/json', 'accept-encoding': 'gzip, deflate, br' };
@@ -491,10 +499,7 @@ async function rebuiltLoad(origin: string, token: string, m: Manifest, p1: Phase
     });
   // Phase 1's measurements after it read these tickets (the history saves, the invoice's billing
   // and its undo) changed their versions: read them again, or every save is a 409.
-  for (const tk of p1.putTickets) {
-    const r = await http(origin, 'GET', `/api/v1/tickets/${tk.id}`, token);
-    if (r.status === 200) tk.version = (r.json.ticket ?? r.json).version;
-  }
+  await rereadVersions(origin, token, p1.putTickets);
   await read(); // warm-up
   const one: number[] = [];
   for (let i = 0; i < REBUILT_ROUNDS.one; i++) {
@@ -563,10 +568,7 @@ async function phase2(t: Target, m: Manifest, p1: Phase1, res: DbResults) {
     // A duration-bound run drops the requests still in flight at its end (their new version is
     // never seen): between runs, every ticket's version is read again and all are free again.
     const resync = async () => {
-      for (const tk of p1.putTickets) {
-        const r = await http(origin, 'GET', `/api/v1/tickets/${tk.id}`, token);
-        if (r.status === 200) tk.version = (r.json.ticket ?? r.json).version;
-      }
+      await rereadVersions(origin, token, p1.putTickets);
       free.splice(0, free.length, ...p1.putTickets);
     };
     if (probe.status === 200) {
