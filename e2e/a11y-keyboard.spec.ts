@@ -144,6 +144,10 @@ test.describe('accessibility by keyboard', () => {
       await expect(ticketWindow(page)).toBeVisible();
       expect(new URL(page.url()).searchParams.get('ticket')).toBe(idOf(c));
       await page.keyboard.press('Escape');
+      // Closing goes Back in the history (the ticket has an address): let that finish, or the next
+      // page load races it and is aborted.
+      await expect(ticketWindow(page)).toBeHidden();
+      await expect.poll(() => new URL(page.url()).searchParams.get('ticket')).toBeNull();
 
       // My Work's map: Enter opens the ticket's page, as a tap does.
       await page.goto('/work');

@@ -56,6 +56,8 @@ test.describe('at the pole, on a phone', () => {
           ambulance_meetup: 'Shell station, Route 9 and Elm',
         } as never,
         { pole: { pole_name: `${pole}-2`, line_name: 'L4' }, work_orders: ['WO-50001'] },
+        // More than the three fetched at once: the rest are fetched only if the fetching goes on.
+        ...Array.from({ length: 9 }, (_, i) => ({ pole: { pole_name: `${pole}-${i + 3}`, line_name: 'L4' } })),
       ],
       {
         foreman_id: foreman.id,
@@ -86,7 +88,30 @@ test.describe('at the pole, on a phone', () => {
     await login(page, USERS.foreman);
     await page.goto('/work');
     await expect(page.getByRole('region', { name: `Job ${job.number}` })).toBeVisible();
-    await page.goto(`/work/${ticket.id}`);
+    // The crew taps the first ticket at once: My Work's fetching ahead goes on behind the ticket.
+    await page.getByRole('button', { name: new RegExp(`^Pole ${pole} · Line L4`) }).click();
+    await expect(page).toHaveURL(new RegExp(`/work/${ticket.id}$`));
+    // Every ticket of the job reaches the phone all the same, the one never opened here too.
+    await expect
+      .poll(
+        async () =>
+          page.evaluate(async (ids) => {
+            const db = await new Promise<IDBDatabase>((ok, fail) => {
+              const req = indexedDB.open('linecrew-offline');
+              req.onsuccess = () => ok(req.result);
+              req.onerror = () => fail(req.error);
+            });
+            const all = await new Promise<{ queryKey: unknown[] }[]>((ok, fail) => {
+              const req = db.transaction('copies').objectStore('copies').getAll();
+              req.onsuccess = () => ok(req.result as { queryKey: unknown[] }[]);
+              req.onerror = () => fail(req.error);
+            });
+            db.close();
+            return ids.filter((id) => !all.some((c) => c.queryKey[0] === 'tickets' && c.queryKey[1] === id)).length;
+          }, rows.map((r) => r.id)),
+        { timeout: 30_000 },
+      )
+      .toBe(0);
     const block = page.getByRole('region', { name: 'Before you climb' });
     await expect(block).toBeVisible();
     const fact = (label: string) => block.getByRole('row', { name: new RegExp(`^${label}`) });

@@ -14,6 +14,9 @@ const PARALLEL = 3;
  * Work (tasks, notes, photos) and their jobs' headers are fetched ahead while there is one, and kept on the device by the
  * offline copies. Only those whose version changed since the copy: a repeat visit costs nothing.
  */
+/** The latest run: an older one stops at its next ticket. */
+let generation = 0;
+
 export function useKeepTicketsOnDevice(items: readonly WorkItem[] | undefined, online: boolean) {
   const qc = useQueryClient();
   useEffect(() => {
@@ -24,15 +27,15 @@ export function useKeepTicketsOnDevice(items: readonly WorkItem[] | undefined, o
     // And each job's header ("Before you climb": hospital, packet, overrides), once per job.
     const jobs = [...new Set(items.slice(0, KEEP).map((row) => row.job_id))].filter((id) => qc.getQueryData(jobHeaderQuery(id).queryKey) === undefined);
     const queue = [...jobs.map((id) => () => qc.prefetchQuery(jobHeaderQuery(id))), ...stale.map((row) => () => qc.prefetchQuery(ticketQuery(row.id)))];
-    let cancelled = false;
+    // Leaving My Work does not stop the fetching: a crew taps the first ticket within seconds of
+    // opening the list, and the rest must still reach the phone before it loses signal. Only a
+    // newer list (a refetch, another foreman) replaces this run.
+    const run = ++generation;
     const worker = async () => {
-      for (let next = queue.shift(); next && !cancelled; next = queue.shift()) {
+      for (let next = queue.shift(); next && run === generation; next = queue.shift()) {
         await next().catch(() => undefined);
       }
     };
     void Promise.all(Array.from({ length: PARALLEL }, worker));
-    return () => {
-      cancelled = true;
-    };
   }, [items, online, qc]);
 }
