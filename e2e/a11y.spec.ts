@@ -1,6 +1,9 @@
 import { API, createJob, expect, login, test, unique, USERS } from './fixtures';
 import { scan } from './axe';
 
+// The offline app: the service worker serves it without a network (playwright.config.ts blocks it elsewhere).
+test.use({ serviceWorkers: 'allow' });
+
 /**
  * WCAG 2.x A/AA on every screen and modal a person reaches, on a desktop and on a phone
  * (390 × 844): axe-core in Debian's Chromium finds nothing. Crews read this in sunlight, so

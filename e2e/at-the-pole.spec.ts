@@ -4,6 +4,9 @@ import { API, DEMO_PASSWORD, USERS, expect, fixture, login, unique } from './fix
 import { test } from './netcut';
 import { axeViolations } from './axe';
 
+// The offline app: the service worker serves it without a network (playwright.config.ts blocks it elsewhere).
+test.use({ serviceWorkers: 'allow' });
+
 /**
  * What a crew needs at the pole (issue 27, items 8, 9 and 12), on a phone (390 × 844), with the
  * network cut for real (e2e/netcut.ts): "Before you climb" on the phone ticket view — voltages,

@@ -6,6 +6,9 @@ import { scan } from './axe';
 import { test } from './netcut';
 import { ticketWindow } from './ticketJobs';
 
+// The offline app: the service worker serves it without a network (playwright.config.ts blocks it elsewhere).
+test.use({ serviceWorkers: 'allow' });
+
 /**
  * Clear to dig and the papers' expiry (issue 30, docs/product/records.md §5, decision 045): a crew sees "Not
  * clear to dig" and why on My Work and the ticket from the phone's copy with the network cut at a

@@ -4,6 +4,9 @@ import { API, DEMO_PASSWORD, USERS, createJob, expect, login, unique } from './f
 import { test } from './netcut';
 import { openJob, row, ticketWindow } from './ticketJobs';
 
+// The offline app: the service worker serves it without a network (playwright.config.ts blocks it elsewhere).
+test.use({ serviceWorkers: 'allow' });
+
 /**
  * Evidence (docs/product/records.md §6–§9, decision 047): a crew marks a ticket complete on a phone
  * cut off at the network, with the phone's position; once synced the office sees who, when and

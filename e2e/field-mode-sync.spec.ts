@@ -3,6 +3,9 @@ import type { APIRequestContext, Page } from '@playwright/test';
 import { API, DEMO_PASSWORD, USERS, expect, login, unique } from './fixtures';
 import { test } from './netcut';
 
+// The offline app: the service worker serves it without a network (playwright.config.ts blocks it elsewhere).
+test.use({ serviceWorkers: 'allow' });
+
 /**
  * Field mode II (issue 27, docs/product/field-mode.md), with the network cut at a proxy as a road cuts it:
  * one ticket open in two tabs of one phone sends each change exactly once and loses no tap; and

@@ -2,6 +2,9 @@ import sharp from 'sharp';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { API, DEMO_PASSWORD, USERS, expect, login, test, unique } from './fixtures';
 
+// The offline app: the service worker serves it without a network (playwright.config.ts blocks it elsewhere).
+test.use({ serviceWorkers: 'allow' });
+
 /**
  * Field mode (docs/product/field-mode.md §1): a foreman opens My Work once with signal, then works a ticket with
  * none — reload, quantities, a note, a photo with GPS, Mark complete, the page closed and opened

@@ -5,6 +5,9 @@ import type { APIRequestContext, Download, Locator, Page } from '@playwright/tes
 import { API, DEMO_PASSWORD, USERS, expect, login, unique } from './fixtures';
 import { test } from './netcut';
 
+// The offline app: the service worker serves it without a network (playwright.config.ts blocks it elsewhere).
+test.use({ serviceWorkers: 'allow' });
+
 /**
  * Field mode II (issue 27, docs/product/field-mode.md §8): photos at the 10-per-ticket limit, a ticket deleted while
  * the crew held changes for it, and photos without EXIF. A foreman on a phone (390 × 844) works

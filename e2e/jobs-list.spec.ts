@@ -3,6 +3,9 @@ import type { APIRequestContext } from '@playwright/test';
 import { API, DEMO_PASSWORD, expect, fixture, login, unique, USERS } from './fixtures';
 import { test } from './netcut';
 
+// The offline app: the service worker serves it without a network (playwright.config.ts blocks it elsewhere).
+test.use({ serviceWorkers: 'allow' });
+
 /**
  * The jobs list pages on the server (docs/product/scale.md §2, decision 053): the browser asks for
  * 50 jobs at a time, already searched, filtered and sorted; the next page by its cursor. Run in the

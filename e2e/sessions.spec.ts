@@ -3,6 +3,9 @@ import type { APIRequestContext, Page } from '@playwright/test';
 import { API, DEMO_PASSWORD, USERS, expect, unique, type NewTicket, type SeededJob } from './fixtures';
 import { test } from './netcut';
 
+// The offline app: the service worker serves it without a network (playwright.config.ts blocks it elsewhere).
+test.use({ serviceWorkers: 'allow' });
+
 /**
  * Sessions per device and queued work (docs/product/sessions-and-safety.md §4, issue 28 items 4–5, issue 27 item 6). A
  * foreman's phone holds changes made without signal; his session is ended from another device;

@@ -3,6 +3,9 @@ import path from 'node:path';
 import { MSG } from '../src/shared/messages';
 import { API, expect, login, test, unique, USERS } from './fixtures';
 
+// The offline app: the service worker serves it without a network (playwright.config.ts blocks it elsewhere).
+test.use({ serviceWorkers: 'allow' });
+
 /** Words a person can act on, and no dead ends. */
 
 const outbox = path.resolve(`.tmp/e2e-data-${process.env.E2E_PORT ?? '3210'}/outbox`);
