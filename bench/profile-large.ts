@@ -45,6 +45,7 @@ async function main() {
     jobs: ['/api/v1/jobs?limit=50', m.adminEmail],
     search: ['/api/v1/jobs?limit=50&q=0999', m.adminEmail],
     work: ['/api/v1/work', fm.email],
+    dashboard: ['/api/v1/dashboard', m.adminEmail],
     job: [`/api/v1/jobs/${m.bigJobId}`, m.adminEmail],
     production: [`/api/v1/jobs/${m.bigJobId}/production`, m.adminEmail],
   };
