@@ -9,7 +9,7 @@ import { textKey } from '../../../shared/sorting';
 import { computeProduction, type ProductionTask } from '../../../shared/production';
 import { queryStats } from '../../db/client';
 import { billedTickets, companies, invoices, jobs, ticketTasks, tickets, units, users, utilities } from '../../db/schema/index';
-import { createTestApp } from '../../test/harness';
+import { createTestApp, dbKind } from '../../test/harness';
 import { SEEDED_USERS, type SeededRole } from '../../test/seeded-users';
 
 /**
@@ -425,6 +425,31 @@ describe('GET /dashboard', () => {
         await db.execute(sql`update users set first_name = 'Fred' where id = ${dash.fred.id}`);
         await db.execute(sql`update jobs set job_number = 'D-1' where id = ${job.J1}`);
         await db.execute(sql`update companies set currency = 'USD' where id = ${dashCompany}`);
+      }
+      expect(await dashboardOf(dash.admin.token)).toEqual(before);
+    });
+
+    it.skipIf(dbKind !== 'postgres')('two open transactions of one company stamp without waiting for each other (one row per backend)', async () => {
+      const [a, b] = [job.J1, job.J2];
+      const due = (jobId: number, day: string) => sql`update tickets set due_date = ${day} where job_id = ${jobId} and actual_completion_date is null`;
+      const before = await dashboardOf(dash.admin.token);
+      const stampsOf = async () =>
+        ((await t.ctx.db.execute(sql`select coalesce(sum(writes), 0)::int as n from dashboard_stamps where company_id = ${dashCompany}`)) as unknown as { rows: { n: number }[] }).rows[0]!.n;
+      const stamped = await stampsOf();
+      // A holds its stamp row until it commits; B, on another connection, commits inside A. Were
+      // the stamp one row per company, B would wait for A and A for B: the test would hang.
+      await t.ctx.db.transaction(async (tx) => {
+        await tx.execute(due(a, addDays(today, -9)));
+        await t.ctx.db.transaction(async (other) => void (await other.execute(due(b, addDays(today, -9)))));
+        expect(await stampsOf()).toBe(stamped + 1);
+      });
+      expect(await stampsOf()).toBe(stamped + 2);
+      try {
+        expect((await dashboardOf(dash.admin.token)).totals.overdue).toBe(before.totals.overdue + 1); // J1's ticket due today
+      } finally {
+        await t.ctx.db.execute(due(a, addDays(today, -1)));
+        await t.ctx.db.execute(sql`update tickets set due_date = ${today} where job_id = ${a} and actual_completion_date is null and id = (select max(id) from tickets where job_id = ${a} and actual_completion_date is null)`);
+        await t.ctx.db.execute(due(b, addDays(today, -2)));
       }
       expect(await dashboardOf(dash.admin.token)).toEqual(before);
     });
