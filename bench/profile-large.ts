@@ -5,6 +5,8 @@
  *
  *   BENCH_DATABASE_URL=postgres://… npx tsx bench/profile-large.ts --db NAME --route work [--n 20] [--clients 10]
  *   --dump FILE writes the plain reply; `node --cpu-prof --import tsx bench/profile-large.ts …` profiles it
+ *   --stale: a write the dashboard reads (migration 0034's stamps move) before each round, so every
+ *            request rebuilds its kept reply: the cost after a write, not the cached one (decision 062)
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -45,6 +47,7 @@ async function main() {
     jobs: ['/api/v1/jobs?limit=50', m.adminEmail],
     search: ['/api/v1/jobs?limit=50&q=0999', m.adminEmail],
     work: ['/api/v1/work', fm.email],
+    dashboard: ['/api/v1/dashboard', m.adminEmail],
     job: [`/api/v1/jobs/${m.bigJobId}`, m.adminEmail],
     production: [`/api/v1/jobs/${m.bigJobId}/production`, m.adminEmail],
   };
@@ -61,7 +64,11 @@ async function main() {
   await get();
   const times: number[] = [];
   let bytes = 0;
+  const stale = async () => {
+    if (args.stale) await database.db.execute(sql`update job_dashboard set open = open where job_id = (select min(job_id) from job_dashboard where company_id = ${m.companyId})`);
+  };
   for (let i = 0; i < n; i++) {
+    await stale();
     await Promise.all(
       Array.from({ length: clients }, async () => {
         const t0 = performance.now();
@@ -71,6 +78,7 @@ async function main() {
       }),
     );
   }
+  await stale();
   const { statements } = await capture(get);
   const sqlTimes: number[] = [];
   for (let i = 0; i < 5; i++) sqlTimes.push(await replayOnce(database.db, database.kind, statements, { write: false }));

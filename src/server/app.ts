@@ -106,14 +106,14 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
       await referenceRoutes(api, ctx);
       await ticketRoutes(api, ctx);
       await spreadsheetUploadRoutes(api, ctx);
-      // One budget (JOB_CACHE_MB) for every reply kept as bytes: job pages, jobs lists, My Work, production.
+      // One budget (JOB_CACHE_MB) for every reply kept as bytes: job pages, jobs lists, My Work, production, the dashboard.
       const replies = new ReplyCache<TicketSlices>(ctx.config.jobCacheBytes);
       await jobsRoutes(api, ctx, replies);
       await workRoutes(api, ctx, replies);
       await mapRoutes(api, ctx);
       await productionRoutes(api, ctx, replies);
       await invoiceRoutes(api, ctx);
-      await dashboardRoutes(api, ctx);
+      await dashboardRoutes(api, ctx, replies);
       await exportRoutes(api, ctx);
       await webhookRoutes(api, ctx);
     },

@@ -6,8 +6,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 /**
  * The reply cache, in one place: replies kept as bytes per process (ReplyCache), and how a route
  * sends one (sendCachedReply: ETag, 304, compression). Its users: the jobs module (GET /jobs and
- * GET /jobs/{id}, whose page is rebuilt ticket by ticket in jobs/job-page-reply.ts) and the
- * production module (GET /jobs/{id}/production), under the one budget app.ts gives it.
+ * GET /jobs/{id}, whose page is rebuilt ticket by ticket in jobs/job-page-reply.ts), the
+ * production module (GET /jobs/{id}/production), My Work (GET /work) and the dashboard
+ * (GET /dashboard, decision 062), under the one budget app.ts gives it.
  */
 
 const gzip = promisify(gzipCallback);

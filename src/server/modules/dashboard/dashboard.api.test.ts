@@ -9,7 +9,7 @@ import { textKey } from '../../../shared/sorting';
 import { computeProduction, type ProductionTask } from '../../../shared/production';
 import { queryStats } from '../../db/client';
 import { billedTickets, companies, invoices, jobs, ticketTasks, tickets, units, users, utilities } from '../../db/schema/index';
-import { createTestApp } from '../../test/harness';
+import { createTestApp, dbKind } from '../../test/harness';
 import { SEEDED_USERS, type SeededRole } from '../../test/seeded-users';
 
 /**
@@ -37,6 +37,8 @@ const get = (token: string | undefined, query = '') => t.request({ method: 'GET'
 async function dashboardOf(token: string, query = ''): Promise<DashboardReply> {
   const res = await get(token, query);
   expect(res.statusCode, res.body).toBe(200);
+  // Sent as kept bytes (dashboard.service dashboardReplyOf): byte for byte what the schema's serializer would send.
+  expect(res.body).toBe(JSON.stringify(dashboardReply.parse(res.json())));
   return dashboardReply.strict().parse(res.json());
 }
 
@@ -275,15 +277,17 @@ describe('GET /dashboard', () => {
   });
 
   it('reads the same few statements however many jobs and tickets there are', async () => {
+    // Each time a query of its own, so each reply is built (not served from the reply cache).
+    let limit = 400;
     const count = async () => {
       const before = queryStats.count;
-      await dashboardOf(dash.admin.token);
+      await dashboardOf(dash.admin.token, `?job_limit=${++limit}`);
       return queryStats.count - before;
     };
     const before = await count();
-    // Session check, calendar, per foreman, the page's ids and counts (and the jobs with nothing
-    // open when the page reaches them), the weeks, the page's rows.
-    expect(before).toBeLessThanOrEqual(8);
+    // Session check, fingerprint, calendar, per foreman, the page's ids and counts (and the jobs
+    // with nothing open when the page reaches them), the weeks, the page's rows.
+    expect(before).toBeLessThanOrEqual(9);
     const [utility] = await t.ctx.db.select({ id: utilities.id }).from(utilities).where(eq(utilities.companyId, dashCompany));
     const more = await t.ctx.db
       .insert(jobs)
@@ -291,6 +295,10 @@ describe('GET /dashboard', () => {
       .returning();
     await t.ctx.db.insert(tickets).values(more.flatMap((j) => [{ companyId: dashCompany, jobId: j.id }, { companyId: dashCompany, jobId: j.id, dueDate: '2000-01-01' }]));
     expect(await count()).toBe(before);
+    // A reply kept: the session check and the fingerprint only.
+    const kept = queryStats.count;
+    await dashboardOf(dash.admin.token, `?job_limit=${limit}`);
+    expect(queryStats.count - kept).toBe(2);
     const d = await dashboardOf(dash.admin.token);
     expect(d.totals.open).toBe(4 + 60);
     expect(d.totals.overdue).toBe(2 + 30);
@@ -344,6 +352,120 @@ describe('GET /dashboard', () => {
     // The first page by default: 100 jobs, the most overdue first.
     const first = await dashboardOf(dash.admin.token);
     expect(first.by_job).toEqual([...d.by_job].sort(byRule('overdue', 'desc')).slice(0, 100));
+  });
+
+  describe('kept as bytes until a write (decision 062)', () => {
+    const save = async (token: string, id: number, fields: Record<string, unknown>) => {
+      const read = await t.request({ method: 'GET', url: `${API}/tickets/${id}`, token });
+      expect(read.statusCode, read.body).toBe(200);
+      const res = await t.request({ method: 'PUT', url: `${API}/tickets/`, token, body: { ticket: { id, version: read.json().version, ...fields } } });
+      expect(res.statusCode, res.body).toBe(200);
+    };
+    const j3Ticket = async () => (await t.ctx.db.select({ id: tickets.id }).from(tickets).where(eq(tickets.jobId, job.J3)))[0]!.id;
+
+    it('sends the same bytes and ETag while nothing changed, and 304 to a client that holds them', async () => {
+      const a = await get(dash.admin.token);
+      const b = await get(dash.fred.token);
+      expect(b.body).toBe(a.body);
+      expect(b.headers.etag).toBe(a.headers.etag);
+      expect(a.headers['cache-control']).toBe('private, no-cache');
+      const again = await t.request({ method: 'GET', url: `${API}/dashboard`, token: dash.admin.token, headers: { 'if-none-match': String(a.headers.etag) } });
+      expect(again.statusCode).toBe(304);
+      // Another query, another reply.
+      expect((await get(dash.admin.token, '?job_limit=1')).headers.etag).not.toBe(a.headers.etag);
+    });
+
+    it('shows a write through the API on the next read', async () => {
+      const id = await j3Ticket();
+      const before = await dashboardOf(dash.admin.token);
+      await save(dash.admin.token, id, { due_date: addDays(today, -3) });
+      try {
+        const after = await dashboardOf(dash.admin.token);
+        expect(after.totals).toEqual({ ...before.totals, overdue: before.totals.overdue + 1 });
+        expect(after.by_job.find((j) => j.job_id === job.J3)?.overdue).toBe(1);
+      } finally {
+        await save(dash.admin.token, id, { due_date: null });
+      }
+      expect((await dashboardOf(dash.admin.token)).totals).toEqual(before.totals);
+    });
+
+    it('shows writes made outside the API (plain SQL, another process) on the next read', async () => {
+      const db = t.ctx.db;
+      const id = await j3Ticket();
+      const before = await dashboardOf(dash.admin.token);
+      // A ticket overdue, then completed today.
+      await db.execute(sql`update tickets set due_date = ${addDays(today, -5)} where id = ${id}`);
+      expect((await dashboardOf(dash.admin.token)).totals.overdue).toBe(before.totals.overdue + 1);
+      await db.execute(sql`update tickets set actual_completion_date = ${noonOf(today)} where id = ${id}`);
+      const done = await dashboardOf(dash.admin.token);
+      expect(done.totals).toEqual({ ...before.totals, open: before.totals.open - 1, completed_this_week: before.totals.completed_this_week + 1 });
+      await db.execute(sql`update tickets set due_date = null, actual_completion_date = null where id = ${id}`);
+      expect((await dashboardOf(dash.admin.token)).totals).toEqual(before.totals);
+      // A unit's price: this week's chart bar (1.00 more per unit A completed this week: J1's one,
+      // and those of the jobs added above) and J1's unbilled amount (one unit A).
+      await db.execute(sql`update units set unit_price = 101.00 where company_id = ${dashCompany} and code = 'A'`);
+      try {
+        const priced = await dashboardOf(dash.admin.token);
+        const more = new Big(priced.weekly[11]!.completed_amount).minus(before.weekly[11]!.completed_amount);
+        expect(more.gte(1) && more.mod(1).eq(0), more.toString()).toBe(true);
+        expect(priced.by_job.find((j) => j.job_id === job.J1)?.unbilled_completed_amount).toBe('116.03');
+      } finally {
+        await db.execute(sql`update units set unit_price = 100.00 where company_id = ${dashCompany} and code = 'A'`);
+      }
+      // A foreman's name, a job's number and the company's currency.
+      await db.execute(sql`update users set first_name = 'Frederick' where id = ${dash.fred.id}`);
+      await db.execute(sql`update jobs set job_number = 'D-1b' where id = ${job.J1}`);
+      await db.execute(sql`update companies set currency = 'CAD' where id = ${dashCompany}`);
+      try {
+        const renamed = await dashboardOf(dash.admin.token);
+        expect(renamed.by_foreman.map((f) => f.name)).toContain('Frederick Dash');
+        expect(renamed.by_job.find((j) => j.job_id === job.J1)?.job_number).toBe('D-1b');
+        expect(renamed.currency).toBe('CAD');
+      } finally {
+        await db.execute(sql`update users set first_name = 'Fred' where id = ${dash.fred.id}`);
+        await db.execute(sql`update jobs set job_number = 'D-1' where id = ${job.J1}`);
+        await db.execute(sql`update companies set currency = 'USD' where id = ${dashCompany}`);
+      }
+      expect(await dashboardOf(dash.admin.token)).toEqual(before);
+    });
+
+    it.skipIf(dbKind !== 'postgres')('two open transactions of one company stamp without waiting for each other (one row per backend)', async () => {
+      const [a, b] = [job.J1, job.J2];
+      const due = (jobId: number, day: string) => sql`update tickets set due_date = ${day} where job_id = ${jobId} and actual_completion_date is null`;
+      const before = await dashboardOf(dash.admin.token);
+      const stampsOf = async () =>
+        ((await t.ctx.db.execute(sql`select coalesce(sum(writes), 0)::int as n from dashboard_stamps where company_id = ${dashCompany}`)) as unknown as { rows: { n: number }[] }).rows[0]!.n;
+      const stamped = await stampsOf();
+      // A holds its stamp row until it commits; B, on another connection, commits inside A. Were
+      // the stamp one row per company, B would wait for A and A for B: the test would hang.
+      await t.ctx.db.transaction(async (tx) => {
+        await tx.execute(due(a, addDays(today, -9)));
+        await t.ctx.db.transaction(async (other) => void (await other.execute(due(b, addDays(today, -9)))));
+        expect(await stampsOf()).toBe(stamped + 1);
+      });
+      expect(await stampsOf()).toBe(stamped + 2);
+      try {
+        expect((await dashboardOf(dash.admin.token)).totals.overdue).toBe(before.totals.overdue + 1); // J1's ticket due today
+      } finally {
+        await t.ctx.db.execute(due(a, addDays(today, -1)));
+        await t.ctx.db.execute(sql`update tickets set due_date = ${today} where job_id = ${a} and actual_completion_date is null and id = (select max(id) from tickets where job_id = ${a} and actual_completion_date is null)`);
+        await t.ctx.db.execute(due(b, addDays(today, -2)));
+      }
+      expect(await dashboardOf(dash.admin.token)).toEqual(before);
+    });
+
+    it('a write that rolls back leaves the kept reply as it was', async () => {
+      const a = await get(dash.admin.token);
+      await expect(
+        t.ctx.db.transaction(async (tx) => {
+          await tx.execute(sql`update tickets set due_date = ${addDays(today, -5)} where job_id = ${job.J3}`);
+          throw new Error('rolled back');
+        }),
+      ).rejects.toThrow('rolled back');
+      const b = await get(dash.admin.token);
+      expect(b.headers.etag).toBe(a.headers.etag);
+      expect(b.body).toBe(a.body);
+    });
   });
 
   it('refuses a job_sort, job_dir, job_offset or job_limit it does not know', async () => {

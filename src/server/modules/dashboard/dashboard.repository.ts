@@ -28,6 +28,26 @@ function jobsInScope({ companyId, foremanId }: DashboardScope): SQL {
     and exists (select 1 from users fu where fu.id = ${foremanId} and fu.company_id = ${companyId})`;
 }
 
+/**
+ * What GET /dashboard's kept reply is valid for (decision 062), in one statement of a few rows:
+ * the company's row (time zone, currency) by its xmin, and the write stamps of migration 0034
+ * (dashboard_stamps: Σ writes grows with every committed write to what the dashboard reads,
+ * however made; Σ xmin changes when the database is restored). Read BEFORE the reply is built:
+ * a reply may show a write committed in between (newer than its fingerprint, so the next request
+ * rebuilds it), never miss one. `timeZone`: the company's calendar, for the key's day.
+ */
+export async function dashboardFingerprint(db: DbOrTx, companyId: number): Promise<{ fingerprint: string; timeZone: string }> {
+  const rows = rowsOf<{ fp: string; time_zone: string }>(
+    await db.execute(sql`
+      select concat(c.xmin, '.', s.writes, '.', s.xmins, '.', s.n) as fp, c.time_zone
+      from companies c,
+        lateral (select coalesce(sum(writes), 0) as writes, coalesce(sum(xmin::text::bigint), 0) as xmins, count(*) as n
+                 from dashboard_stamps where company_id = c.id) s
+      where c.id = ${companyId}`),
+  );
+  return { fingerprint: rows[0]?.fp ?? 'none', timeZone: rows[0]?.time_zone ?? 'UTC' };
+}
+
 export async function companyCalendar(db: DbOrTx, companyId: number): Promise<{ timeZone: string; currency: string }> {
   const rows = rowsOf<{ time_zone: string; currency: string }>(await db.execute(sql`select time_zone, currency from companies where id = ${companyId}`));
   return { timeZone: rows[0]?.time_zone ?? 'UTC', currency: rows[0]?.currency ?? 'USD' };

@@ -1,9 +1,11 @@
 import { dashboardQuery, dashboardReply } from '../../../shared/dashboard.schemas';
+import type { FastifyReply } from 'fastify';
 import type { App, AppContext } from '../../context';
+import { sendCachedReply, type ReplyCache } from '../../plugins/reply-cache';
 import * as service from './dashboard.service';
 
 /** The dashboard (docs/product/billing.md §6): roles 1–3 read it (billing.read); 4–6 get 403 from the auth plugin. */
-export async function dashboardRoutes(app: App, ctx: AppContext) {
+export async function dashboardRoutes(app: App, ctx: AppContext, replies: ReplyCache) {
   app.get(
     '/dashboard',
     {
@@ -16,6 +18,7 @@ export async function dashboardRoutes(app: App, ctx: AppContext) {
         response: { 200: dashboardReply },
       },
     },
-    (request) => service.dashboard(ctx, request.user, request.query),
+    // Kept as bytes until a write to what it reads (dashboard.service dashboardReplyOf, decision 062).
+    async (request, reply) => sendCachedReply(request, reply as FastifyReply, await service.dashboardReplyOf(ctx, request.user, request.query, replies)),
   );
 }

@@ -1,11 +1,27 @@
 import { addDays, dayInZone, lastWeekStarts } from '../../../shared/dashboard';
-import type { DashboardForeman, DashboardJob, DashboardQuery, DashboardReply } from '../../../shared/dashboard.schemas';
+import { dashboardReply, type DashboardForeman, type DashboardJob, type DashboardQuery, type DashboardReply } from '../../../shared/dashboard.schemas';
 import { money, sumMoney, ZERO } from '../../../shared/money';
 import { fullName } from '../../../shared/names';
 import { percentComplete } from '../../../shared/production';
 import type { AppContext } from '../../context';
 import type { CurrentUser } from '../../plugins/auth';
+import type { CachedReply, ReplyCache } from '../../plugins/reply-cache';
 import * as repo from './dashboard.repository';
+
+/**
+ * GET /dashboard as serialised bytes, kept per company, query and company day in the reply cache
+ * (plugins/reply-cache.ts) as My Work and the job page are (decision 062): the office reloads the
+ * dashboard all day, and at ten years' size each build reads ~75 ms of SQL where its fingerprint
+ * (dashboard.repository `dashboardFingerprint`, migration 0034's write stamps) reads a few rows.
+ * The reply depends on the company, never on who of roles 1–3 asks. Serialised by its schema
+ * once per build, as the route's serializer would (dashboard.api.test.ts holds the bytes to it).
+ */
+export async function dashboardReplyOf(ctx: AppContext, me: CurrentUser, query: DashboardQuery, cache: ReplyCache, now = new Date()): Promise<CachedReply> {
+  const { fingerprint, timeZone } = await repo.dashboardFingerprint(ctx.db, me.companyId);
+  const { foreman_id, job_sort, job_dir, job_offset, job_limit } = query;
+  const key = `dashboard:${me.companyId}:${foreman_id ?? ''}:${job_sort}:${job_dir}:${job_offset}:${job_limit}:${dayInZone(now, timeZone)}`;
+  return cache.get(key, fingerprint, async () => dashboardReply.parse(await dashboard(ctx, me, query, now)));
+}
 
 /**
  * GET /dashboard (docs/product/billing.md §6, decisions 026 and 059). Every amount follows
