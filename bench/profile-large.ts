@@ -47,6 +47,10 @@ async function main() {
     work: ['/api/v1/work', fm.email],
     job: [`/api/v1/jobs/${m.bigJobId}`, m.adminEmail],
     production: [`/api/v1/jobs/${m.bigJobId}/production`, m.adminEmail],
+    // The big job's exports (the large bench's "Exports" row).
+    xlsx2: [`/api/v1/jobs/${m.bigJobId}/export.xlsx?option=2`, m.adminEmail],
+    xlsxunits: [`/api/v1/jobs/${m.bigJobId}/export.xlsx?option=units`, m.adminEmail],
+    geojson: [`/api/v1/jobs/${m.bigJobId}/geojson`, m.adminEmail],
   };
   const [url_, who] = routes[String(args.route ?? 'work')];
   const token = await login(who);
