@@ -3,7 +3,7 @@
  * with CREATE DATABASE … TEMPLATE linecrew_bench_template_large; never the template), with its
  * statements' own time beside it, so route − SQL is the JS the route spends (decision 054).
  *
- *   BENCH_DATABASE_URL=postgres://… npx tsx bench/profile-large.ts --db NAME --route work [--n 20] [--clients 10]
+ *   BENCH_DATABASE_URL=postgres://… npx tsx bench/profile-large.ts --db NAME --route work|jobs|search|job|production|xlsx2|xlsxunits|geojson [--n 20] [--clients 10]
  *   --dump FILE writes the plain reply; `node --cpu-prof --import tsx bench/profile-large.ts …` profiles it
  */
 import { writeFileSync } from 'node:fs';
