@@ -3,7 +3,7 @@
  * with CREATE DATABASE … TEMPLATE linecrew_bench_template_large; never the template), with its
  * statements' own time beside it, so route − SQL is the JS the route spends (decision 054).
  *
- *   BENCH_DATABASE_URL=postgres://… npx tsx bench/profile-large.ts --db NAME --route work [--n 20] [--clients 10]
+ *   BENCH_DATABASE_URL=postgres://… npx tsx bench/profile-large.ts --db NAME --route work|jobs|search|job|production|xlsx2|xlsxunits|geojson [--n 20] [--clients 10]
  *   --dump FILE writes the plain reply; `node --cpu-prof --import tsx bench/profile-large.ts …` profiles it
  *   --stale: a write the dashboard reads (migration 0034's stamps move) before each round, so every
  *            request rebuilds its kept reply: the cost after a write, not the cached one (decision 062)
@@ -50,6 +50,10 @@ async function main() {
     dashboard: ['/api/v1/dashboard', m.adminEmail],
     job: [`/api/v1/jobs/${m.bigJobId}`, m.adminEmail],
     production: [`/api/v1/jobs/${m.bigJobId}/production`, m.adminEmail],
+    // The big job's exports (the large bench's "Exports" row).
+    xlsx2: [`/api/v1/jobs/${m.bigJobId}/export.xlsx?option=2`, m.adminEmail],
+    xlsxunits: [`/api/v1/jobs/${m.bigJobId}/export.xlsx?option=units`, m.adminEmail],
+    geojson: [`/api/v1/jobs/${m.bigJobId}/geojson`, m.adminEmail],
   };
   const [url_, who] = routes[String(args.route ?? 'work')];
   const token = await login(who);

@@ -5,8 +5,9 @@ import { formatDateTimeInZone } from '../../../shared/dates';
 import { buildExportTable, OPTION1_COLUMNS, OPTION2_COLUMNS, UNITS_COLUMNS, type ExportOption } from '../../../shared/export';
 import type { JobListItem, JobSaveInput } from '../../../shared/jobs.schemas';
 import { ticketSchema, type Ticket } from '../../../shared/tickets.schemas';
-import { companies, tickets, utilities } from '../../db/schema/index';
+import { companies, notes, ticketTasks, tickets, utilities } from '../../db/schema/index';
 import { createTestApp } from '../../test/harness';
+import { selectExportTickets } from './exports.repository';
 
 /**
  * GET /jobs/{id}/export.xlsx?option= (docs/product/imports.md §10 exports): each Export option as a workbook
@@ -185,5 +186,33 @@ describe('GET /jobs/{id}/export.xlsx', () => {
     expect(address.type).toBe(ExcelJS.ValueType.String);
     expect(address.value).toBe('=HYPERLINK("x")');
     expect(two.rows.map((r) => r[0])).toEqual(['Job Name', job.job_number, job.job_number, job.job_number]);
+  });
+});
+
+describe('the export read (selectExportTickets)', () => {
+  it("gives the rows the tickets' full read gives (GET /jobs/tickets/{id}), for every option", async () => {
+    const shaped = await createJob(`XL-READ-${++seq}`, [
+      { pole: { pole_name: 'P1', line_name: 'L1', geo_lat: 41.5, geo_lon: -70.25, street_address: 'Pole St' }, work_orders: ['B', 'A'], tasks: [{ code: 'XL-A', init_qty: 1.5, additional_qty: -0.5 }, { code: '007', init_qty: 2 }] },
+      { pole: { pole_name: 'P2', line_name: 'L1' }, work_orders: [], tasks: [{ code: '007', init_qty: 1 }] },
+      { pole: { pole_name: 'P10', line_name: 'L2', street_address: 'Pole Rd' }, work_orders: ['W'], tasks: [] },
+    ]);
+    const [a, b, c] = (await fullTickets(shaped.id)).sort((x, y) => x.id - y.id);
+    // The ticket's own address and coordinates over its pole's; notes out of id order; a task's own description.
+    await db.update(tickets).set({ streetAddress: 'Ticket Ave', geoLat: 1.25, geoLon: 2.5, actualCompletionDate: new Date('2027-01-02T23:59:59.987Z') }).where(eq(tickets.id, a.id));
+    await db.update(tickets).set({ actualCompletionDate: new Date('2027-06-30T12:00:00.000Z') }).where(eq(tickets.id, c.id));
+    await db.insert(notes).values([
+      { companyId: demoId, ticketId: a.id, noteText: 'second', createdDate: new Date('2027-01-02T10:00:00Z') },
+      { companyId: demoId, ticketId: a.id, noteText: 'first, "quoted"\nover two lines', createdDate: new Date('2027-01-01T10:00:00Z') },
+      { companyId: demoId, ticketId: b.id, noteText: 'b', createdDate: new Date('2027-01-01T10:00:00Z') },
+    ]);
+    await db.update(ticketTasks).set({ description: 'Its own text' }).where(eq(ticketTasks.ticketId, b.id));
+
+    const full = await fullTickets(shaped.id);
+    const narrow = await selectExportTickets(db, demoId, shaped.id);
+    expect(narrow.map((x) => x.id)).toEqual(full.map((x) => x.id));
+    for (const option of [1, 2, 'units'] as const) {
+      expect(buildExportTable(shaped, narrow, option, timeZone), String(option)).toEqual(buildExportTable(shaped, full, option, timeZone));
+    }
+    expect(await selectExportTickets(db, demoId + 1_000_000, shaped.id)).toEqual([]);
   });
 });
