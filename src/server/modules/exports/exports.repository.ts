@@ -13,7 +13,7 @@ import { rowsOf, type DbOrTx } from '../../db/client';
  * notes by date then id; status from the completion date (ticketStatus). Each child list is one
  * index look-up per ticket (ticket_id indexes), which stays bounded by the job at any size of the
  * company (a join of the whole child table was a sequential scan of 1 M work orders, decision
- * 063). The rows come back as one JSON text, ordered by ticket id: PGlite hands over one value far
+ * 011). The rows come back as one JSON text, ordered by ticket id: PGlite hands over one value far
  * faster than thousands of rows of arrays. Empty for another company's job.
  */
 export async function selectExportTickets(db: DbOrTx, companyId: number, jobId: number): Promise<ExportTicket[]> {
