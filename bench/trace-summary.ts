@@ -28,9 +28,16 @@ const events = (JSON.parse(readFileSync(file, 'utf8')) as { traceEvents: Ev[] })
 
 // The page's renderer main thread: the one whose thread is named CrRendererMain and that set a mark.
 const mains = new Set(events.filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`));
-const marks = events.filter((e) => e.cat.includes('blink.user_timing') && (e.ph === 'R' || e.ph === 'I' || e.ph === 'n' || e.ph === 'b') && mains.has(`${e.pid}:${e.tid}`));
-const nav = events.find((e) => e.name === 'navigationStart' && mains.has(`${e.pid}:${e.tid}`) && (e.args?.data as { isLoadingMainFrame?: boolean } | undefined)?.isLoadingMainFrame);
+const userMarks = events.filter((e) => e.cat.includes('blink.user_timing') && (e.ph === 'R' || e.ph === 'I' || e.ph === 'n' || e.ph === 'b') && mains.has(`${e.pid}:${e.tid}`));
+// The page's navigation: the main frame's, with an address (a WebUI renderer of the browser's own, e.g. the omnibox popup, may trace its own).
+const nav = events.find((e) => {
+  const d = e.args?.data as { isLoadingMainFrame?: boolean; documentLoaderURL?: string } | undefined;
+  return e.name === 'navigationStart' && mains.has(`${e.pid}:${e.tid}`) && d?.isLoadingMainFrame && /^https?:/.test(d.documentLoaderURL ?? '');
+});
 const main = nav ? `${nav.pid}:${nav.tid}` : [...mains][0];
+// The page's own marks (not the navigation timing ones every frame records).
+const TIMING = /^(navigationStart|fetchStart|responseEnd|unloadEvent|commitNavigationEnd|dom[A-Z]|loadEvent)/;
+const marks = userMarks.filter((e) => `${e.pid}:${e.tid}` === main && !TIMING.test(e.name));
 const t0 = nav?.ts ?? Math.min(...events.filter((e) => e.ts > 0).map((e) => e.ts));
 const ms = (ts: number) => ((ts - t0) / 1000).toFixed(0).padStart(5);
 
@@ -69,7 +76,7 @@ const fmt = (m: Map<string, number>, n: number) =>
 
 console.log(`main thread ${main}; t=0 is navigation start`);
 console.log('\nrequests (sent → finished):');
-const sends = events.filter((e) => e.name === 'ResourceSendRequest');
+const sends = events.filter((e) => e.name === 'ResourceSendRequest' && `${e.pid}` === main.split(':')[0]);
 const finishes = new Map(events.filter((e) => e.name === 'ResourceFinish').map((e) => [e.args?.data?.requestId, e]));
 for (const s of sends) {
   const d = s.args!.data!;
@@ -86,3 +93,14 @@ const end = marks.length ? Math.max(...marks.map((e) => e.ts)) : Infinity;
 const busy = tasks.filter((t) => t.ts < end).reduce((n, t) => n + t.dur!, 0);
 console.log(`\nbusy before the last mark: ${(busy / 1000).toFixed(0)} ms in ${tasks.filter((t) => t.ts < end).length} tasks`);
 console.log('by event (self ms):', fmt(selfTimes(t0, end), 30));
+
+// The page shares the machine's cores with the browser's other processes: their busy time meanwhile.
+const names = new Map(events.filter((e) => e.ph === 'M' && e.name === 'process_name').map((e) => [e.pid, e.args?.name ?? '']));
+const others = new Map<string, number>();
+for (const e of events) {
+  if (e.ph !== 'X' || (e.name !== 'RunTask' && e.name !== 'ThreadControllerImpl::RunTask') || e.ts < t0 || e.ts > end) continue;
+  if (`${e.pid}:${e.tid}` === main) continue;
+  const key = `${names.get(e.pid) ?? e.pid} ${e.pid}:${e.tid}`;
+  others.set(key, (others.get(key) ?? 0) + e.dur!);
+}
+console.log('other threads (busy ms before the last mark):', fmt(others, 8));
