@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
@@ -99,55 +100,18 @@ const pwa = VitePWA({
   },
 });
 
-/** What `bundle` holds of a chunk: its file, static imports and the stylesheets it brings. */
-interface BuiltChunk {
-  type: 'chunk';
-  fileName: string;
-  isEntry: boolean;
-  facadeModuleId: string | null;
-  imports: string[];
-  viteMetadata?: { importedCss: Set<string> };
-}
-
-/** A chunk's file and every file it imports statically, with their stylesheets (what its dynamic import() fetches). */
-function closure(bundle: Record<string, unknown>, fileName: string, into = new Set<string>()): Set<string> {
-  const chunk = bundle[fileName] as BuiltChunk | undefined;
-  if (!chunk || chunk.type !== 'chunk' || into.has(fileName)) return into;
-  into.add(fileName);
-  for (const css of chunk.viteMetadata?.importedCss ?? []) into.add(css);
-  for (const imported of chunk.imports) closure(bundle, imported, into);
-  return into;
-}
-
 /**
- * The files a lazy page needs beyond the entry's (which index.html preloads already): the chunk
- * whose module is `moduleEnd` and everything it imports, as absolute URLs.
- */
-function lazyFiles(bundle: Record<string, unknown>, moduleEnd: string): string[] {
-  const chunks = Object.values(bundle) as BuiltChunk[];
-  const entry = chunks.find((c) => c.type === 'chunk' && c.isEntry);
-  const page = chunks.find((c) => c.type === 'chunk' && c.facadeModuleId?.replace(/\\/g, '/').endsWith(moduleEnd));
-  if (!entry || !page) throw new Error(`earlyJob(): no chunk for ${moduleEnd}: update vite.config.ts`);
-  const first = closure(bundle, entry.fileName);
-  return [...closure(bundle, page.fileName)].filter((f) => !first.has(f)).map((f) => `/${f}`);
-}
-
-/**
- * The page's one inline script (src/web/early.ts → api/earlyJob.ts): on a page opened at /job?id=…
- * it sends the job's request and starts the job page's chunks (and the map's, when the device
- * shows the tickets on a map) as the HTML is parsed, before the app's own chunk has arrived and
- * run (decisions 060, 061). Bundled apart with esbuild, whole (its few constants included), and
- * written inline right after the charset: a file of its own (decision 060) was one more request,
- * answered only after ~0.4–0.9 s on six busy connections. The lists of files are the build's own
- * (`lazyFiles`), written into the script here; the server allows the script by its hash
- * (src/server/plugins/security-headers.ts `inlineScriptHashes`, read from the built page). Build
- * only: under `vite` dev the router's own prefetch asks for the job.
+ * A tiny script of its own (src/web/early.ts → api/earlyJob.ts): on a page opened at /job?id=…
+ * it sends the job's request before the app's own chunk has arrived and run (decision 060).
+ * Bundled apart with esbuild, whole (its few constants included), not as a second entry of this
+ * build, which would make it import a shared chunk: one more request, queued behind the app's
+ * chunks on the browser's six connections. Put first in index.html as an async module script:
+ * it runs as soon as it arrives, waiting neither for the app's chunk nor for the stylesheet, as
+ * a deferred script would. Build only: under `vite` dev the router's own prefetch asks for the job.
  */
 function earlyJob(): Plugin {
-  const FILES = 'LINECREW_EARLY_FILES';
-  const CHARSET = '<meta charset="UTF-8" />';
   let entry = '';
-  let code = '';
+  let fileName = '';
   return {
     name: 'linecrew-early-job',
     apply: 'build',
@@ -155,19 +119,14 @@ function earlyJob(): Plugin {
       entry = path.resolve(config.root, 'early.ts');
     },
     buildStart() {
-      const out = buildSync({ entryPoints: [entry], bundle: true, format: 'iife', minify: true, target: 'es2022', write: false, logLevel: 'silent' });
-      code = out.outputFiles[0].text.trim();
-      if (code.split(FILES).length !== 2) this.error(`early.ts must name ${FILES} exactly once`);
+      const out = buildSync({ entryPoints: [entry], bundle: true, format: 'esm', minify: true, target: 'es2022', write: false, logLevel: 'silent' });
+      const code = out.outputFiles[0].text;
+      fileName = `assets/early-${createHash('sha256').update(code).digest('hex').slice(0, 10)}.js`;
+      this.emitFile({ type: 'asset', fileName, source: code });
     },
     transformIndexHtml: {
       order: 'post',
-      handler(html, ctx) {
-        if (!ctx.bundle) return html;
-        const files = { job: lazyFiles(ctx.bundle, '/src/web/app/JobRoute.tsx'), map: lazyFiles(ctx.bundle, '/src/web/components/map/TicketMap.tsx') };
-        const script = code.replace(FILES, JSON.stringify(files));
-        if (/<\/script|<!--/i.test(script) || !html.includes(CHARSET)) throw new Error('earlyJob(): cannot inline early.ts here');
-        return html.replace(CHARSET, `${CHARSET}\n    <script>${script}</script>`);
-      },
+      handler: () => [{ tag: 'script', attrs: { type: 'module', async: true, src: `/${fileName}` }, injectTo: 'head-prepend' }],
     },
   };
 }

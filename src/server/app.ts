@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { constants as zlibConstants } from 'node:zlib';
 import Fastify, { type FastifyServerOptions } from 'fastify';
@@ -20,7 +20,7 @@ import { registerJsonDepthLimit } from './plugins/json-depth';
 import { collectRoutes } from './plugins/route-list';
 import { ReplyCache } from './plugins/reply-cache';
 import { registerRouteDefaults } from './plugins/routes';
-import { inlineScriptHashes, registerSecurityHeaders } from './plugins/security-headers';
+import { registerSecurityHeaders } from './plugins/security-headers';
 import { healthRoutes } from './modules/health/health.routes';
 import { authRoutes } from './modules/auth/auth.routes';
 import { companyRoutes } from './modules/auth/company.routes';
@@ -69,11 +69,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
-  const hasWeb = Boolean(webDir && existsSync(path.join(webDir, 'index.html')));
-  // The page's one inline script (vite.config.ts earlyJob()) is allowed by its hash, read from the
-  // built page itself, so the policy always names the script this build wrote and nothing else.
-  const scriptHashes = hasWeb ? inlineScriptHashes(readFileSync(path.join(webDir!, 'index.html'), 'utf8')) : [];
-  await registerSecurityHeaders(app, ctx.storage, ctx.config.map.tileSource, scriptHashes);
+  await registerSecurityHeaders(app, ctx.storage, ctx.config.map.tileSource);
   registerJsonDepthLimit(app);
   registerInputTextCheck(app);
 
@@ -125,6 +121,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   );
   await localFileRoutes(app, ctx);
 
+  const hasWeb = Boolean(webDir && existsSync(path.join(webDir, 'index.html')));
   if (hasWeb) {
     await app.register(fastifyStatic, {
       root: webDir!,

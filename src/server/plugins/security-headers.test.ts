@@ -1,10 +1,8 @@
-import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app';
-import { inlineScriptHashes } from './security-headers';
 import { S3Storage } from '../storage/s3';
 import { createTestApp } from '../test/harness';
 
@@ -86,29 +84,5 @@ describe('security headers', () => {
     expect(csp['img-src'].split(' ')).toEqual(["'self'", 'data:', 'blob:', 'https://*.tiles.example.net:8443']);
     // Tiles are images: scripts, fetches and frames stay our own.
     for (const d of ['script-src', 'connect-src', 'frame-src', 'default-src']) expect(csp[d], d).toBe("'self'");
-  });
-
-  it("allow the built page's own inline script by its hash, and no other inline script", async () => {
-    // What vite.config.ts earlyJob() writes: one inline script after the charset.
-    const early = 'window.__early = location.pathname === "/job";';
-    const sha = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
-    const dir = mkdtempSync(path.join(tmpdir(), 'linecrew-web-'));
-    writeFileSync(
-      path.join(dir, 'index.html'),
-      `<!doctype html><head><meta charset="UTF-8" />\n    <script>${early}</script><script type="module" crossorigin src="/assets/app.js"></script></head>`,
-    );
-    const withInline = await buildApp({ ...t.ctx, webDir: dir, logger: false });
-    try {
-      for (const url of ['/job?id=5', '/api/v1/health']) {
-        const csp = directives((await withInline.inject({ url })).headers['content-security-policy'] as string);
-        expect(csp['script-src'], url).toBe(`'self' ${sha(early)}`);
-      }
-    } finally {
-      await withInline.close();
-      rmSync(dir, { recursive: true, force: true });
-    }
-    // Scripts with a src, and empty ones, are not hashed: 'self' covers the first, and the second runs nothing.
-    expect(inlineScriptHashes('<script src="/a.js"></script><script type="module" crossorigin src="/b.js"></script><script> </script>')).toEqual([]);
-    expect(inlineScriptHashes(`<SCRIPT type="text/javascript">${early}</SCRIPT >`)).toEqual([sha(early)]);
   });
 });

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import helmet from 'helmet';
 import type { FastifyInstance } from 'fastify';
 import type { Storage } from '../storage/storage';
@@ -14,21 +13,9 @@ function storageOrigin(storage: Storage): string | null {
 }
 
 /**
- * The CSP source of each inline script of a page: `'sha256-…'` of its text, as the browser hashes
- * it (the characters between the tags, UTF-8). Scripts with a `src` are left out: 'self' covers them.
- */
-export function inlineScriptHashes(html: string): string[] {
-  return [...html.matchAll(/<script\b(?![^>]*\bsrc\s*=)[^>]*>([\s\S]*?)<\/script\s*>/gi)]
-    .filter((m) => m[1].trim() !== '')
-    .map((m) => `'sha256-${createHash('sha256').update(m[1], 'utf8').digest('base64')}'`);
-}
-
-/**
  * Security headers on every reply, HTML, API and files alike (helmet):
- * - a Content-Security-Policy whose scripts come only from this origin, plus the built page's own
- *   inline script by its hash (`scriptHashes`: the job page's early request, vite.config.ts
- *   `earlyJob()`; any other inline script, an injected one included, is refused), styles from
- *   this origin plus inline styles (Mantine sets style attributes),
+ * - a Content-Security-Policy whose scripts come only from this origin (the Vite build has no
+ *   inline script), styles from this origin plus inline styles (Mantine sets style attributes),
  *   images and fetches from here and the file store, images also from the base map's tile server
  *   (MAP_STYLE_URL: its origin, or `*.host` when the host has {s}), and no framing
  *   (`frame-ancestors 'none'`);
@@ -41,7 +28,7 @@ export function inlineScriptHashes(html: string): string[] {
  * @fastify/helmet plugin built it anew on every request, parsing the whole policy each time:
  * ~10 µs of every request (0.3 µs built once), measured on this policy.
  */
-export async function registerSecurityHeaders(app: FastifyInstance, storage: Storage, mapTileSource: string, scriptHashes: readonly string[] = []) {
+export async function registerSecurityHeaders(app: FastifyInstance, storage: Storage, mapTileSource: string) {
   const files = storageOrigin(storage);
   const withFiles = (...sources: string[]) => (files ? [...sources, files] : sources);
   const setHeaders = helmet({
@@ -49,7 +36,7 @@ export async function registerSecurityHeaders(app: FastifyInstance, storage: Sto
       useDefaults: false,
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'", ...scriptHashes],
+        scriptSrc: ["'self'"],
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: withFiles("'self'", 'data:', 'blob:', mapTileSource),
         connectSrc: withFiles("'self'"),

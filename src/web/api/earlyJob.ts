@@ -2,13 +2,13 @@ import { API_PREFIX, CSRF_HEADER } from '../../shared/constants';
 
 /**
  * The big job's request, sent before the app has loaded (issue 15: a 5,000-ticket job's table
- * and map usable < 1.5 s; decisions 060, 061). A page opened at /job?id=… asked for its job only
- * once the router's module ran, i.e. after the whole first chunk (React, Mantine, the router,
- * ~90 KB compressed) had arrived and run: ~1.3 s of a cold load. src/web/early.ts, bundled on
- * its own with this module (vite.config.ts `earlyJob()`, the page's one inline script, run as the
- * HTML is parsed), sends the request the page will send (`getJob`: same path, headers and
- * credentials); the API client takes the reply (`takeEarlyReply`) for the first call of that
- * path instead of asking again.
+ * and map usable < 1.5 s; decision 060). A page opened at /job?id=… asked for its job only once
+ * the router's module ran, i.e. after the whole first chunk (React, Mantine, the router, ~90 KB
+ * compressed) had arrived and run: ~1.3 s of a cold load. src/web/early.ts, bundled on its own
+ * with this module (vite.config.ts `earlyJob()`, an async script that runs as soon as it
+ * arrives, before the app's chunk and its stylesheet), sends the request the page will send
+ * (`getJob`: same path, headers and credentials); the API client takes the reply
+ * (`takeEarlyReply`) for the first call of that path instead of asking again.
  *
  * Taken once, and only while fresh (the router's module asks for it as it loads, well within
  * that): a later call, a refetch or another tab's change always goes to the server. Imports
@@ -27,8 +27,8 @@ type WithEarly = typeof globalThis & { [EARLY]?: EarlyReply };
 
 /** Sends GET `path` (a job: `/jobs/N`) now, and keeps the reply for the API client. */
 export function startEarlyJob(path: string): void {
-  // High priority: over HTTP/1.1 it may still wait for one of six connections behind the app's
-  // module preloads, which the browser's preload scanner can ask for before this script runs.
+  // High priority: over HTTP/1.1 it waits for one of six connections behind the app's ~20
+  // module preloads, which the browser asked for first.
   const reply = fetch(`${API_PREFIX}${path}`, { headers: { Accept: 'application/json', [CSRF_HEADER]: '1' }, credentials: 'same-origin', priority: 'high' });
   // Nobody may ever take it (the page moved on): its failure is not an unhandled rejection.
   reply.catch(() => {});

@@ -1,4 +1,4 @@
-import { Component, lazy, Suspense, useEffect, useLayoutEffect, useState, type ErrorInfo, type ReactNode } from 'react';
+import { Component, lazy, Suspense, useLayoutEffect, type ErrorInfo, type ReactNode } from 'react';
 import { BrowserRouter, Navigate, Route, Routes, useLocation } from 'react-router';
 import { Center } from '@mantine/core';
 import { Spinner } from '../components/Spinner';
@@ -6,7 +6,7 @@ import { jobQuery } from '../api/job';
 import { isSignedIn, useSession } from '../api/session';
 import { installHistoryGuard } from '../components/useBlocker';
 import { preloadTicketMap } from '../components/map/loadTicketMap';
-import { rememberedTicketView } from '../features/tickets/rememberedView';
+import { rememberedTicketView } from '../features/tickets/ticketView';
 import { jobIdFrom } from './jobId';
 import { queryClient } from './providers';
 import { Layout } from './Layout';
@@ -20,8 +20,8 @@ const ResetPasswordPage = lazy(() => import('../features/auth/ResetPasswordPage'
 const UserPage = lazy(() => import('../features/auth/UserPage'));
 const SettingsPage = lazy(() => import('../features/auth/SettingsPage'));
 const JobsPage = lazy(() => import('../features/jobs/JobsPage'));
-let jobPageModule: typeof import('./JobRoute') | null = null;
-const loadJobPage = () => import('./JobRoute').then((m) => (jobPageModule = m));
+const loadJobPage = () => import('./JobRoute');
+const JobPage = lazy(loadJobPage);
 const CrewPage = lazy(() => import('../features/crew/CrewPage'));
 const WorkPage = lazy(() => import('../features/work/WorkPage'));
 const WorkTicketPage = lazy(() => import('../features/work/WorkTicketPage'));
@@ -36,47 +36,14 @@ installHistoryGuard();
 function Page({ children }: { children: ReactNode }) {
   return (
     <Suspense
-      fallback={<Loading />}
+      fallback={
+        <Center py="xl">
+          <Spinner label="Loading" />
+        </Center>
+      }
     >
       {children}
     </Suspense>
-  );
-}
-
-/**
- * The job page, drawn at once when its chunk is already here (the page's inline script and
- * prefetchJob start it as the app loads), else with the same "Loading" as the other pages until it
- * arrives. Not `lazy`: a lazy page suspends on its first render even when its chunk has arrived,
- * and React reveals a suspended page at the earliest 300 ms after the fallback it showed (its
- * retry throttle), so the big job's table could come up to that much after its code and data
- * (decision 061). A chunk that fails to load is thrown to the page's error boundary, as `lazy`
- * does.
- */
-function JobPage() {
-  const [loaded, setLoaded] = useState<{ Page: (typeof import('./JobRoute'))['default'] } | { error: unknown } | null>(() =>
-    jobPageModule ? { Page: jobPageModule.default } : null,
-  );
-  useEffect(() => {
-    if (loaded) return;
-    let live = true;
-    loadJobPage().then(
-      (m) => live && setLoaded({ Page: m.default }),
-      (error: unknown) => live && setLoaded({ error }),
-    );
-    return () => {
-      live = false;
-    };
-  }, [loaded]);
-  if (!loaded) return <Loading />;
-  if ('error' in loaded) throw loaded.error;
-  return <loaded.Page />;
-}
-
-function Loading() {
-  return (
-    <Center py="xl">
-      <Spinner label="Loading" />
-    </Center>
   );
 }
 
