@@ -11,6 +11,8 @@
  *                         ended (Resource Timing) and the page's marks: where the time before
  *                         the table goes
  *            --waterfall --profile FILE  and that load's CPU profile (.cpuprofile) written to FILE
+ *            --waterfall --trace FILE    or its Chromium performance trace (DevTools' Performance
+ *                         panel; `npx tsx bench/trace-summary.ts FILE` sums its main thread)
  */
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -20,6 +22,7 @@ import { SESSION_COOKIE } from '../src/shared/constants';
 import { measureBrowser } from './lib/browser';
 import { browserBenchData, withBenchServer } from './lib/bench-server';
 import { parseArgs, round } from './lib/common';
+import { recordTrace } from './lib/trace';
 
 const args = parseArgs(process.argv.slice(2));
 const RUNS = Number(args.runs ?? 5);
@@ -27,20 +30,24 @@ const PORT = args.port === undefined ? undefined : Number(args.port);
 const log = (m: string) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${m}`);
 
 /** One cold desktop load (as the figure's runs: 1366 × 900, fresh context): its requests and marks. */
-async function waterfall(origin: string, url: string, token: string, profile?: string) {
+async function waterfall(origin: string, url: string, token: string, profile?: string, trace?: string) {
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
   try {
     const context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
     await context.addCookies([{ name: SESSION_COOKIE, value: token, url: origin, sameSite: 'Strict' }]);
     const page = await context.newPage();
-    const cdp = profile ? await context.newCDPSession(page) : null;
-    if (cdp) {
+    const cdp = profile || trace ? await context.newCDPSession(page) : null;
+    if (cdp && profile) {
       await cdp.send('Profiler.enable');
       await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
       await cdp.send('Profiler.start');
     }
-    await page.goto(`${origin}${url}`, { waitUntil: 'commit' });
-    await page.waitForFunction(() => performance.getEntriesByName('tickets-table-visible', 'mark').length > 0, null, { timeout: 60_000 });
+    const load = async () => {
+      await page.goto(`${origin}${url}`, { waitUntil: 'commit' });
+      await page.waitForFunction(() => performance.getEntriesByName('tickets-table-visible', 'mark').length > 0, null, { timeout: 60_000 });
+    };
+    if (cdp && trace) log(`trace: ${trace} (${await recordTrace(cdp, trace, load)} events)`);
+    else await load();
     if (cdp && profile) writeFileSync(profile, JSON.stringify((await cdp.send('Profiler.stop')).profile));
     const { resources, marks } = await page.evaluate(() => ({
       resources: (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).map((r) => ({
@@ -66,7 +73,13 @@ async function main() {
   await withBenchServer(t, { port: PORT }, async ({ origin, login }) => {
     const token = await login(m.adminEmail);
     const b = await measureBrowser({ origin, token, bigJobId: m.bigJobId, runs: RUNS, timeBudgetMs: 240_000, log, initialJs: false });
-    if (args.waterfall) await waterfall(origin, `/job?id=${m.bigJobId}`, token, typeof args.profile === 'string' ? args.profile : undefined);
+    if (args.waterfall) await waterfall(
+        origin,
+        `/job?id=${m.bigJobId}`,
+        token,
+        typeof args.profile === 'string' ? args.profile : undefined,
+        typeof args.trace === 'string' ? args.trace : undefined,
+      );
     console.log(
       JSON.stringify(
         {

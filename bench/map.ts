@@ -10,7 +10,7 @@
  * one gesture run to DIR/map-load.json and DIR/map-gestures.json, for DevTools' Performance panel.
  * Measure through the shared lock: `flock /work/bench.lock npx tsx bench/map.ts`.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium } from '@playwright/test';
@@ -19,24 +19,11 @@ import { CHROMIUM_ARGS } from '../playwright.config';
 import { browserBenchData, withBenchServer } from './lib/bench-server';
 import { parseArgs } from './lib/common';
 import { MAP_VIEW, gestures, measureMap } from './lib/map';
+import { recordTrace } from './lib/trace';
 
 const args = parseArgs(process.argv.slice(2));
 const runs = Number(args.runs ?? 5);
 const log = (m: string) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${m}`);
-
-/** DevTools' own trace categories (what its Performance panel records). */
-const TRACE_CATEGORIES = [
-  '-*',
-  'devtools.timeline',
-  'disabled-by-default-devtools.timeline',
-  'disabled-by-default-devtools.timeline.frame',
-  'disabled-by-default-devtools.timeline.stack',
-  'v8.execute',
-  'disabled-by-default-v8.cpu_profiler',
-  'blink.user_timing',
-  'loading',
-  'latencyInfo',
-].join(',');
 
 async function trace(origin: string, token: string, jobId: number, dir: string) {
   mkdirSync(dir, { recursive: true });
@@ -49,17 +36,8 @@ async function trace(origin: string, token: string, jobId: number, dir: string) 
       await context.route(/tile|\.png(\?|$)/, (route) => route.abort());
       const page = await context.newPage();
       const cdp = await context.newCDPSession(page);
-      const record = async (file: string, work: () => Promise<unknown>) => {
-        const chunks: unknown[] = [];
-        cdp.on('Tracing.dataCollected', (e) => chunks.push(...(e.value as unknown[])));
-        const done = new Promise<void>((r) => cdp.once('Tracing.tracingComplete', () => r()));
-        await cdp.send('Tracing.start', { categories: TRACE_CATEGORIES, transferMode: 'ReportEvents' });
-        await work();
-        await cdp.send('Tracing.end');
-        await done;
-        writeFileSync(path.join(dir, file), JSON.stringify({ traceEvents: chunks }));
-        log(`trace: ${path.join(dir, file)} (${chunks.length} events)`);
-      };
+      const record = async (file: string, work: () => Promise<unknown>) =>
+        log(`trace: ${path.join(dir, file)} (${await recordTrace(cdp, path.join(dir, file), work)} events)`);
       const open = async () => {
         await page.goto(`${origin}/job?id=${jobId}`, { waitUntil: 'commit' });
         await page.waitForFunction(() => performance.getEntriesByName('tickets-map-visible', 'mark').length > 0, null, { timeout: 60_000, polling: 50 });
