@@ -67,7 +67,8 @@ function keptInScope({ companyId, foremanId }: DashboardScope): SQL {
     and exists (select 1 from users fu where fu.id = ${foremanId} and fu.company_id = ${companyId})`;
 }
 
-export interface ForemanFiguresRow {
+/** A foreman's (or a job's) name and counts of tickets, as both the per-foreman and per-job rows carry them. */
+interface ForemanCounts {
   /** The foreman when he is a member of the company, else null (with the jobs without one). */
   foreman_id: number | null;
   first_name: string | null;
@@ -75,6 +76,9 @@ export interface ForemanFiguresRow {
   open: number;
   overdue: number;
   completed_this_week: number;
+}
+
+export interface ForemanFiguresRow extends ForemanCounts {
   /** Exact decimal as text. */
   unbilled: string;
 }
@@ -241,16 +245,9 @@ function closedWithWork(companyId: number, days: DashboardDays): SQL {
     where k.company_id = ${companyId} and not k.open and k.day between ${days.weekStart}::date and ${days.weekEnd}::date))`;
 }
 
-export interface JobRow {
+export interface JobRow extends ForemanCounts {
   job_id: number;
   job_number: string;
-  /** The job's foreman when he is a member of the company, else null. */
-  foreman_id: number | null;
-  first_name: string | null;
-  last_name: string | null;
-  open: number;
-  overdue: number;
-  completed_this_week: number;
   /** The job's kept production sums (job_figures, exact decimals as text); null when it has no tasks. */
   priced: boolean | null;
   actual_qty: string | null;
