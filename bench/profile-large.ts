@@ -83,7 +83,7 @@ async function main() {
     );
   }
   await stale();
-  const { statements } = await capture(get);
+  const { statements } = await capture(get, database.db);
   const sqlTimes: number[] = [];
   for (let i = 0; i < 5; i++) sqlTimes.push(await replayOnce(database.db, database.kind, statements, { write: false }));
   console.log(`${url_}: route p50 ${median(times).toFixed(1)} ms (${clients} at once, ${times.length} requests), its SQL alone ${median(sqlTimes).toFixed(1)} ms (${statements.length} statements); reply ${bytes} bytes`);

@@ -329,7 +329,7 @@ async function phase1(t: Target, m: Manifest): Promise<Phase1> {
     ] as const) {
       await inject('GET', url);
       await before?.();
-      const { result, statements: st } = await capture(() => inject('GET', url));
+      const { result, statements: st } = await capture(() => inject('GET', url), database.db);
       if (result.statusCode !== 200) {
         notes.push(`${name}: ${result.statusCode} in process: no bare SQL figure`);
         sql[name] = null;
@@ -349,7 +349,7 @@ async function phase1(t: Target, m: Manifest): Promise<Phase1> {
     const perWorker: Statement[][] = [];
     for (const r of rows.slice(0, CONNECTIONS)) {
       const body = { ticket: { id: r.id, version: r.version, description: `bench edit of ticket ${r.id}` } };
-      const { result, statements: st } = await capture(() => inject('PUT', '/api/v1/tickets/', body));
+      const { result, statements: st } = await capture(() => inject('PUT', '/api/v1/tickets/', body), database.db);
       await ctx.db.update(tickets).set({ version: r.version, description: r.description }).where(eq(tickets.id, r.id));
       if (result.statusCode !== 200) {
         notes.push(`PUT /api/v1/tickets/: ${result.statusCode} in process (${result.body.slice(0, 120)}): no bare SQL figure`);
@@ -857,7 +857,7 @@ async function benchLarge(): Promise<LargeFigures> {
           notes.push(`${r.name}: one request alone took ${round(firstMs / 1000, 1)} s in process: not load-tested`);
           continue;
         }
-        const { result, statements: st } = await capture(get);
+        const { result, statements: st } = await capture(get, database.db);
         if (result.statusCode !== 200) continue;
         try {
           const singles = await repeat(5, 30_000, () => replayOnce(database.db, database.kind, st, { write: false }));

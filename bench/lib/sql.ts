@@ -11,19 +11,56 @@ import { percentile } from './common';
 export interface Statement {
   query: string;
   params: unknown[];
+  /**
+   * Which stage of the request sent it. Statements a route sends together (Promise.all) are all
+   * sent before any of them answers; one that needs an earlier reply is sent after that reply.
+   * So the stage is how many statements had answered when it was sent (or, without the client to
+   * watch, the turn of the event loop it was sent in).
+   */
+  stage: number;
 }
 
-/** Runs fn and returns what it sent to the database. */
-export async function capture<T>(fn: () => Promise<T>): Promise<{ result: T; statements: Statement[] }> {
+/**
+ * Runs fn and returns what it sent to the database. Pass the database the request uses to know
+ * its stages exactly: its driver's replies are counted as they arrive.
+ */
+export async function capture<T>(fn: () => Promise<T>, db?: Db): Promise<{ result: T; statements: Statement[] }> {
   const statements: Statement[] = [];
   const before = queryStats.onQuery;
-  queryStats.onQuery = (query, params) => statements.push({ query, params: [...params] });
+  let answered = 0;
+  const client = db ? (db as unknown as { $client: { query: (...a: unknown[]) => Promise<unknown> } }).$client : undefined;
+  const query = client?.query;
+  if (client && query) {
+    client.query = (...a: unknown[]) => query.apply(client, a).finally(() => answered++);
+  }
+  // Without the client: a counter that moves once per turn of the event loop while fn runs.
+  let turn = 0;
+  let running = !client;
+  const tick = () => {
+    turn++;
+    if (running) setImmediate(tick);
+  };
+  if (running) setImmediate(tick);
+  queryStats.onQuery = (q, params) => statements.push({ query: q, params: [...params], stage: client ? answered : turn });
   try {
     const result = await fn();
     return { result, statements };
   } finally {
+    running = false;
     queryStats.onQuery = before;
+    if (client && query) client.query = query;
   }
+}
+
+/** The statements in the stages the route sent them: each stage waits for the one before. */
+export function stagesOf(statements: Statement[]): Statement[][] {
+  const stages: Statement[][] = [];
+  for (const s of statements) {
+    const last = stages.at(-1);
+    if (last && last[0].stage === s.stage) last.push(s);
+    else stages.push([s]);
+  }
+  return stages;
 }
 
 const TX_CONTROL = /^\s*(begin|commit|rollback|start transaction|savepoint|release)\b/i;
@@ -38,8 +75,9 @@ type PgPool = {
 };
 
 /**
- * One replay of `statements`. Reads: the statements after the first (the session check) are
- * sent together, as the route's Promise.all does (on PostgreSQL over several pool connections).
+ * One replay of `statements`. Reads: stage by stage as the route sent them (`stagesOf`): the
+ * statements of a stage together, as the route's Promise.all does (on PostgreSQL over several pool
+ * connections), the next stage once they all answered.
  * Writes (`rollback: true`): in order, in one transaction that is rolled back, so every replay
  * meets the same rows and the same `version`.
  */
@@ -48,9 +86,7 @@ export async function replayOnce(db: Db, kind: 'pglite' | 'postgres', statements
   const client = (db as unknown as { $client: PgliteClient | PgPool }).$client;
   const t0 = performance.now();
   if (!opts.write) {
-    const [first, ...rest] = list;
-    if (first) await client.query(first.query, first.params);
-    await Promise.all(rest.map((s) => client.query(s.query, s.params)));
+    for (const stage of stagesOf(list)) await Promise.all(stage.map((s) => client.query(s.query, s.params)));
   } else if (kind === 'pglite') {
     await (client as PgliteClient).transaction(async (tx) => {
       for (const s of list) await tx.query(s.query, s.params);
