@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { Ticket } from '../../../shared/tickets.schemas';
+import { signOutHooks } from '../../api/session';
 import { ticketQuery } from '../../api/ticket';
 import type { WorkItem } from './api/work';
 import { jobHeaderQuery } from './api/jobHeader';
@@ -16,6 +17,10 @@ const PARALLEL = 3;
  */
 /** The latest run: an older one stops at its next ticket. */
 let generation = 0;
+// Signing out stops the run too: the next person on a shared phone does not fetch the last one's list.
+signOutHooks.add(() => {
+  generation++;
+});
 
 export function useKeepTicketsOnDevice(items: readonly WorkItem[] | undefined, online: boolean) {
   const qc = useQueryClient();
