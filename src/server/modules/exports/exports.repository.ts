@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
-import { TICKET_STATUS } from '../../../shared/constants';
 import type { ExportTicket } from '../../../shared/export';
 import { rowsOf, type DbOrTx } from '../../db/client';
+import { isoInstant } from '../../db/sql';
+import { ticketStatus } from '../tickets/tickets.service';
 
 /**
  * The job's tickets as the exports read them (src/shared/export.ts ExportTicket), in ONE statement:
@@ -37,10 +38,9 @@ export async function selectExportTickets(db: DbOrTx, companyId: number, jobId: 
       where t.company_id = ${companyId} and t.job_id = ${jobId}
     ) r`);
   const rows = JSON.parse(rowsOf<{ rows: string }>(result)[0]?.rows ?? '[]') as (Omit<ExportTicket, 'actual_completion_date' | 'status'> & { completed_ms: number | null })[];
-  return rows.map(({ completed_ms, ...t }) => ({
-    ...t,
-    // The instant as the full read gives it (isoInstant: milliseconds, UTC).
-    actual_completion_date: completed_ms == null ? null : new Date(completed_ms).toISOString(),
-    status: completed_ms == null ? TICKET_STATUS.PENDING : TICKET_STATUS.COMPLETE,
-  }));
+  return rows.map(({ completed_ms, ...t }) => {
+    // The instant and the status as the full read gives them.
+    const completed = completed_ms == null ? null : new Date(completed_ms);
+    return { ...t, actual_completion_date: isoInstant(completed), status: ticketStatus(completed) };
+  });
 }

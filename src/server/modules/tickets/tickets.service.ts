@@ -35,7 +35,7 @@ type TicketInsert = typeof tickets.$inferInsert;
  * with its ticket): the statements are in ticket-reads.repository.ts, and other modules use the
  * tickets module through its services only (docs/decisions/041-mods-module-order.md).
  */
-export { companyDaySql, evidencePhotoCountOf, loadTicket, loadTicketsOfJob, loadTicketRows, loadTicketRowVersions, selectTicketRows, toTicketRow } from './ticket-reads.repository';
+export { companyDaySql, evidencePhotoCountOf, loadTicket, loadTicketsOfJob, loadTicketRows, loadTicketRowVersions, selectTicketRows, ticketStatus, toTicketRow } from './ticket-reads.repository';
 
 /** Document kinds a dig-safe, NRA or permit url may point at (all are "a PDF or a photo"). */
 const DOC_KINDS: readonly StorageKind[] = ['dig_file', 'nra_file', 'permit'];
