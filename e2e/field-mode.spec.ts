@@ -196,7 +196,11 @@ test('a ticket deleted while the crew was offline: its queued note is kept and c
   }
   await appInstalled(page);
   await page.goto('/work');
-  await page.waitForTimeout(800);
+  // My Work must have arrived before the network is cut: the list is read once with signal (the
+  // login's own read may have been cut short by the next page load). An 800 ms wait was not
+  // always enough on a loaded CI machine, and the page then said truthfully that My Work was not
+  // on the device.
+  for (const name of [pole, `${pole}-2`]) await expect(page.getByRole('button', { name: new RegExp(`^Pole ${name} ·`) })).toBeVisible();
 
   // Offline, the crew moves by taps inside the app, as on a phone. (A page load made without a
   // network can send its first requests before Chromium applies the test's offline emulation to
