@@ -14,6 +14,8 @@
  *                            the most self time during them
  *            --profile FILE --profile-sort  the same for two re-sorts of the table on the wide screen
  *            --tbt-only  only the phone TBT (the table's two figures: bench/job-table.ts)
+ *            --cls-sources  instead of the figures: --runs cold phone loads of /work, each shift
+ *                           printed with its time, value and the elements it moved
  */
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -24,7 +26,7 @@ import { SESSION_COOKIE } from '../src/shared/constants';
 import { measureBrowser } from './lib/browser';
 import { browserBenchData, giveForemanPassword, withBenchServer } from './lib/bench-server';
 import { BENCH_FOREMAN, parseArgs, round } from './lib/common';
-import { CPU_SLOWDOWN, measureVitals, totalBlockingTime } from './lib/vitals';
+import { CPU_SLOWDOWN, WORK_READY, cumulativeLayoutShift, load, measureVitals, totalBlockingTime } from './lib/vitals';
 
 const args = parseArgs(process.argv.slice(2));
 const RUNS = Number(args.runs ?? 3);
@@ -133,6 +135,20 @@ async function main() {
       // A warm-up load first, as the figures have: the server keeps its reply.
       await fetch(`${origin}/api/v1/jobs/${m.bigJobId}`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.arrayBuffer());
       await (args['profile-sort'] ? profileSort : profileLoad)(origin, `/job?id=${m.bigJobId}`, token, args.profile);
+      return;
+    }
+    if (args['cls-sources']) {
+      const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+      try {
+        const workToken = await login(BENCH_FOREMAN);
+        for (let i = 0; i < RUNS; i++) {
+          const raw = await load(browser, origin, '/work', workToken, WORK_READY);
+          log(`/work load ${i + 1}: CLS ${round(cumulativeLayoutShift(raw.shifts), 4)}, FCP ${round(raw.fcp ?? NaN, 0)} ms`);
+          for (const s of raw.shifts) console.log(`  at ${round(s.t, 0)} ms: ${round(s.v, 4)}\n${s.what.map((w) => `    ${w}`).join('\n')}`);
+        }
+      } finally {
+        await browser.close();
+      }
       return;
     }
     const b = args['tbt-only']

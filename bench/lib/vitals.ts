@@ -34,9 +34,12 @@ const PHONE = { width: 390, height: 844 };
 const QUIET_MS = 3000;
 const MAX_WAIT_MS = 45_000;
 
+/** /work is loaded: its ticket cards or its heading. */
+export const WORK_READY = '[data-ticket-id], h1';
+
 /** Registered before any script of the page: every long task, paint and layout shift from the start. */
 const OBSERVE = () => {
-  const w = window as unknown as { __vitals: { long: { start: number; duration: number }[]; fcp: number | null; shifts: { t: number; v: number }[] } };
+  const w = window as unknown as { __vitals: { long: { start: number; duration: number }[]; fcp: number | null; shifts: { t: number; v: number; what: string[] }[] } };
   w.__vitals = { long: [], fcp: null, shifts: [] };
   const v = w.__vitals;
   new PerformanceObserver((l) => l.getEntries().forEach((e) => v.long.push({ start: e.startTime, duration: e.duration }))).observe({ type: 'longtask', buffered: true });
@@ -47,8 +50,15 @@ const OBSERVE = () => {
   ).observe({ type: 'paint', buffered: true });
   new PerformanceObserver((l) =>
     l.getEntries().forEach((e) => {
-      const s = e as PerformanceEntry & { value: number; hadRecentInput: boolean };
-      if (!s.hadRecentInput) v.shifts.push({ t: s.startTime, v: s.value });
+      const s = e as PerformanceEntry & { value: number; hadRecentInput: boolean; sources?: { node?: Node; previousRect: DOMRectReadOnly; currentRect: DOMRectReadOnly }[] };
+      // What moved, for bench/vitals-only.ts --cls-sources: the element and its box before and after.
+      const what = (s.sources ?? []).map((x) => {
+        const el = x.node instanceof Element ? x.node : x.node?.parentElement;
+        const box = (r: DOMRectReadOnly) => `${Math.round(r.x)},${Math.round(r.y)} ${Math.round(r.width)}×${Math.round(r.height)}`;
+        const name = el ? `${el.tagName.toLowerCase()}${el.className && typeof el.className === 'string' ? `.${el.className.split(' ')[0]}` : ''} "${(el.textContent ?? '').trim().slice(0, 40)}"` : '(text)';
+        return `${name}: ${box(x.previousRect)} → ${box(x.currentRect)}`;
+      });
+      if (!s.hadRecentInput) v.shifts.push({ t: s.startTime, v: s.value, what });
     }),
   ).observe({ type: 'layout-shift', buffered: true });
 };
@@ -56,7 +66,7 @@ const OBSERVE = () => {
 interface Raw {
   long: { start: number; duration: number }[];
   fcp: number | null;
-  shifts: { t: number; v: number }[];
+  shifts: { t: number; v: number; what: string[] }[];
 }
 
 /** Σ (duration − 50) of the long tasks after FCP (a task that spans FCP counts its part after it). */
@@ -91,7 +101,7 @@ export function cumulativeLayoutShift(shifts: readonly { t: number; v: number }[
 }
 
 /** One cold load of `url` on a throttled phone: its raw entries once the page has been quiet for 3 s. */
-async function load(browser: Browser, origin: string, url: string, token: string, ready: string): Promise<Raw> {
+export async function load(browser: Browser, origin: string, url: string, token: string, ready: string): Promise<Raw> {
   const context = await browser.newContext({ viewport: PHONE, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
   try {
     await context.addCookies([{ name: SESSION_COOKIE, value: token, url: origin, sameSite: 'Strict' }]);
@@ -140,12 +150,16 @@ export async function measureVitals(opts: {
     const jobUrl = `/job?id=${opts.jobId}`;
     // The ticket rows (table on a wide screen, cards on a phone) or the empty-job text.
     const jobReady = '[data-ticket-id], [data-testid="no-tickets"]';
-    const workReady = '[data-ticket-id], h1';
     await load(browser, opts.origin, jobUrl, opts.token, jobReady).catch((e: Error) => notes.push(`vitals warm-up: ${e.message.split('\n')[0]}`));
     for (let i = 0; i < opts.runs && Date.now() < deadline; i++) {
       try {
         tbt.push(totalBlockingTime(await load(browser, opts.origin, jobUrl, opts.token, jobReady)));
-        if (opts.workToken) cls.push(cumulativeLayoutShift((await load(browser, opts.origin, '/work', opts.workToken, workReady)).shifts));
+        if (opts.workToken) {
+          const { shifts } = await load(browser, opts.origin, '/work', opts.workToken, WORK_READY);
+          cls.push(cumulativeLayoutShift(shifts));
+          // What moved, in the notes, so that a shift seen only in a full run can be traced.
+          for (const s of shifts.filter((x) => x.v >= 0.005)) notes.push(`/work run ${i + 1}: shift ${s.v.toFixed(4)} at ${Math.round(s.t)} ms: ${s.what.join('; ')}`);
+        }
       } catch (e) {
         notes.push(`vitals run ${i + 1}: ${(e as Error).message.split('\n')[0]}`);
       }
