@@ -3,6 +3,7 @@ import type { APIRequestContext, Page } from '@playwright/test';
 import { API, DEMO_PASSWORD, USERS, expect, fixture, login, unique } from './fixtures';
 import { test } from './netcut';
 import { axeViolations } from './axe';
+import { MY_ACCOUNT, keptOnDevice } from './kept';
 
 // The offline app: the service worker serves it without a network (playwright.config.ts blocks it elsewhere).
 test.use({ serviceWorkers: 'allow' });
@@ -212,7 +213,7 @@ test.describe('at the pole, on a phone', () => {
     await expect(page.getByRole('heading', { name: 'User Account' })).toBeVisible();
     await expect(page.getByRole('textbox', { name: 'Email Address' })).toHaveValue(USERS.lineman);
     await appInstalled(page);
-    await page.waitForTimeout(2500);
+    await keptOnDevice(page, [MY_ACCOUNT]);
 
     net.cut();
     await page.reload();

@@ -5,6 +5,7 @@ import { API, DEMO_PASSWORD, USERS, expect, login, unique } from './fixtures';
 import { scan } from './axe';
 import { test } from './netcut';
 import { ticketWindow } from './ticketJobs';
+import { MY_WORK, keptOnDevice, ticketKey } from './kept';
 
 // The offline app: the service worker serves it without a network (playwright.config.ts blocks it elsewhere).
 test.use({ serviceWorkers: 'allow' });
@@ -90,7 +91,7 @@ test('a crew sees "Not clear to dig" and why on My Work offline, and marking it 
   // Open the ticket once with signal: it is kept on the phone.
   await card(page, expired).click();
   await expect(page.getByRole('heading', { name: `Pole ${expired} · Line L1` })).toBeVisible();
-  await page.waitForTimeout(800); // the offline copy is written a moment after the answer
+  await keptOnDevice(page, [MY_WORK, ticketKey(rows.get(expired)!.id)]);
 
   net.cut();
   await page.goto('/work');

@@ -3,6 +3,7 @@ import type { Page } from '@playwright/test';
 import { API, DEMO_PASSWORD, USERS, createJob, expect, login, unique } from './fixtures';
 import { test } from './netcut';
 import { openJob, row, ticketWindow } from './ticketJobs';
+import { keptOnDevice, ticketKey } from './kept';
 
 // The offline app: the service worker serves it without a network (playwright.config.ts blocks it elsewhere).
 test.use({ serviceWorkers: 'allow' });
@@ -41,7 +42,7 @@ test('a crew marks complete offline with its position; the office sees who, when
   await page.evaluate(async () => Boolean((await navigator.serviceWorker.ready).active));
   await page.goto(`/work/${ticketId}`);
   await expect(page.getByRole('heading', { name: `Pole ${pole} · Line L1` })).toBeVisible();
-  await page.waitForTimeout(800); // the offline copy is written a moment after the answer
+  await keptOnDevice(page, [ticketKey(ticketId)]);
 
   net.cut();
   await page.getByRole('button', { name: 'Mark complete' }).click();

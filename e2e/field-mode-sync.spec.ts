@@ -2,6 +2,7 @@ import { axeViolations } from './axe';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { API, DEMO_PASSWORD, USERS, expect, login, unique } from './fixtures';
 import { test } from './netcut';
+import { keptOnDevice, ticketKey } from './kept';
 
 // The offline app: the service worker serves it without a network (playwright.config.ts blocks it elsewhere).
 test.use({ serviceWorkers: 'allow' });
@@ -59,8 +60,7 @@ async function openTicket(page: Page, id: number, heading: string) {
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto(`/work/${id}`);
   await expect(page.getByRole('heading', { name: heading })).toBeVisible();
-  // The offline copy is written a moment after the server's answer.
-  await page.waitForTimeout(800);
+  await keptOnDevice(page, [ticketKey(id)]);
 }
 
 test('the same ticket open in two tabs offline: every note reaches the server once, every + tap counts, and both tabs show the same queue', async ({ page, context, request, net, seededJob }) => {

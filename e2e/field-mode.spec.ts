@@ -1,6 +1,7 @@
 import sharp from 'sharp';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { API, DEMO_PASSWORD, USERS, expect, login, test, unique } from './fixtures';
+import { MY_WORK, keptOnDevice, ticketKey } from './kept';
 
 // The offline app: the service worker serves it without a network (playwright.config.ts blocks it elsewhere).
 test.use({ serviceWorkers: 'allow' });
@@ -81,8 +82,7 @@ test('a crew works a ticket offline; every change reaches the server exactly onc
   await page.getByRole('button', { name: new RegExp(`Pole ${pole} · Line L7`) }).click();
   await expect(page.getByRole('heading', { name: `Pole ${pole} · Line L7` })).toBeVisible();
   await appInstalled(page);
-  // The copies are written a moment after the server's answer.
-  await page.waitForTimeout(800);
+  await keptOnDevice(page, [MY_WORK, ticketKey(ticketId)]);
 
   // No signal. The app and the ticket still open.
   await context.setOffline(true);
@@ -192,8 +192,8 @@ test('a ticket deleted while the crew was offline: its queued note is kept and c
   for (const id of [gone, kept]) {
     await page.goto(`/work/${id}`);
     await expect(page.getByRole('heading', { name: 'Tasks' })).toBeVisible();
-    await page.waitForTimeout(300);
   }
+  await keptOnDevice(page, [ticketKey(gone), ticketKey(kept)]);
   await appInstalled(page);
   await page.goto('/work');
   // My Work must have arrived before the network is cut: the list is read once with signal (the

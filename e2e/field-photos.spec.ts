@@ -4,6 +4,7 @@ import sharp from 'sharp';
 import type { APIRequestContext, Download, Locator, Page } from '@playwright/test';
 import { API, DEMO_PASSWORD, USERS, expect, login, unique } from './fixtures';
 import { test } from './netcut';
+import { MY_WORK, keptOnDevice, ticketKey } from './kept';
 
 // The offline app: the service worker serves it without a network (playwright.config.ts blocks it elsewhere).
 test.use({ serviceWorkers: 'allow' });
@@ -95,8 +96,7 @@ async function openWithSignal(page: Page, ticketId: number, pole: string) {
   await page.evaluate(async () => Boolean((await navigator.serviceWorker.ready).active));
   await page.goto(`/work/${ticketId}`);
   await expect(page.getByRole('heading', { name: `Pole ${pole} · Line L1` })).toBeVisible();
-  // The copies are written a moment after the server's answer.
-  await page.waitForTimeout(800);
+  await keptOnDevice(page, [ticketKey(ticketId)]);
 }
 
 const photoInput = (page: Page) => page.locator('input[type=file]');
@@ -209,7 +209,7 @@ test('a ticket deleted while the crew held a note and a photo: a banner, no Mark
   await page.getByRole('searchbox', { name: 'Search my tickets' }).fill(pole);
   await page.getByRole('button', { name: new RegExp(`^Pole ${pole} ·`) }).click();
   await expect(page.getByRole('heading', { name: `Pole ${pole} · Line L1` })).toBeVisible();
-  await page.waitForTimeout(800);
+  await keptOnDevice(page, [MY_WORK, ticketKey(gone)]);
 
   net.cut();
   const longNote = 'Crossarm cracked on the field side, replace before energizing; insulator pins bent and the guy strand frayed at the anchor';

@@ -2,6 +2,7 @@ import { axeViolations } from './axe';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { API, DEMO_PASSWORD, USERS, expect, unique, type NewTicket, type SeededJob } from './fixtures';
 import { test } from './netcut';
+import { keptOnDevice, ticketKey } from './kept';
 
 // The offline app: the service worker serves it without a network (playwright.config.ts blocks it elsewhere).
 test.use({ serviceWorkers: 'allow' });
@@ -61,9 +62,9 @@ async function openTicketOnPhone(page: Page, request: APIRequestContext, seededJ
   await signInHere(page, USERS.foreman);
   await page.goto(`/work/${ticketId}`);
   await expect(page.getByRole('heading', { name: `Pole ${pole} · Line L3` })).toBeVisible();
-  // The service worker has the app, and the copy of the ticket is written a moment after it came.
+  // The service worker has the app, and the copy of the ticket is on the phone.
   await page.evaluate(async () => Boolean((await navigator.serviceWorker.ready).active));
-  await page.waitForTimeout(800);
+  await keptOnDevice(page, [ticketKey(ticketId)]);
   return { foreman, ticketId, pole };
 }
 
