@@ -3,7 +3,7 @@ import type { APIRequestContext, Page } from '@playwright/test';
 import { API, DEMO_PASSWORD, USERS, expect, fixture, login, unique } from './fixtures';
 import { test } from './netcut';
 import { axeViolations } from './axe';
-import { MY_ACCOUNT, keptOnDevice } from './kept';
+import { MY_ACCOUNT, keptOnDevice, ticketKey } from './kept';
 
 // The offline app: the service worker serves it without a network (playwright.config.ts blocks it elsewhere).
 test.use({ serviceWorkers: 'allow' });
@@ -96,26 +96,7 @@ test.describe('at the pole, on a phone', () => {
     await page.getByRole('button', { name: new RegExp(`^Pole ${pole} · Line L4`) }).click();
     await expect(page).toHaveURL(new RegExp(`/work/${ticket.id}$`));
     // Every ticket of the job reaches the phone all the same, the one never opened here too.
-    await expect
-      .poll(
-        async () =>
-          page.evaluate(async (ids) => {
-            const db = await new Promise<IDBDatabase>((ok, fail) => {
-              const req = indexedDB.open('linecrew-offline');
-              req.onsuccess = () => ok(req.result);
-              req.onerror = () => fail(req.error);
-            });
-            const all = await new Promise<{ queryKey: unknown[] }[]>((ok, fail) => {
-              const req = db.transaction('copies').objectStore('copies').getAll();
-              req.onsuccess = () => ok(req.result as { queryKey: unknown[] }[]);
-              req.onerror = () => fail(req.error);
-            });
-            db.close();
-            return ids.filter((id) => !all.some((c) => c.queryKey[0] === 'tickets' && c.queryKey[1] === id)).length;
-          }, rows.map((r) => r.id)),
-        { timeout: 30_000 },
-      )
-      .toBe(0);
+    await keptOnDevice(page, rows.map((r) => ticketKey(r.id)));
     const block = page.getByRole('region', { name: 'Before you climb' });
     await expect(block).toBeVisible();
     const fact = (label: string) => block.getByRole('row', { name: new RegExp(`^${label}`) });
