@@ -4,11 +4,15 @@
  * statements' own time beside it, so route − SQL is the JS the route spends (decision 054).
  *
  *   BENCH_DATABASE_URL=postgres://… npx tsx bench/profile-large.ts --db NAME --route work|jobs|search|job|production|xlsx2|xlsxunits|geojson [--n 20] [--clients 10]
- *   --dump FILE writes the plain reply; `node --cpu-prof --import tsx bench/profile-large.ts …` profiles it
+ *   --dump FILE writes the plain reply; --prof FILE writes a CPU profile of the timed requests only
+ *   (not the start-up; open it in Chrome's DevTools); "node CPU per request" is this process's CPU
+ *   time (user + system, process.cpuUsage) over the timed requests ÷ their number: what the route
+ *   costs beside its SQL, less noisy on a shared machine than the p50 (decision 063)
  *   --stale: a write the dashboard reads (migration 0034's stamps move) before each round, so every
  *            request rebuilds its kept reply: the cost after a write, not the cached one (decision 062)
  */
 import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { and, eq, sql } from 'drizzle-orm';
@@ -71,6 +75,13 @@ async function main() {
   const stale = async () => {
     if (args.stale) await database.db.execute(sql`update job_dashboard set open = open where job_id = (select min(job_id) from job_dashboard where company_id = ${m.companyId})`);
   };
+  const session = typeof args.prof === 'string' ? new Session() : null;
+  if (session) {
+    session.connect();
+    await session.post('Profiler.enable');
+    await session.post('Profiler.start');
+  }
+  const cpu0 = process.cpuUsage();
   for (let i = 0; i < n; i++) {
     await stale();
     await Promise.all(
@@ -82,11 +93,17 @@ async function main() {
       }),
     );
   }
+  const cpu = process.cpuUsage(cpu0);
+  if (session) {
+    const { profile } = await session.post('Profiler.stop');
+    writeFileSync(String(args.prof), JSON.stringify(profile));
+    session.disconnect();
+  }
   await stale();
   const { statements } = await capture(get, database.db);
   const sqlTimes: number[] = [];
   for (let i = 0; i < 5; i++) sqlTimes.push(await replayOnce(database.db, database.kind, statements, { write: false }));
-  console.log(`${url_}: route p50 ${median(times).toFixed(1)} ms (${clients} at once, ${times.length} requests), its SQL alone ${median(sqlTimes).toFixed(1)} ms (${statements.length} statements); reply ${bytes} bytes`);
+  console.log(`${url_}: route p50 ${median(times).toFixed(1)} ms (${clients} at once, ${times.length} requests), its SQL alone ${median(sqlTimes).toFixed(1)} ms (${statements.length} statements); reply ${bytes} bytes; node CPU per request ${((cpu.user + cpu.system) / 1000 / times.length).toFixed(2)} ms`);
   await app.close();
   await database.close();
 }

@@ -185,6 +185,16 @@ describe('GET /jobs?limit= orders as the shared comparators (random data)', () =
     const byId = new Map(list.map((j) => [j.id, j]));
     for (const job of reply.jobs) expect(job).toEqual(byId.get(job.id));
   });
+
+  it("is sent as the schema's serializer would send it: the same bytes, keys in its order", async () => {
+    // The route sends a page as JSON text, not through the zod serializer (decision 063).
+    for (const query of ['limit=25&sort=percent_complete&dir=desc', 'limit=200&status=Complete', 'limit=5&q=zzz-none']) {
+      const res = await get(other, `/jobs?${query}`);
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(res.body, query).toBe(JSON.stringify(jobPageReply.parse(res.json())));
+    }
+  });
 });
 
 describe('GET /jobs?limit= search, defaults and tenancy', () => {

@@ -1,13 +1,17 @@
 import { JOB_SORT_DEFAULT } from '../../../shared/jobs.list';
-import type { JobPageQuery, JobPageReply } from '../../../shared/jobs.schemas';
+import { jobListRowSchema, type JobPageQuery, type JobPageReply } from '../../../shared/jobs.schemas';
 import { MSG } from '../../../shared/messages';
 import type { AppContext } from '../../context';
 import { badRequest } from '../../errors';
 import type { CurrentUser } from '../../plugins/auth';
+import { inShapeOrder } from '../../plugins/routes';
 import { jobPercents } from '../production/production.service';
 import { countJobPage, selectJobPageKeys, sortKey, type KeyKind, type Keyset } from './jobs-page.repository';
-import { selectJobs } from './jobs.repository';
+import { selectJobPage } from './jobs.repository';
 import { toListItem } from './jobs.service';
+
+/** A page's rows as the schema's serializer would send them: the route sends the page as JSON text (jobs.routes.ts). */
+const inRowOrder = inShapeOrder(jobListRowSchema);
 
 /**
  * GET /jobs?limit= (docs/product/scale.md §2, decision 053): one page of the company's jobs,
@@ -27,15 +31,16 @@ export async function jobPage(ctx: AppContext, me: CurrentUser, query: JobPageQu
   ]);
   const page = keys.slice(0, query.limit);
   const ids = page.map((k) => k.id);
-  const [rows, percents] = ids.length ? await Promise.all([selectJobs(ctx.db, companyId, ids), jobPercents(ctx.db, companyId, ids)]) : [[], new Map<number, number>()];
+  const [rows, percents] = ids.length ? await Promise.all([selectJobPage(ctx.db, companyId, ids), jobPercents(ctx.db, companyId, ids)]) : [[], new Map<number, number>()];
   const byId = new Map(rows.map((row) => [row.id, row]));
   // A job deleted between the two reads is simply not on the page.
   const jobs = ids.flatMap((id) => {
     const row = byId.get(id);
-    return row ? [{ ...toListItem(row), percent_complete: percents.get(id) ?? 0 }] : [];
+    return row ? [inRowOrder({ ...toListItem(row), percent_complete: percents.get(id) ?? 0 })] : [];
   });
   const last = page[page.length - 1];
   const next_cursor = keys.length > query.limit && last ? encodeCursor({ c: companyId, s: sort, d: dir, k: last.k, i: last.id }) : null;
+  // Keys in jobPageReply's order, as its serializer would send them.
   return { jobs, next_cursor, total };
 }
 

@@ -39,7 +39,14 @@ export async function jobsRoutes(app: App, ctx: AppContext, replies: ReplyCache<
     },
     async (request, reply) => {
       const { limit, ...paging } = request.query;
-      if (limit !== undefined) return jobPage(ctx, request.user, { ...request.query, limit });
+      // A page is built in the reply schema's shape (jobs-page.service inRowOrder) and sent as JSON
+      // text: the zod serializer would parse every row again before JSON.stringify, ~1 ms of CPU
+      // per page at ten clients beside 2–3 ms of SQL (decision 063). jobs-page.api.test holds the
+      // bytes to what that serializer sends.
+      if (limit !== undefined) {
+        const page = await jobPage(ctx, request.user, { ...request.query, limit });
+        return (reply as FastifyReply).type('application/json; charset=utf-8').send(JSON.stringify(page));
+      }
       const stray = Object.entries(paging).find(([, v]) => v !== undefined);
       if (stray) throw badRequest(MSG.jobsPageNeedsLimit(stray[0]), { [stray[0]]: MSG.jobsPageNeedsLimit(stray[0]) });
       return sendCachedReply(request, reply as FastifyReply, await service.getJobListReply(ctx, request.user, replies));
