@@ -19,6 +19,10 @@ const SORT_OPTIONS = COLUMNS.map((c) => ({ value: c.key, label: c.label }));
 /**
  * A Pole or Line filter. Memoised with its option list: a job of 5,000 poles gives a Select of
  * 5,000 options, which must not re-render on every sort; the list shows 100 matches at a time.
+ * Until it is first focused (a click or a tap focuses it too) the Select is given only All and
+ * the chosen value: Mantine's Select checks, indexes and filters its whole list on every render
+ * (~100 ms for 5,000 poles on a desktop), which was part of the job page's first render
+ * (decision 061). Nothing can be chosen or typed before the focus, so nothing differs.
  */
 const FilterSelect = memo(function FilterSelect({
   label,
@@ -31,12 +35,14 @@ const FilterSelect = memo(function FilterSelect({
   value: string;
   onChange: (v: string) => void;
 }) {
-  const data = useMemo(() => [ALL, ...options], [options]);
+  const [focused, setFocused] = useState(false);
+  const data = useMemo(() => (focused ? [ALL, ...options] : value === ALL ? [ALL] : [ALL, value]), [focused, options, value]);
   return (
     <Select
       label={label}
       data={data}
       value={value}
+      onFocus={() => setFocused(true)}
       onChange={(v) => onChange(v ?? ALL)}
       allowDeselect={false}
       searchable
