@@ -13,16 +13,21 @@
  *            --waterfall --profile FILE  and that load's CPU profile (.cpuprofile) written to FILE
  *            --waterfall --trace FILE    or its Chromium performance trace (DevTools' Performance
  *                         panel; `npx tsx bench/trace-summary.ts FILE` sums its main thread)
+ *            --cpu N      instead of the figure's runs: N traced cold loads, each printing when the
+ *                         table's mark came and the page's main-thread CPU time (trace `tdur`)
+ *                         before it — the page's own work, which a loaded machine stretches less
+ *                         than the wall time (decision 061)
  */
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import { chromium } from '@playwright/test';
 import { CHROMIUM_ARGS } from '../playwright.config';
 import { SESSION_COOKIE } from '../src/shared/constants';
 import { measureBrowser } from './lib/browser';
 import { browserBenchData, withBenchServer } from './lib/bench-server';
 import { parseArgs, round } from './lib/common';
-import { recordTrace } from './lib/trace';
+import { mainThreadBefore, recordTrace } from './lib/trace';
 
 const args = parseArgs(process.argv.slice(2));
 const RUNS = Number(args.runs ?? 5);
@@ -67,11 +72,42 @@ async function waterfall(origin: string, url: string, token: string, profile?: s
   }
 }
 
+/** One traced cold load (as the figure's: 1366 × 900, fresh context): the mark and the CPU before it. */
+async function cpuLoad(origin: string, url: string, token: string) {
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  const file = path.join(os.tmpdir(), `job-table-${process.pid}.trace.json`);
+  try {
+    const context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
+    await context.addCookies([{ name: SESSION_COOKIE, value: token, url: origin, sameSite: 'Strict' }]);
+    const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    await recordTrace(cdp, file, async () => {
+      await page.goto(`${origin}${url}`, { waitUntil: 'commit' });
+      await page.waitForFunction(() => performance.getEntriesByName('tickets-table-visible', 'mark').length > 0, null, { timeout: 60_000 });
+    });
+    return mainThreadBefore(file, 'tickets-table-visible');
+  } finally {
+    await browser.close();
+    rmSync(file, { force: true });
+  }
+}
+
 async function main() {
   const { t, m } = browserBenchData();
   log(`load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}; copying the bench data…`);
   await withBenchServer(t, { port: PORT }, async ({ origin, login }) => {
     const token = await login(m.adminEmail);
+    if (args.cpu) {
+      const loads = [];
+      for (let i = 0; i < Number(args.cpu); i++) {
+        const r = await cpuLoad(origin, `/job?id=${m.bigJobId}`, token);
+        if (r) loads.push(r);
+        log(r ? `load ${i + 1}: mark ${round(r.markMs, 0)} ms, main thread CPU ${round(r.cpuMs, 0)} ms (busy ${round(r.busyMs, 0)} ms) before it` : `load ${i + 1}: no mark in the trace`);
+      }
+      const median = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)];
+      console.log(JSON.stringify({ loadAverage: os.loadavg().map((l) => round(l, 2)), markMs: median(loads.map((l) => l.markMs)), cpuMs: median(loads.map((l) => l.cpuMs)), loads: loads.length }));
+      return;
+    }
     const b = await measureBrowser({ origin, token, bigJobId: m.bigJobId, runs: RUNS, timeBudgetMs: 240_000, log, initialJs: false });
     if (args.waterfall) await waterfall(
         origin,

@@ -14,6 +14,7 @@ interface Ev {
   ph: string;
   ts: number;
   dur?: number;
+  tdur?: number;
   pid: number;
   tid: number;
   args?: { name?: string; data?: Record<string, unknown> };
@@ -91,7 +92,9 @@ for (const t of tasks) {
 }
 const end = marks.length ? Math.max(...marks.map((e) => e.ts)) : Infinity;
 const busy = tasks.filter((t) => t.ts < end).reduce((n, t) => n + t.dur!, 0);
-console.log(`\nbusy before the last mark: ${(busy / 1000).toFixed(0)} ms in ${tasks.filter((t) => t.ts < end).length} tasks`);
+// Thread time (tdur): what the page's own work cost, without the time the thread waited for a core.
+const cpu = tasks.filter((t) => t.ts < end).reduce((n, t) => n + (t.tdur ?? 0), 0);
+console.log(`\nbusy before the last mark: ${(busy / 1000).toFixed(0)} ms in ${tasks.filter((t) => t.ts < end).length} tasks (thread CPU ${(cpu / 1000).toFixed(0)} ms)`);
 console.log('by event (self ms):', fmt(selfTimes(t0, end), 30));
 
 // The page shares the machine's cores with the browser's other processes: their busy time meanwhile.

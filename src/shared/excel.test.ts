@@ -18,10 +18,10 @@ import {
   overriddenText,
   overrideFor,
   ticketsFileSchema,
-  truncateDecimals,
   type LibraryMappings,
   type TicketsMappings,
 } from './excel';
+import { truncateDecimals } from './geo';
 
 const JOB_COLUMNS = [
   'Work Order',

@@ -1,5 +1,8 @@
 import { z } from 'zod';
 import { LIMITS } from './constants';
+import { isMapped } from './excel-mapped';
+
+export { isMapped };
 
 /**
  * Excel column mapping (docs/product/entities.md §13 mapping targets, §4 and §5 Excel mapping, docs/product/imports.md §12 Excel
@@ -175,11 +178,6 @@ export interface SheetChoice {
 }
 
 const norm = (s: string) => s.trim().replace(/\s+/g, ' ').toLowerCase();
-
-/** Is this target mapped to a column? */
-export function isMapped(value: string | null | undefined): value is string {
-  return typeof value === 'string' && value.trim() !== '';
-}
 
 /**
  * Each target's column: first the saved mapping's header where this workbook has it (docs/product/records.md §4
@@ -440,18 +438,6 @@ export interface WorkbookImport {
   tickets: TicketDraft[];
   library: UnitDraft[];
   errors: ImportError[];
-}
-
-/** Cut (not round) to `decimals` places, e.g. 42.12345678 -> 42.123456 (docs/product/rules.md, rules.md §2.3). */
-export function truncateDecimals(value: number, decimals: number = LIMITS.geoDecimals): number {
-  if (!Number.isFinite(value)) return value;
-  const factor = 10 ** decimals;
-  const scaled = value * factor;
-  const nearest = Math.round(scaled);
-  // 0.000001 * 1e6 is 0.9999999999999999 in binary floating point: that is 1, not 0.
-  const cut = Math.abs(scaled - nearest) <= 8 * Number.EPSILON * Math.max(1, Math.abs(scaled)) ? nearest : Math.trunc(scaled);
-  const result = cut / factor;
-  return Object.is(result, -0) ? 0 : result;
 }
 
 /** Several import errors as one message a person can act on (first few, then a count). */

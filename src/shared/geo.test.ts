@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { formatGeo, latitudeSchema, longitudeSchema, truncateGeo } from './geo';
+import { formatGeo, truncateGeo } from './geo';
+import { latitudeSchema, longitudeSchema } from './geo.schemas';
 
 describe('truncateGeo (docs/product/rules.md §2.3 Add pole: at most 6 decimals, cut not rounded)', () => {
   it('cuts extra decimals without rounding up', () => {

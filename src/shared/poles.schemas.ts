@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LIMITS } from './constants';
-import { latitudeSchema, longitudeSchema } from './geo';
+import { latitudeSchema, longitudeSchema } from './geo.schemas';
 import { codeText } from './text';
 
 /**

@@ -3,7 +3,7 @@ import { LIMITS, TICKET_STATUS } from './constants';
 import { toIsoDate } from './dates';
 import { MSG } from './messages';
 import { PHOTO_FLAGS } from './evidence';
-import { latitudeSchema, longitudeSchema } from './geo';
+import { latitudeSchema, longitudeSchema } from './geo.schemas';
 import { checkPositionPair, photoCaptureFields } from './photo-capture';
 import { poleFieldsSchema } from './poles.schemas';
 import { MAX_TASK_QTY } from './tasks';

@@ -1,13 +1,13 @@
 import { LIMITS } from '../../shared/constants';
-import {
-  isMapped,
-  type LibraryTarget,
-  type ReadNote,
-  type SheetChoice,
-  type SheetUsed,
-  type TicketTarget,
-  type WorkbookColumns,
-  type WorkbookSheet,
+import { isMapped } from '../../shared/excel-mapped';
+import type {
+  LibraryTarget,
+  ReadNote,
+  SheetChoice,
+  SheetUsed,
+  TicketTarget,
+  WorkbookColumns,
+  WorkbookSheet,
 } from '../../shared/excel';
 
 /**

@@ -1,5 +1,5 @@
 import type { JobSave, NewTicketDraft, NewUnitDraft } from '../../../shared/jobs.schemas';
-import { truncateDecimals } from '../../../shared/excel';
+import { truncateDecimals } from '../../../shared/geo';
 import { ERROR_CODE } from '../../../shared/error-codes';
 import type { AppContext } from '../../context';
 import type { DbOrTx } from '../../db/client';

@@ -6,7 +6,6 @@ import {
   isNoResult,
   isShownNumber,
   overrideFor,
-  truncateDecimals,
   type CellValue,
   type ImportError,
   type JobOverrides,
@@ -15,6 +14,7 @@ import {
   type TicketDraft,
   type TicketTarget,
 } from '../../../shared/excel';
+import { truncateDecimals } from '../../../shared/geo';
 import { MSG } from '../../../shared/messages';
 import { normalizeCode } from '../../../shared/names';
 import { MAX_TASK_QTY } from '../../../shared/tasks';

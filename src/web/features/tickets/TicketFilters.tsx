@@ -1,7 +1,7 @@
 import { memo, useMemo, useState } from 'react';
 import { Button, Checkbox, Drawer, Group, Select, Stack, Text, TextInput } from '@mantine/core';
 import { IconAdjustmentsHorizontal, IconSearch } from '@tabler/icons-react';
-import type { SortState } from '../../../shared/sorting';
+import { sortTextValues, type SortState } from '../../../shared/sorting';
 import type { TicketSortColumn } from '../../../shared/sorting';
 import { ChoiceButtons } from '../../components/ChoiceButtons';
 import { PhoneSortPicker } from '../../components/PhoneSortPicker';
@@ -19,6 +19,10 @@ const SORT_OPTIONS = COLUMNS.map((c) => ({ value: c.key, label: c.label }));
 /**
  * A Pole or Line filter. Memoised with its option list: a job of 5,000 poles gives a Select of
  * 5,000 options, which must not re-render on every sort; the list shows 100 matches at a time.
+ * Until it is first focused (a click or a tap focuses it too) the Select is given only All and
+ * the chosen value, and the options are sorted (the table's text order) only then: Mantine's Select checks, indexes and filters its whole list on every render
+ * (~100 ms for 5,000 poles on a desktop), which was part of the job page's first render
+ * (decision 061). Nothing can be chosen or typed before the focus, so nothing differs.
  */
 const FilterSelect = memo(function FilterSelect({
   label,
@@ -27,16 +31,19 @@ const FilterSelect = memo(function FilterSelect({
   onChange,
 }: {
   label: string;
-  options: string[];
+  options: ReadonlySet<string>;
   value: string;
   onChange: (v: string) => void;
 }) {
-  const data = useMemo(() => [ALL, ...options], [options]);
+  const [focused, setFocused] = useState(false);
+  const sorted = useMemo(() => (focused ? sortTextValues(options) : null), [focused, options]);
+  const data = useMemo(() => (sorted ? [ALL, ...sorted] : value === ALL ? [ALL] : [ALL, value]), [sorted, value]);
   return (
     <Select
       label={label}
       data={data}
       value={value}
+      onFocus={() => setFocused(true)}
       onChange={(v) => onChange(v ?? ALL)}
       allowDeselect={false}
       searchable
@@ -69,8 +76,8 @@ export const FilterControls = memo(function FilterControls({
 }: TicketFilterState) {
   return (
     <>
-      {poles.length > 1 && <FilterSelect label="Pole" options={poles} value={pole} onChange={onPole} />}
-      {lines.length > 1 && <FilterSelect label="Line" options={lines} value={line} onChange={onLine} />}
+      {poles.size > 1 && <FilterSelect label="Pole" options={poles} value={pole} onChange={onPole} />}
+      {lines.size > 1 && <FilterSelect label="Line" options={lines} value={line} onChange={onLine} />}
       <Stack gap={4}>
         <Text size="sm" fw={500} id="ticket-status-filter">
           Status

@@ -1,6 +1,6 @@
 import { useCallback, useDeferredValue, useEffect, useMemo, useState } from 'react';
 import { nextSort, type SortState } from '../../../shared/sorting';
-import { sortTextValues, sortTickets, warmTicketSortKeys, type TicketSortColumn } from '../../../shared/sorting';
+import { sortTickets, warmTicketSortKeys, type TicketSortColumn } from '../../../shared/sorting';
 import { clearToDig, ticketExpiry } from '../../../shared/dig-safe';
 import { isEvidenced } from '../../../shared/evidence';
 import { companyDay } from '../../api/session';
@@ -14,14 +14,17 @@ export const ALL = 'All';
 const WARM_ROWS = 200;
 export type StatusFilter = 'All' | 'Pending' | 'Complete';
 
-/** Distinct non-empty values, in the table's text order, for the Pole and Line filters. */
-function distinct(rows: TicketRow[], pick: (t: TicketRow) => string | null): string[] {
+/**
+ * Distinct non-empty values for the Pole and Line filters. A set, not sorted here: the filter
+ * sorts them when its Select is first focused (TicketFilters.tsx), not in the page's first render.
+ */
+function distinct(rows: TicketRow[], pick: (t: TicketRow) => string | null): ReadonlySet<string> {
   const set = new Set<string>();
   for (const r of rows) {
     const v = pick(r);
     if (v) set.add(v);
   }
-  return sortTextValues(set);
+  return set;
 }
 
 /**
@@ -49,8 +52,8 @@ export function useTicketRows(tickets: TicketRow[], view: TicketView, evidenceRe
   const lines = useMemo(() => distinct(tickets, (t) => t.line_name), [tickets]);
 
   // A filter whose value disappeared (ticket deleted or merged) falls back to All.
-  const pole = poleFilter !== ALL && poles.includes(poleFilter) ? poleFilter : ALL;
-  const line = lineFilter !== ALL && lines.includes(lineFilter) ? lineFilter : ALL;
+  const pole = poleFilter !== ALL && poles.has(poleFilter) ? poleFilter : ALL;
+  const line = lineFilter !== ALL && lines.has(lineFilter) ? lineFilter : ALL;
 
   // Sort everything once per sort order, then filter the sorted list (filtering keeps the order):
   // changing a filter never re-sorts, and re-sorting reuses cached keys (src/shared/sorting.ts).
