@@ -7,18 +7,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from './lib/common';
+import type { TraceEvent } from './lib/trace';
 
-interface Ev {
-  name: string;
-  cat: string;
-  ph: string;
-  ts: number;
-  dur?: number;
-  tdur?: number;
-  pid: number;
-  tid: number;
-  args?: { name?: string; data?: Record<string, unknown> };
-}
+type Ev = TraceEvent;
 
 const argv = process.argv.slice(2);
 const args = parseArgs(argv);

@@ -30,7 +30,8 @@ export async function recordTrace(cdp: CDPSession, file: string, work: () => Pro
   return chunks.length;
 }
 
-interface TraceEvent {
+/** One event of a Chromium trace (the fields the bench reads). */
+export interface TraceEvent {
   name: string;
   cat: string;
   ph: string;
