@@ -24,11 +24,14 @@ export async function transitionsDone(page: Page) {
  * axe-core's violations on the page as it is now, once transitions are done. Legacy mode runs
  * axe.run in the page itself: the default (axe.runPartial per frame, then axe.finishRun in a
  * new blank page with axe injected a second time) took twice as long per scan, for frames of
- * other origins the app does not have. Same rules, same results.
+ * other origins the app does not have. Same rules, same results. `resultTypes: ['violations']`:
+ * axe still runs every rule and reports every violation, but keeps the details of one node per
+ * passing or inapplicable rule instead of all of them: a scan of the seeded job's page took
+ * 1.3–1.5 s, and 0.9–1.2 s so. options() first: it replaces the options withTags() set.
  */
 export async function axeViolations(page: Page, tags: string[] = WCAG) {
   await transitionsDone(page);
-  const { violations } = await new AxeBuilder({ page }).withTags(tags).setLegacyMode().analyze();
+  const { violations } = await new AxeBuilder({ page }).options({ resultTypes: ['violations'] }).withTags(tags).setLegacyMode().analyze();
   return violations;
 }
 
