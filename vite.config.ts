@@ -135,19 +135,22 @@ function lazyFiles(bundle: Record<string, unknown>, moduleEnd: string): string[]
 
 /**
  * `.vite/page-preloads.json`: for a page path, the files of its lazy page that index.html does
- * not preload already. The server writes them as `<link rel=modulepreload>` into the HTML it
- * sends for that path (src/server/page-html.ts), so the browser asks for them with the app's own
- * files instead of once the app's first chunk has arrived and run (decision 064). Only the job
- * page (issue 26: its ~45 chunks were asked for ~0.8 s into a cold load). Not precached by the
- * service worker (its globs take no .json): it is the server's, not the browser's.
+ * not preload already (`files`), and the map's (`map`, for a device that shows the job's tickets on
+ * a map). The server writes the list into the HTML it sends for that path
+ * (src/server/page-html.ts) and the early script (src/web/early.ts) starts them, right after the
+ * job's own request, instead of once the app's first chunk has arrived and run (decision 064).
+ * Only the job page (issue 26: its ~45 chunks were asked for ~0.8 s into a cold load). Not
+ * precached by the service worker (its globs take no .json): it is the server's, not the browser's.
  */
 function pagePreloads(): Plugin {
   return {
     name: 'linecrew-page-preloads',
     apply: 'build',
     generateBundle(_options, bundle) {
-      const pages = { '/job': lazyFiles(bundle, '/src/web/app/JobRoute.tsx') };
-      this.emitFile({ type: 'asset', fileName: '.vite/page-preloads.json', source: JSON.stringify(pages, null, 1) });
+      const files = lazyFiles(bundle, '/src/web/app/JobRoute.tsx');
+      const page = new Set(files);
+      const map = lazyFiles(bundle, '/src/web/components/map/TicketMap.tsx').filter((f) => !page.has(f));
+      this.emitFile({ type: 'asset', fileName: '.vite/page-preloads.json', source: JSON.stringify({ '/job': { files, map } }, null, 1) });
     },
   };
 }

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { PRELOADS_ID } from '../shared/constants';
 
 /** One page's HTML, compressed once at start the way the build compresses index.html. */
 export interface PageHtml {
@@ -13,40 +14,40 @@ export interface PageHtml {
 /** Where the build lists each lazy page's files (vite.config.ts `pagePreloads()`). */
 export const PAGE_PRELOADS_FILE = '.vite/page-preloads.json';
 
-const escapeAttr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
-
-/**
- * The tags that start a lazy page's files as the HTML is read (decision 064): its chunks as
- * module preloads, its stylesheet as a preload (a `<link rel=stylesheet>` here would hold the first
- * paint of every page opened at that address). `crossorigin` as Vite's own preloads, so the
- * browser's later import() of the same file finds the preloaded one. `fetchpriority=low`: the
- * app's own files (index.html's preloads) and the job's request, which the page waits for too,
- * go first on HTTP/1.1's six connections.
- */
-export function preloadTags(files: string[]): string {
-  return files
-    .map((f) =>
-      f.endsWith('.css')
-        ? `<link rel="preload" as="style" crossorigin fetchpriority="low" href="${escapeAttr(f)}">`
-        : `<link rel="modulepreload" crossorigin fetchpriority="low" href="${escapeAttr(f)}">`,
-    )
-    .join('\n    ');
+/** What the build lists for a page (vite.config.ts `pagePreloads()`): its own files, and the map's. */
+export interface PagePreloads {
+  files: string[];
+  map: string[];
 }
 
 /**
- * For each page path the build listed, index.html with that page's preloads at the end of its
- * head (after the app's own, which the browser then asks for first). None when the build wrote no
- * list (an older build, or API tests): every path gets the plain index.html.
+ * The page's file list as a data block (`type="application/json"`: never run, so the
+ * Content-Security-Policy, which allows no inline script, has nothing to say), first in the head:
+ * the early script, which comes next, has it in the document when it runs. The script starts these
+ * files after the job's own request (decision 064); `<link rel=modulepreload>` tags written here
+ * would be asked for by the preload scanner before that request, which then waited for one of
+ * HTTP/1.1's six connections behind ~65 files, and at `fetchpriority=low` the browser held the
+ * last of them back until ~2.5 s into a load (waterfalls at load ~6).
+ */
+export function preloadsBlock(preloads: PagePreloads): string {
+  // `<` escaped: nothing in the list can end the block.
+  const json = JSON.stringify({ files: preloads.files, map: preloads.map }).replace(/</g, '\\u003c');
+  return `<script type="application/json" id="${PRELOADS_ID}">${json}</script>`;
+}
+
+/**
+ * For each page path the build listed, index.html with that page's list first in its head. None
+ * when the build wrote no list (an older build, or API tests): every path gets the plain index.html.
  */
 export function pagesWithPreloads(webDir: string): Map<string, PageHtml> {
   const pages = new Map<string, PageHtml>();
   const listFile = path.join(webDir, PAGE_PRELOADS_FILE);
   if (!existsSync(listFile)) return pages;
   const html = readFileSync(path.join(webDir, 'index.html'), 'utf8');
-  if (!html.includes('</head>')) throw new Error(`${webDir}/index.html has no </head> to put the page preloads before`);
-  const lists = JSON.parse(readFileSync(listFile, 'utf8')) as Record<string, string[]>;
-  for (const [pagePath, files] of Object.entries(lists)) {
-    const plain = Buffer.from(html.replace('</head>', `  ${preloadTags(files)}\n  </head>`));
+  if (!/<head>/.test(html)) throw new Error(`${webDir}/index.html has no <head> to put the page preloads in`);
+  const lists = JSON.parse(readFileSync(listFile, 'utf8')) as Record<string, PagePreloads>;
+  for (const [pagePath, preloads] of Object.entries(lists)) {
+    const plain = Buffer.from(html.replace('<head>', `<head>\n    ${preloadsBlock(preloads)}`));
     pages.set(pagePath, {
       plain,
       br: brotliCompressSync(plain, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: plain.length } }),
