@@ -128,9 +128,31 @@ function lazyFiles(bundle: Record<string, unknown>, moduleEnd: string): string[]
   const chunks = Object.values(bundle) as BuiltChunk[];
   const entry = chunks.find((c) => c.type === 'chunk' && c.isEntry);
   const page = chunks.find((c) => c.type === 'chunk' && c.facadeModuleId?.replace(/\\/g, '/').endsWith(moduleEnd));
-  if (!entry || !page) throw new Error(`earlyJob(): no chunk for ${moduleEnd}: update vite.config.ts`);
+  if (!entry || !page) throw new Error(`pagePreloads(): no chunk for ${moduleEnd}: update vite.config.ts`);
   const first = closure(bundle, entry.fileName);
   return [...closure(bundle, page.fileName)].filter((f) => !first.has(f)).map((f) => `/${f}`);
+}
+
+/**
+ * `.vite/page-preloads.json`: for a page path, the files of its lazy page that index.html does
+ * not preload already (`files`), and the map's (`map`, for a device that shows the job's tickets on
+ * a map). The server writes the list into the HTML it sends for that path
+ * (src/server/page-html.ts) and the early script (src/web/early.ts) starts them, right after the
+ * job's own request, instead of once the app's first chunk has arrived and run (decision 064).
+ * Only the job page (issue 26: its ~45 chunks were asked for ~0.8 s into a cold load). Not
+ * precached by the service worker (its globs take no .json): it is the server's, not the browser's.
+ */
+function pagePreloads(): Plugin {
+  return {
+    name: 'linecrew-page-preloads',
+    apply: 'build',
+    generateBundle(_options, bundle) {
+      const files = lazyFiles(bundle, '/src/web/app/JobRoute.tsx');
+      const page = new Set(files);
+      const map = lazyFiles(bundle, '/src/web/components/map/TicketMap.tsx').filter((f) => !page.has(f));
+      this.emitFile({ type: 'asset', fileName: '.vite/page-preloads.json', source: JSON.stringify({ '/job': { files, map } }, null, 1) });
+    },
+  };
 }
 
 /**
@@ -141,44 +163,25 @@ function lazyFiles(bundle: Record<string, unknown>, moduleEnd: string): string[]
  * chunks on the browser's six connections. Put first in index.html as an async module script:
  * it runs as soon as it arrives, waiting neither for the app's chunk nor for the stylesheet, as
  * a deferred script would. Build only: under `vite` dev the router's own prefetch asks for the job.
- *
- * Its /job variant (src/web/earlyJobPage.ts) also starts the job page's own files, right after
- * the job's request (decision 064). The build writes `.vite/page-preloads.json`: for /job, that
- * variant's file, JobRoute's chunk and its static import closure minus what index.html preloads
- * already (`files`), and the map's (`map`, for a device that shows the tickets on a map). The
- * server sends /job with the variant in place of the plain script and the list in a data block
- * (src/server/page-html.ts); every other page, and the service worker's cached index.html, keep the
- * plain one, so no other page's first load grows. The list is not precached (the service worker's
- * globs take no .json): it is the server's, not the browser's.
  */
 function earlyJob(): Plugin {
-  const entries = { plain: 'early.ts', jobPage: 'earlyJobPage.ts' };
-  const files = { plain: '', jobPage: '' };
-  let root = '';
+  let entry = '';
+  let fileName = '';
   return {
     name: 'linecrew-early-job',
     apply: 'build',
     configResolved(config) {
-      root = config.root;
+      entry = path.resolve(config.root, 'early.ts');
     },
     buildStart() {
-      for (const which of ['plain', 'jobPage'] as const) {
-        const out = buildSync({ entryPoints: [path.resolve(root, entries[which])], bundle: true, format: 'esm', minify: true, target: 'es2022', write: false, logLevel: 'silent' });
-        const code = out.outputFiles[0].text;
-        files[which] = `assets/early${which === 'plain' ? '' : '-job'}-${createHash('sha256').update(code).digest('hex').slice(0, 10)}.js`;
-        this.emitFile({ type: 'asset', fileName: files[which], source: code });
-      }
-    },
-    generateBundle(_options, bundle) {
-      const job = lazyFiles(bundle, '/src/web/app/JobRoute.tsx');
-      const page = new Set(job);
-      const map = lazyFiles(bundle, '/src/web/components/map/TicketMap.tsx').filter((f) => !page.has(f));
-      const lists = { '/job': { script: { plain: `/${files.plain}`, page: `/${files.jobPage}` }, files: job, map } };
-      this.emitFile({ type: 'asset', fileName: '.vite/page-preloads.json', source: JSON.stringify(lists, null, 1) });
+      const out = buildSync({ entryPoints: [entry], bundle: true, format: 'esm', minify: true, target: 'es2022', write: false, logLevel: 'silent' });
+      const code = out.outputFiles[0].text;
+      fileName = `assets/early-${createHash('sha256').update(code).digest('hex').slice(0, 10)}.js`;
+      this.emitFile({ type: 'asset', fileName, source: code });
     },
     transformIndexHtml: {
       order: 'post',
-      handler: () => [{ tag: 'script', attrs: { type: 'module', async: true, src: `/${files.plain}` }, injectTo: 'head-prepend' }],
+      handler: () => [{ tag: 'script', attrs: { type: 'module', async: true, src: `/${fileName}` }, injectTo: 'head-prepend' }],
     },
   };
 }
@@ -186,7 +189,7 @@ function earlyJob(): Plugin {
 // The web app lives in src/web and is built to dist/web, which the server serves.
 export default defineConfig({
   root: 'src/web',
-  plugins: [scrollAreaWithoutFloatingUi(), react(), earlyJob(), pwa, precompress()],
+  plugins: [scrollAreaWithoutFloatingUi(), react(), earlyJob(), pagePreloads(), pwa, precompress()],
   build: {
     outDir: '../../dist/web',
     emptyOutDir: true,

@@ -11,15 +11,11 @@ export interface PageHtml {
   gzip: Buffer;
 }
 
-/** Where the build lists each lazy page's files (vite.config.ts `earlyJob()`). */
+/** Where the build lists each lazy page's files (vite.config.ts `pagePreloads()`). */
 export const PAGE_PRELOADS_FILE = '.vite/page-preloads.json';
 
-/**
- * What the build lists for a page (vite.config.ts `earlyJob()`): the early script its HTML runs
- * instead of index.html's (`script.page` for `script.plain`), its own files, and the map's.
- */
+/** What the build lists for a page (vite.config.ts `pagePreloads()`): its own files, and the map's. */
 export interface PagePreloads {
-  script: { plain: string; page: string };
   files: string[];
   map: string[];
 }
@@ -40,21 +36,18 @@ export function preloadsBlock(preloads: PagePreloads): string {
 }
 
 /**
- * For each page path the build listed, index.html with that page's early script in place of the
- * plain one and its list first in the head. None when the build wrote no list (an older build, or
- * API tests): every path gets the plain index.html.
+ * For each page path the build listed, index.html with that page's list first in its head. None
+ * when the build wrote no list (an older build, or API tests): every path gets the plain index.html.
  */
 export function pagesWithPreloads(webDir: string): Map<string, PageHtml> {
   const pages = new Map<string, PageHtml>();
   const listFile = path.join(webDir, PAGE_PRELOADS_FILE);
   if (!existsSync(listFile)) return pages;
   const html = readFileSync(path.join(webDir, 'index.html'), 'utf8');
+  if (!/<head>/.test(html)) throw new Error(`${webDir}/index.html has no <head> to put the page preloads in`);
   const lists = JSON.parse(readFileSync(listFile, 'utf8')) as Record<string, PagePreloads>;
   for (const [pagePath, preloads] of Object.entries(lists)) {
-    const plainScript = `src="${preloads.script.plain}"`;
-    if (!html.includes('<head>') || !html.includes(plainScript)) throw new Error(`${webDir}/index.html has no <head> or no ${plainScript}: not the build that wrote ${PAGE_PRELOADS_FILE}`);
-    const page = html.replace(plainScript, `src="${preloads.script.page}"`).replace('<head>', `<head>\n    ${preloadsBlock(preloads)}`);
-    const plain = Buffer.from(page);
+    const plain = Buffer.from(html.replace('<head>', `<head>\n    ${preloadsBlock(preloads)}`));
     pages.set(pagePath, {
       plain,
       br: brotliCompressSync(plain, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: plain.length } }),

@@ -10,7 +10,7 @@ import { createTestApp } from './test/harness';
 const webDir = mkdtempSync(path.join(tmpdir(), 'linecrew-web-'));
 const script = `console.log(${JSON.stringify('x'.repeat(4000))});`;
 mkdirSync(path.join(webDir, 'assets'));
-writeFileSync(path.join(webDir, 'index.html'), '<!doctype html><html><head><script type="module" async src="/assets/early-1a2b.js"></script><title>Linecrew</title></head><body></body></html>');
+writeFileSync(path.join(webDir, 'index.html'), '<!doctype html><html><head><title>Linecrew</title></head><body></body></html>');
 writeFileSync(path.join(webDir, 'assets/app-1a2b3c.js'), script);
 writeFileSync(path.join(webDir, 'assets/app-1a2b3c.js.br'), brotliCompressSync(script));
 writeFileSync(path.join(webDir, 'assets/app-1a2b3c.js.gz'), gzipSync(script));
@@ -19,7 +19,7 @@ writeFileSync(path.join(webDir, 'sw.js'), 'self.addEventListener("fetch", () => 
 writeFileSync(path.join(webDir, 'manifest.webmanifest'), JSON.stringify({ name: 'Linecrew', start_url: '/work' }));
 // The job page's own files, listed by the build (vite.config.ts pagePreloads(), decision 064).
 mkdirSync(path.join(webDir, '.vite'));
-writeFileSync(path.join(webDir, '.vite/page-preloads.json'), JSON.stringify({ '/job': { script: { plain: '/assets/early-1a2b.js', page: '/assets/early-job-3c4d.js' }, files: ['/assets/JobRoute-1a2b.js', '/assets/JobRoute-3c4d.css', '/assets/Table-5e6f.js'], map: ['/assets/TicketMap-7a8b.js'] } }));
+writeFileSync(path.join(webDir, '.vite/page-preloads.json'), JSON.stringify({ '/job': { files: ['/assets/JobRoute-1a2b.js', '/assets/JobRoute-3c4d.css', '/assets/Table-5e6f.js'], map: ['/assets/TicketMap-7a8b.js'] } }));
 
 const t = await createTestApp();
 const app = await buildApp({ ...t.ctx, webDir, logger: false });
@@ -57,7 +57,7 @@ describe('the built web app', () => {
     expect(api.json().error).toEqual(expect.any(String));
   });
 
-  it("writes the job page's own files and its early script into the HTML of /job (only there), compressed and not kept like index.html", async () => {
+  it("writes the job page's own files into the HTML of /job (only there) for the early script, compressed and not kept like index.html", async () => {
     const block =
       '<script type="application/json" id="linecrew-preloads">{"files":["/assets/JobRoute-1a2b.js","/assets/JobRoute-3c4d.css","/assets/Table-5e6f.js"],"map":["/assets/TicketMap-7a8b.js"]}</script>';
     const br = await app.inject({ url: '/job?id=5', headers: { 'accept-encoding': 'gzip, deflate, br' } });
@@ -67,8 +67,8 @@ describe('the built web app', () => {
     expect(br.headers['cache-control']).toBe('no-cache');
     expect(br.headers['content-security-policy']).toContain("script-src 'self'");
     const html = brotliDecompressSync(br.rawPayload).toString();
-    // First in the head, then the job page's early script (which reads it as it runs) in place of the plain one.
-    expect(html).toContain(`<head>\n    ${block}<script type="module" async src="/assets/early-job-3c4d.js"></script><title>`);
+    // First in the head: before the early script, which reads it as it runs.
+    expect(html).toContain(`<head>\n    ${block}<title>`);
 
     const gz = await app.inject({ url: '/job?id=5', headers: { 'accept-encoding': 'gzip;q=1, br;q=0' } });
     expect(gz.headers['content-encoding']).toBe('gzip');
@@ -82,7 +82,6 @@ describe('the built web app', () => {
       expect(page.statusCode).toBe(200);
       expect(page.body).toContain('<title>Linecrew</title>');
       expect(page.body).not.toContain('linecrew-preloads');
-      expect(page.body).toContain('src="/assets/early-1a2b.js"');
     }
   });
 

@@ -72,6 +72,12 @@ export const SESSION_COOKIE = 'linecrew_token';
  * case: Node gives header names that way.
  */
 export const CSRF_HEADER = 'x-linecrew-csrf';
+
+/**
+ * The id of the data block the server writes into the HTML of a page whose chunks it lists
+ * (src/server/page-html.ts, decision 064), read by the early script (src/web/early.ts).
+ */
+export const PRELOADS_ID = 'linecrew-preloads';
 export const API_PREFIX = '/api/v1';
 /**
  * A client's name for one change (docs/product/field-mode.md §6 "replays apply once"): a state-changing call sent
@@ -87,9 +93,3 @@ export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,200}$/;
 /** Upload kinds of docs/product/api.md §6 (documents) plus images. */
 export const DOC_KINDS = ['excel', 'work_packet', 'dig_file', 'nra_file', 'permit'] as const;
 export type DocKind = (typeof DOC_KINDS)[number];
-
-/**
- * The id of the data block the server writes into the HTML of a page whose chunks it lists
- * (src/server/page-html.ts, decision 064), read by /job's early script (src/web/earlyJobPage.ts).
- */
-export const PRELOADS_ID = 'linecrew-preloads';
