@@ -10,6 +10,30 @@ test.describe('tickets of a job', () => {
   // Each journey makes its own job through the API first, and some upload files: allow for a busy machine.
   test.describe.configure({ timeout: 120_000 });
 
+  test('the Pole filter narrows the table, from the keyboard too', async ({ page, loginAs, seededJob }) => {
+    const a = unique('PFA').slice(-10);
+    const b = unique('PFB').slice(-10);
+    const job = await seededJob([{ pole: { pole_name: a, line_name: '1' } }, { pole: { pole_name: b, line_name: '1' } }]);
+    await loginAs(USERS.foreman);
+    await openJob(page, job.id);
+    await expect(row(page, a)).toHaveCount(1);
+    await expect(row(page, b)).toHaveCount(1);
+
+    // Its list is made when the filter is first focused, and mounted only while it is open.
+    const filter = page.getByRole('textbox', { name: 'Pole', exact: true }).or(page.getByRole('combobox', { name: 'Pole', exact: true }));
+    await expect(page.getByRole('listbox')).toHaveCount(0);
+    await filter.focus();
+    await filter.press('ArrowDown');
+    await expect(page.getByRole('option', { name: b, exact: true })).toBeVisible();
+    await filter.fill(b);
+    await filter.press('ArrowDown');
+    await filter.press('Enter');
+    await expect(filter).toHaveValue(b);
+    await expect(row(page, a)).toHaveCount(0);
+    await expect(row(page, b)).toHaveCount(1);
+    await expect(page.getByRole('listbox')).toHaveCount(0);
+  });
+
   test('a foreman adds a new pole as a ticket, adds two tasks and a note, uploads three photos and views one', async ({ page, loginAs, seededJob }) => {
     const job = await seededJob([{ pole: { pole_name: unique('EX'), line_name: '3' }, tasks: [{ code: 'P40-2', init_qty: 1 }] }]);
     await loginAs(USERS.foreman);

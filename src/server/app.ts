@@ -21,6 +21,7 @@ import { collectRoutes } from './plugins/route-list';
 import { ReplyCache } from './plugins/reply-cache';
 import { registerRouteDefaults } from './plugins/routes';
 import { registerSecurityHeaders } from './plugins/security-headers';
+import { pagesWithPreloads, sendPageHtml, type PageHtml } from './page-html';
 import { healthRoutes } from './modules/health/health.routes';
 import { authRoutes } from './modules/auth/auth.routes';
 import { companyRoutes } from './modules/auth/company.routes';
@@ -146,11 +147,14 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
       },
     });
   }
+  // A page whose lazy chunks the build listed (/job) gets index.html with them preloaded (decision 064).
+  const pages = hasWeb ? pagesWithPreloads(webDir!) : new Map<string, PageHtml>();
   // The React router owns every other page path; API, file and asset misses answer a JSON 404.
   app.setNotFoundHandler((request, reply) => {
     const url = request.url.split('?')[0];
     if (hasWeb && request.method === 'GET' && !/^\/(api|files|assets)\//.test(url)) {
-      return reply.sendFile('index.html');
+      const page = pages.get(url);
+      return page ? sendPageHtml(request, reply, page) : reply.sendFile('index.html');
     }
     return reply.status(404).send({ error: `${MSG.notFound}: ${request.method} ${url}`, status: MSG.notFound });
   });

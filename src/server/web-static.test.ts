@@ -10,13 +10,16 @@ import { createTestApp } from './test/harness';
 const webDir = mkdtempSync(path.join(tmpdir(), 'linecrew-web-'));
 const script = `console.log(${JSON.stringify('x'.repeat(4000))});`;
 mkdirSync(path.join(webDir, 'assets'));
-writeFileSync(path.join(webDir, 'index.html'), '<!doctype html><title>Linecrew</title>');
+writeFileSync(path.join(webDir, 'index.html'), '<!doctype html><html><head><title>Linecrew</title></head><body></body></html>');
 writeFileSync(path.join(webDir, 'assets/app-1a2b3c.js'), script);
 writeFileSync(path.join(webDir, 'assets/app-1a2b3c.js.br'), brotliCompressSync(script));
 writeFileSync(path.join(webDir, 'assets/app-1a2b3c.js.gz'), gzipSync(script));
 // What vite-plugin-pwa adds (docs/product/field-mode.md §3): the service worker and the web manifest.
 writeFileSync(path.join(webDir, 'sw.js'), 'self.addEventListener("fetch", () => {});');
 writeFileSync(path.join(webDir, 'manifest.webmanifest'), JSON.stringify({ name: 'Linecrew', start_url: '/work' }));
+// The job page's own files, listed by the build (vite.config.ts pagePreloads(), decision 064).
+mkdirSync(path.join(webDir, '.vite'));
+writeFileSync(path.join(webDir, '.vite/page-preloads.json'), JSON.stringify({ '/job': { files: ['/assets/JobRoute-1a2b.js', '/assets/JobRoute-3c4d.css', '/assets/Table-5e6f.js'], map: ['/assets/TicketMap-7a8b.js'] } }));
 
 const t = await createTestApp();
 const app = await buildApp({ ...t.ctx, webDir, logger: false });
@@ -52,6 +55,34 @@ describe('the built web app', () => {
     const api = await app.inject({ url: '/api/v1/nothing-here' });
     expect(api.statusCode).toBe(404);
     expect(api.json().error).toEqual(expect.any(String));
+  });
+
+  it("writes the job page's own files into the HTML of /job (only there) for the early script, compressed and not kept like index.html", async () => {
+    const block =
+      '<script type="application/json" id="linecrew-preloads">{"files":["/assets/JobRoute-1a2b.js","/assets/JobRoute-3c4d.css","/assets/Table-5e6f.js"],"map":["/assets/TicketMap-7a8b.js"]}</script>';
+    const br = await app.inject({ url: '/job?id=5', headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    expect(br.statusCode).toBe(200);
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(br.headers['cache-control']).toBe('no-cache');
+    expect(br.headers['content-security-policy']).toContain("script-src 'self'");
+    const html = brotliDecompressSync(br.rawPayload).toString();
+    // First in the head: before the early script, which reads it as it runs.
+    expect(html).toContain(`<head>\n    ${block}<title>`);
+
+    const gz = await app.inject({ url: '/job?id=5', headers: { 'accept-encoding': 'gzip;q=1, br;q=0' } });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.rawPayload).toString()).toBe(html);
+    const plain = await app.inject({ url: '/job?id=5' });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(html);
+
+    for (const url of ['/work', '/login', '/jobs', '/job/other', '/']) {
+      const page = await app.inject({ url });
+      expect(page.statusCode).toBe(200);
+      expect(page.body).toContain('<title>Linecrew</title>');
+      expect(page.body).not.toContain('linecrew-preloads');
+    }
   });
 
   it('sends the service worker and the manifest as "ask again" (a release never leaves an old app shell behind), the manifest with its own type', async () => {

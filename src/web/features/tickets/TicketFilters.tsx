@@ -49,7 +49,12 @@ const FilterSelect = memo(function FilterSelect({
       searchable
       limit={100}
       w={{ base: '100%', xs: 140 }}
-      comboboxProps={{ withinPortal: true }}
+      // keepMounted: false, the dropdown mounted only while open. Mantine's Combobox keeps it
+      // mounted (hidden) by default, so each filter computed its hidden dropdown's position with
+      // floating-ui as the page was drawn and re-rendered itself synchronously with the result
+      // (flushSync): part of the job page's first paint (decision 064). aria-controls is set only
+      // while the list is open either way.
+      comboboxProps={{ withinPortal: true, keepMounted: false }}
     />
   );
 });

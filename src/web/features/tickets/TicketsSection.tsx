@@ -1,4 +1,4 @@
-import { lazy, Suspense, useCallback, useMemo, useState } from 'react';
+import { lazy, Suspense, useCallback, useDeferredValue, useMemo, useState } from 'react';
 import { Group, Paper, Stack, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { TICKET_STATUS } from '../../../shared/constants';
@@ -28,6 +28,9 @@ import { useTicketSelection } from './useTicketSelection';
 const TicketWindow = lazy(() => import('./window/TicketWindow').then((m) => ({ default: m.TicketWindow })));
 const CreateTaskModal = lazy(() => import('./CreateTaskModal').then((m) => ({ default: m.CreateTaskModal })));
 
+/** LoadState's spinner while the job, already here, is drawn (below). */
+const DRAWING = { isLoading: true, isError: false, error: null, refetch: () => {} };
+
 /**
  * The ticket part of the job page (docs/product/screens.md §5 Job detail): buttons, filters, the sortable ticket
  * table and the ticket window. It puts together what its hooks do: the rows (useTicketRows:
@@ -46,7 +49,13 @@ export default function TicketsSection({ jobId }: { jobId: number }) {
   // Table or Map (docs/product/map.md §1), remembered on this device; read at once, so a reload in Map
   // view never flashes the table first.
   const [view, onView] = useTicketView();
-  const job = jobQuery.data;
+  // The job's first arrival is drawn in a deferred render, which React time-slices: the query's
+  // update is a blocking one (useSyncExternalStore), and when the page's code came before the job
+  // (its chunks started by the early script, decision 064) the whole table or the first cards
+  // were drawn in one long task (phone TBT 1.1-1.2 s in some loads). Later changes of the job
+  // (edits, refetches) show at once, as before.
+  const arrived = useDeferredValue(jobQuery.data);
+  const job = arrived === undefined ? undefined : jobQuery.data;
   const tickets = useMemo(() => job?.tickets ?? [], [job]);
 
   const { rows, sort, onSort, filters, active, searchInput, search, onSearch } = useTicketRows(tickets, view, job?.evidence_photos_required ?? 1);
@@ -60,7 +69,8 @@ export default function TicketsSection({ jobId }: { jobId: number }) {
   useFirstPaintMark(job);
   const complete = useMemo(() => tickets.filter((t) => t.status === TICKET_STATUS.COMPLETE).length, [tickets]);
 
-  if (!job) return <LoadState query={jobQuery} loading="Loading tickets" failed="Could not load the tickets" />;
+  // Still "Loading tickets" while the deferred render of the first arrival is on its way.
+  if (!job) return <LoadState query={jobQuery.data ? DRAWING : jobQuery} loading="Loading tickets" failed="Could not load the tickets" />;
 
   const shown = rows.length;
   const searchBox = <TicketSearch value={searchInput} onChange={onSearch} phone={phone} />;

@@ -1,19 +1,7 @@
 import { useCallback, useState } from 'react';
+import { rememberedTicketView, TICKET_VIEW_KEY, type TicketView } from './rememberedView';
 
-/** How the job page shows its tickets (docs/product/map.md §1): as a table or on a map, remembered per device. */
-export type TicketView = 'table' | 'map';
-
-/** The localStorage key of that choice, kept as JSON ('"map"', as Mantine's useLocalStorage kept it before). */
-export const TICKET_VIEW_KEY = 'linecrew.tickets.view';
-
-/** The remembered view, read before the page renders (router.tsx usePrefetchJob preloads the map for it). */
-export function rememberedTicketView(): TicketView {
-  try {
-    return JSON.parse(localStorage.getItem(TICKET_VIEW_KEY) ?? 'null') === 'map' ? 'map' : 'table';
-  } catch {
-    return 'table';
-  }
-}
+export { rememberedTicketView, TICKET_VIEW_KEY, type TicketView };
 
 /**
  * The view and its setter, which remembers the choice. Read once, when the page mounts: Mantine's
