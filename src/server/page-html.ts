@@ -3,6 +3,7 @@ import path from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { PRELOADS_ID } from '../shared/constants';
+import { preferredEncoding } from './plugins/reply-cache';
 
 /** One page's HTML, compressed once at start the way the build compresses index.html. */
 export interface PageHtml {
@@ -57,21 +58,9 @@ export function pagesWithPreloads(webDir: string): Map<string, PageHtml> {
   return pages;
 }
 
-/** The encodings the request accepts (q > 0), lower-cased. */
-function accepted(header: string | string[] | undefined): Set<string> {
-  const out = new Set<string>();
-  for (const part of (Array.isArray(header) ? header.join(',') : (header ?? '')).split(',')) {
-    const [name, ...params] = part.trim().toLowerCase().split(';');
-    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-    if (name && !(q && Number(q.slice(2)) === 0)) out.add(name);
-  }
-  return out;
-}
-
 /** Sends a page's HTML as the static index.html is sent: br, else gzip, else plain; never kept (a release changes the files it names). */
 export function sendPageHtml(request: FastifyRequest, reply: FastifyReply, page: PageHtml) {
-  const encodings = accepted(request.headers['accept-encoding']);
-  const encoding = encodings.has('br') ? 'br' : encodings.has('gzip') ? 'gzip' : null;
+  const encoding = preferredEncoding(request.headers['accept-encoding']);
   reply.header('content-type', 'text/html; charset=utf-8').header('cache-control', 'no-cache').header('vary', 'accept-encoding');
   if (encoding) reply.header('content-encoding', encoding);
   return reply.send(encoding === 'br' ? page.br : encoding === 'gzip' ? page.gzip : page.plain);
