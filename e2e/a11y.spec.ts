@@ -1,5 +1,6 @@
 import { API, createJob, expect, login, test, unique, USERS } from './fixtures';
-import { scan } from './axe';
+import AxeBuilder from '@axe-core/playwright';
+import { scan, transitionsDone } from './axe';
 
 // The offline app: the service worker serves it without a network (playwright.config.ts blocks it elsewhere).
 test.use({ serviceWorkers: 'allow' });
@@ -180,6 +181,17 @@ for (const size of [
       await page.getByRole('dialog', { name: 'Discard this change?' }).getByRole('button', { name: 'Discard' }).click();
       await context.setOffline(false);
       expect(found, found.join('\n')).toEqual([]);
+    });
+
+    test('an open dialog adds no second banner landmark beside the app header', async ({ page }) => {
+      // Mantine draws a dialog's title bar as <header>, a banner landmark of its own unless the
+      // theme says otherwise (providers.tsx): a screen reader then listed two banners.
+      await login(page, USERS.admin);
+      await page.getByRole('button', { name: 'Create Job' }).click();
+      await expect(page.getByRole('dialog')).toBeVisible();
+      await transitionsDone(page);
+      const { violations } = await new AxeBuilder({ page }).withRules(['landmark-no-duplicate-banner', 'landmark-unique']).analyze();
+      expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
     });
 
     test('the dashboard, and its page for roles it is not for, have no WCAG A/AA violation', async ({ page }) => {

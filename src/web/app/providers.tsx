@@ -20,8 +20,8 @@ import { NotificationsHost } from './NotificationsHost';
  * states use shade 8 (5 : 1); filled colours too light for white text (green 8 is 3.4 : 1) get
  * dark text (autoContrast with a lower luminance threshold); the "light" variant's text is
  * darkened (green 9 on green 1 is 3.8 : 1); hints and secondary text ("dimmed", gray 6 =
- * 3.3 : 1) use gray 7; every modal's and drawer's close button has a name. Fixed here once,
- * not per screen.
+ * 3.3 : 1) use gray 7; every modal's and drawer's close button has a name, and their title bar
+ * is no second banner landmark. Fixed here once, not per screen.
  */
 const variantColorResolver: VariantColorsResolver = (input) => {
   const colors = defaultVariantColorsResolver(input);
@@ -45,6 +45,11 @@ const theme = createTheme({
     // notifications' lazy container shows one) — though first paint needs none.
     Modal: { defaultProps: { closeButtonProps: { 'aria-label': 'Close dialog' } } },
     Drawer: { defaultProps: { closeButtonProps: { 'aria-label': 'Close dialog' } } },
+    // A modal's or drawer's title bar is a <header> in Mantine, which outside a sectioning element
+    // is a banner landmark: a screen reader listed a second "banner" beside the app's own for every
+    // open dialog (axe best-practice landmark-no-duplicate-banner). A div has no landmark role.
+    ModalHeader: { defaultProps: { component: 'div' } },
+    DrawerHeader: { defaultProps: { component: 'div' } },
     DatePickerInput: { defaultProps: { clearButtonProps: { 'aria-label': 'Clear date' } } },
     Notification: { defaultProps: { closeButtonProps: { 'aria-label': 'Dismiss notification' } } },
   },
