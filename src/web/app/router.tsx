@@ -6,7 +6,7 @@ import { jobQuery } from '../api/job';
 import { isSignedIn, useSession } from '../api/session';
 import { installHistoryGuard } from '../components/useBlocker';
 import { preloadTicketMap } from '../components/map/loadTicketMap';
-import { rememberedTicketView } from '../features/tickets/ticketView';
+import { rememberedTicketView } from '../features/tickets/rememberedView';
 import { jobIdFrom } from './jobId';
 import { queryClient } from './providers';
 import { Layout } from './Layout';

@@ -5,7 +5,7 @@ import { TICKET_STATUS } from '../../../shared/constants';
 import { can } from '../../../shared/permissions';
 import { useSession } from '../../api/session';
 import { useJob } from '../../api/job';
-import { LoadState } from '../../components/LoadState';
+import { LoadState, type Loadable } from '../../components/LoadState';
 import { MapView } from '../../components/map/MapView';
 import { DocLegend } from './DocCircle';
 import { SpreadsheetSteps } from './spreadsheet/SpreadsheetSteps';
@@ -29,7 +29,7 @@ const TicketWindow = lazy(() => import('./window/TicketWindow').then((m) => ({ d
 const CreateTaskModal = lazy(() => import('./CreateTaskModal').then((m) => ({ default: m.CreateTaskModal })));
 
 /** LoadState's spinner while the job, already here, is drawn (below). */
-const DRAWING = { isLoading: true, isError: false, error: null, refetch: () => {} };
+const DRAWING: Loadable = { isLoading: true, isError: false, error: null, refetch: () => {} };
 
 /**
  * The ticket part of the job page (docs/product/screens.md §5 Job detail): buttons, filters, the sortable ticket

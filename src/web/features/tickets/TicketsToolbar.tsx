@@ -4,7 +4,7 @@ import { Badge, Button, Group, Title, Tooltip, VisuallyHidden } from '@mantine/c
 import { IconArrowLeft, IconListCheck, IconPlus } from '@tabler/icons-react';
 import { ChoiceButtons } from '../../components/ChoiceButtons';
 import { SpreadsheetButton } from './spreadsheet/SpreadsheetButton';
-import type { TicketView } from './ticketView';
+import type { TicketView } from './rememberedView';
 
 const VIEWS: readonly { value: TicketView; label: string }[] = [
   { value: 'table', label: 'Table' },

@@ -1,8 +1,6 @@
 import { useCallback, useState } from 'react';
 import { rememberedTicketView, TICKET_VIEW_KEY, type TicketView } from './rememberedView';
 
-export { rememberedTicketView, TICKET_VIEW_KEY, type TicketView };
-
 /**
  * The view and its setter, which remembers the choice. Read once, when the page mounts: Mantine's
  * useLocalStorage read and parsed the stored value on every render of the ticket section (each

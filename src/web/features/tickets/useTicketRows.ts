@@ -7,7 +7,7 @@ import { companyDay } from '../../api/session';
 import { searchWords, ticketMatches } from '../../../shared/ticket-search';
 import type { TicketRow } from '../../../shared/tickets.schemas';
 import { useRowsMeasure } from './timingMarks';
-import type { TicketView } from './ticketView';
+import type { TicketView } from './rememberedView';
 
 export const ALL = 'All';
 /** Sort keys made per slice of idle time: ~1 ms of work on a phone. */
