@@ -13,6 +13,9 @@
  *            --waterfall --profile FILE  and that load's CPU profile (.cpuprofile) written to FILE
  *            --waterfall --trace FILE    or its Chromium performance trace (DevTools' Performance
  *                         panel; `npx tsx bench/trace-summary.ts FILE` sums its main thread)
+ *            --marks N    instead of the figure's runs: N untraced cold loads, each printing the
+ *                         page's marks, when the job's reply and the last script arrived
+ *                         (Resource Timing responseEnd): the phases of a load as the figure sees it
  *            --cpu N      instead of the figure's runs: N traced cold loads, each printing when the
  *                         table's mark came and the page's main-thread CPU time (trace `tdur`)
  *                         before it — the page's own work, which a loaded machine stretches less
@@ -72,6 +75,32 @@ async function waterfall(origin: string, url: string, token: string, profile?: s
   }
 }
 
+/** One untraced cold load (as the figure's): every mark, the job's reply and the last script's end. */
+async function marksLoad(origin: string, url: string, token: string) {
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  try {
+    const context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
+    await context.addCookies([{ name: SESSION_COOKIE, value: token, url: origin, sameSite: 'Strict' }]);
+    const page = await context.newPage();
+    await page.goto(`${origin}${url}`, { waitUntil: 'commit' });
+    await page.waitForFunction(() => performance.getEntriesByName('tickets-table-visible', 'mark').length > 0, null, { timeout: 60_000 });
+    return await page.evaluate(() => {
+      const res = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
+      const before = performance.getEntriesByName('tickets-table-visible', 'mark')[0].startTime;
+      const job = res.find((r) => /\/api\/v1\/jobs\/\d+$/.test(r.name));
+      const scripts = res.filter((r) => r.name.endsWith('.js') && r.startTime < before);
+      const out: Record<string, number> = {};
+      if (job) out['job reply start'] = job.responseStart;
+      if (job) out['job reply end'] = job.responseEnd;
+      out['last script end'] = Math.max(...scripts.map((r) => r.responseEnd));
+      for (const m of performance.getEntriesByType('mark')) out[m.name] = m.startTime;
+      return Object.fromEntries(Object.entries(out).map(([k, v]) => [k, Math.round(v)]).sort((a, b) => (a[1] as number) - (b[1] as number)));
+    });
+  } finally {
+    await browser.close();
+  }
+}
+
 /** One traced cold load (as the figure's: 1366 × 900, fresh context): the mark and the CPU before it. */
 async function cpuLoad(origin: string, url: string, token: string) {
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
@@ -97,6 +126,13 @@ async function main() {
   log(`load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}; copying the bench data…`);
   await withBenchServer(t, { port: PORT }, async ({ origin, login }) => {
     const token = await login(m.adminEmail);
+    if (args.marks) {
+      for (let i = 0; i < Number(args.marks); i++) {
+        const r = await marksLoad(origin, `/job?id=${m.bigJobId}`, token);
+        log(`load ${i + 1} (load average ${os.loadavg()[0].toFixed(2)}): ${Object.entries(r).map(([k, v]) => `${k} ${v}`).join(' · ')}`);
+      }
+      return;
+    }
     if (args.cpu) {
       const loads = [];
       for (let i = 0; i < Number(args.cpu); i++) {

@@ -320,23 +320,6 @@ async function phase1(t: Target, m: Manifest): Promise<Phase1> {
         notes.push(`${name}: bare SQL replay failed: ${(e as Error).message.split('\n')[0]}`);
       }
     };
-    for (const [name, url, before] of [
-      ['GET /api/v1/jobs', '/api/v1/jobs'],
-      ['GET /api/v1/jobs/{big job}', `/api/v1/jobs/${m.bigJobId}`],
-      // The statements of a rebuild after one ticket changed (replayed, they read the same rows).
-      [COLD_ROUTE, `/api/v1/jobs/${m.bigJobId}`, () => touchTicketOf(m.bigJobId)],
-      [PRODUCTION_ROUTE, `/api/v1/jobs/${m.bigJobId}/production`],
-    ] as const) {
-      await inject('GET', url);
-      await before?.();
-      const { result, statements: st } = await capture(() => inject('GET', url), database.db);
-      if (result.statusCode !== 200) {
-        notes.push(`${name}: ${result.statusCode} in process: no bare SQL figure`);
-        sql[name] = null;
-        continue;
-      }
-      await sqlTime(name, Array.from({ length: CONNECTIONS }, () => st), false);
-    }
 
     // PUT /tickets/: one ticket per connection; each save captured, then the ticket put back as
     // it was (version, description) so that replays and the load test meet the same state.
@@ -433,6 +416,30 @@ async function phase1(t: Target, m: Manifest): Promise<Phase1> {
       history = { ...(await measureSaveHistory(ctx, inject, m, QUICK ? 6 : 12)), importEntriesMs: null, importTickets: null, importMs: null };
     } catch (e) {
       notes.push(`history: ${(e as Error).message}`);
+    }
+
+    // The bare SQL of the read routes, replayed last in this phase: after every write above (the
+    // PUT replays' rolled-back saves, the invoice billed and undone, the history's saves), which
+    // leave the big job's ticket rows in new versions on other pages (and, on PGlite, which never
+    // vacuums, their dead versions in place). The load tests of phase 2 read the database in that
+    // state, so the route and its bare SQL must both meet it: replayed before those writes, the job
+    // page's route ÷ SQL compared two states of the database, not the route's own cost.
+    for (const [name, url, before] of [
+      ['GET /api/v1/jobs', '/api/v1/jobs'],
+      ['GET /api/v1/jobs/{big job}', `/api/v1/jobs/${m.bigJobId}`],
+      // The statements of a rebuild after one ticket changed (replayed, they read the same rows).
+      [COLD_ROUTE, `/api/v1/jobs/${m.bigJobId}`, () => touchTicketOf(m.bigJobId)],
+      [PRODUCTION_ROUTE, `/api/v1/jobs/${m.bigJobId}/production`],
+    ] as const) {
+      await inject('GET', url);
+      await before?.();
+      const { result, statements: st } = await capture(() => inject('GET', url), database.db);
+      if (result.statusCode !== 200) {
+        notes.push(`${name}: ${result.statusCode} in process: no bare SQL figure`);
+        sql[name] = null;
+        continue;
+      }
+      await sqlTime(name, Array.from({ length: CONNECTIONS }, () => st), false);
     }
 
     // exceljs reading the same workbook alone (what the import can at best approach).
@@ -889,23 +896,6 @@ async function benchLarge(): Promise<LargeFigures> {
           notes.push(`exports: ${(e as Error).message}`);
         }
       }
-      if (!only || only.has('invoice')) {
-        log('large, in process: an invoice of ~5,000 lines of the big job');
-        try {
-          files.invoice = await measureInvoice({
-            db: database.db,
-            inject: (method, url, payload) =>
-              app.inject({ method, url, headers: { authorization: `Bearer ${tokens.admin}` }, ...(payload ? { payload: payload as object } : {}) }),
-            companyId: m.companyId,
-            jobId: m.bigJobId,
-            targetLines: 5000,
-            runs: 3,
-            timeBudgetMs: 180_000,
-          });
-        } catch (e) {
-          notes.push(`invoice: ${(e as Error).message}`);
-        }
-      }
     } finally {
       await app.close();
       await database.close();
@@ -937,8 +927,37 @@ async function benchLarge(): Promise<LargeFigures> {
   } finally {
     rss.stop();
     await server.stop();
-    await dropRun(t).catch(() => {});
   }
+  // The invoice last, in process again: it writes to the big job (1,250 tickets billed, then put
+  // back, three times), which leaves their rows in new versions on other pages. Measured before
+  // the load tests, it made the job page and production read other pages than their bare SQL had
+  // (replayed above, before it): route ÷ SQL ×2.2–×2.6 against ×1.1–×1.35 with both on one state.
+  if (!only || only.has('invoice')) {
+    const database = await openDatabase({ databaseUrl: t.runUrl });
+    const app = await buildApp({ db: database.db, config, mail: createMailer({ outboxDir: path.join(t.runDir, 'outbox'), from: config.mailFrom }), storage: await createStorage(config), logger: false });
+    await app.ready();
+    try {
+      const login = await app.inject({ method: 'POST', url: '/api/v1/crew/login', payload: { email: m.adminEmail, password: BENCH_PASSWORD } });
+      if (login.statusCode !== 200) throw new Error(`sign-in of ${m.adminEmail}: ${login.statusCode}`);
+      const token = login.json().token as string;
+      log('large, in process: an invoice of ~5,000 lines of the big job');
+      files.invoice = await measureInvoice({
+        db: database.db,
+        inject: (method, url, payload) => app.inject({ method, url, headers: { authorization: `Bearer ${token}` }, ...(payload ? { payload: payload as object } : {}) }),
+        companyId: m.companyId,
+        jobId: m.bigJobId,
+        targetLines: 5000,
+        runs: 3,
+        timeBudgetMs: 180_000,
+      });
+    } catch (e) {
+      notes.push(`invoice: ${(e as Error).message}`);
+    } finally {
+      await app.close();
+      await database.close();
+    }
+  }
+  await dropRun(t).catch(() => {});
   return { manifest: m, files, foreman: fm, load, bytes, alone, rssMB, notes };
 }
 
