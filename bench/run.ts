@@ -904,60 +904,64 @@ async function benchLarge(): Promise<LargeFigures> {
   // The real server: 10 clients per route, peak RSS sampled throughout.
   const load: Record<string, LoadFigures | null> = {};
   let rssMB: number | null = null;
-  const server = await startServer({ env: serverEnv(t), port: PORT, timeoutMs: 120_000 });
-  const rss = rssSampler(server.pid, 100);
+  // The run's copy of the data (2.3 GB) is dropped whatever happens below.
   try {
-    await server.ready;
-    const tokenOf = async (email: string) => {
-      const r = await http(server.origin, 'POST', '/api/v1/crew/login', undefined, { email, password: BENCH_PASSWORD });
-      if (r.status !== 200) throw new Error(`sign-in of ${email} on the server: ${r.status}`);
-      return r.json.token as string;
-    };
-    const tokens = { admin: await tokenOf(m.adminEmail), foreman: await tokenOf(fm.email) };
-    rss.reset();
-    for (const r of routes) {
-      if (skip.has(r.name) || alone[r.name] !== undefined) {
-        load[r.name] = null;
-        continue;
-      }
-      log(`large, load: ${r.name}`);
-      load[r.name] = withSql(await loadTest(server.origin, { method: 'GET', path: r.url, token: tokens[r.as] }), sqlOf[r.name]);
-    }
-    rssMB = Math.max(rss.peak(), memoryOf(server.pid)?.hwmMB ?? 0);
-  } finally {
-    rss.stop();
-    await server.stop();
-  }
-  // The invoice last, in process again: it writes to the big job (1,250 tickets billed, then put
-  // back, three times), which leaves their rows in new versions on other pages. Measured before
-  // the load tests, it made the job page and production read other pages than their bare SQL had
-  // (replayed above, before it): route ÷ SQL ×2.2–×2.6 against ×1.1–×1.35 with both on one state.
-  if (!only || only.has('invoice')) {
-    const database = await openDatabase({ databaseUrl: t.runUrl });
-    const app = await buildApp({ db: database.db, config, mail: createMailer({ outboxDir: path.join(t.runDir, 'outbox'), from: config.mailFrom }), storage: await createStorage(config), logger: false });
-    await app.ready();
+    const server = await startServer({ env: serverEnv(t), port: PORT, timeoutMs: 120_000 });
+    const rss = rssSampler(server.pid, 100);
     try {
-      const login = await app.inject({ method: 'POST', url: '/api/v1/crew/login', payload: { email: m.adminEmail, password: BENCH_PASSWORD } });
-      if (login.statusCode !== 200) throw new Error(`sign-in of ${m.adminEmail}: ${login.statusCode}`);
-      const token = login.json().token as string;
-      log('large, in process: an invoice of ~5,000 lines of the big job');
-      files.invoice = await measureInvoice({
-        db: database.db,
-        inject: (method, url, payload) => app.inject({ method, url, headers: { authorization: `Bearer ${token}` }, ...(payload ? { payload: payload as object } : {}) }),
-        companyId: m.companyId,
-        jobId: m.bigJobId,
-        targetLines: 5000,
-        runs: 3,
-        timeBudgetMs: 180_000,
-      });
-    } catch (e) {
-      notes.push(`invoice: ${(e as Error).message}`);
+      await server.ready;
+      const tokenOf = async (email: string) => {
+        const r = await http(server.origin, 'POST', '/api/v1/crew/login', undefined, { email, password: BENCH_PASSWORD });
+        if (r.status !== 200) throw new Error(`sign-in of ${email} on the server: ${r.status}`);
+        return r.json.token as string;
+      };
+      const tokens = { admin: await tokenOf(m.adminEmail), foreman: await tokenOf(fm.email) };
+      rss.reset();
+      for (const r of routes) {
+        if (skip.has(r.name) || alone[r.name] !== undefined) {
+          load[r.name] = null;
+          continue;
+        }
+        log(`large, load: ${r.name}`);
+        load[r.name] = withSql(await loadTest(server.origin, { method: 'GET', path: r.url, token: tokens[r.as] }), sqlOf[r.name]);
+      }
+      rssMB = Math.max(rss.peak(), memoryOf(server.pid)?.hwmMB ?? 0);
     } finally {
-      await app.close();
-      await database.close();
+      rss.stop();
+      await server.stop();
     }
+    // The invoice last, in process again: it writes to the big job (1,250 tickets billed, then put
+    // back, three times), which leaves their rows in new versions on other pages. Measured before
+    // the load tests, it made the job page and production read other pages than their bare SQL had
+    // (replayed above, before it): route ÷ SQL ×2.2–×2.6 against ×1.1–×1.35 with both on one state.
+    if (!only || only.has('invoice')) {
+      const database = await openDatabase({ databaseUrl: t.runUrl });
+      const app = await buildApp({ db: database.db, config, mail: createMailer({ outboxDir: path.join(t.runDir, 'outbox'), from: config.mailFrom }), storage: await createStorage(config), logger: false });
+      await app.ready();
+      try {
+        const login = await app.inject({ method: 'POST', url: '/api/v1/crew/login', payload: { email: m.adminEmail, password: BENCH_PASSWORD } });
+        if (login.statusCode !== 200) throw new Error(`sign-in of ${m.adminEmail}: ${login.statusCode}`);
+        const token = login.json().token as string;
+        log('large, in process: an invoice of ~5,000 lines of the big job');
+        files.invoice = await measureInvoice({
+          db: database.db,
+          inject: (method, url, payload) => app.inject({ method, url, headers: { authorization: `Bearer ${token}` }, ...(payload ? { payload: payload as object } : {}) }),
+          companyId: m.companyId,
+          jobId: m.bigJobId,
+          targetLines: 5000,
+          runs: 3,
+          timeBudgetMs: 180_000,
+        });
+      } catch (e) {
+        notes.push(`invoice: ${(e as Error).message}`);
+      } finally {
+        await app.close();
+        await database.close();
+      }
+    }
+  } finally {
+    await dropRun(t).catch(() => {});
   }
-  await dropRun(t).catch(() => {});
   return { manifest: m, files, foreman: fm, load, bytes, alone, rssMB, notes };
 }
 
