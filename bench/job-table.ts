@@ -24,7 +24,7 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium } from '@playwright/test';
+import { chromium, type BrowserContext, type Page } from '@playwright/test';
 import { CHROMIUM_ARGS } from '../playwright.config';
 import { SESSION_COOKIE } from '../src/shared/constants';
 import { measureBrowser } from './lib/browser';
@@ -37,23 +37,34 @@ const RUNS = Number(args.runs ?? 5);
 const PORT = args.port === undefined ? undefined : Number(args.port);
 const log = (m: string) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${m}`);
 
-/** One cold desktop load (as the figure's runs: 1366 × 900, fresh context): its requests and marks. */
-async function waterfall(origin: string, url: string, token: string, profile?: string, trace?: string) {
+/** A fresh browser with one signed-in page, as the figure's runs open it (1366 × 900, fresh context), for fn; closed after. */
+async function withColdPage<T>(origin: string, token: string, fn: (page: Page, context: BrowserContext) => Promise<T>): Promise<T> {
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
   try {
     const context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
     await context.addCookies([{ name: SESSION_COOKIE, value: token, url: origin, sameSite: 'Strict' }]);
-    const page = await context.newPage();
+    return await fn(await context.newPage(), context);
+  } finally {
+    await browser.close();
+  }
+}
+
+/** Opens the page and waits for the table's mark. */
+async function loadToMark(page: Page, origin: string, url: string) {
+  await page.goto(`${origin}${url}`, { waitUntil: 'commit' });
+  await page.waitForFunction(() => performance.getEntriesByName('tickets-table-visible', 'mark').length > 0, null, { timeout: 60_000 });
+}
+
+/** One cold desktop load (as the figure's runs: 1366 × 900, fresh context): its requests and marks. */
+async function waterfall(origin: string, url: string, token: string, profile?: string, trace?: string) {
+  await withColdPage(origin, token, async (page, context) => {
     const cdp = profile || trace ? await context.newCDPSession(page) : null;
     if (cdp && profile) {
       await cdp.send('Profiler.enable');
       await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
       await cdp.send('Profiler.start');
     }
-    const load = async () => {
-      await page.goto(`${origin}${url}`, { waitUntil: 'commit' });
-      await page.waitForFunction(() => performance.getEntriesByName('tickets-table-visible', 'mark').length > 0, null, { timeout: 60_000 });
-    };
+    const load = () => loadToMark(page, origin, url);
     if (cdp && trace) log(`trace: ${trace} (${await recordTrace(cdp, trace, load)} events)`);
     else await load();
     if (cdp && profile) writeFileSync(profile, JSON.stringify((await cdp.send('Profiler.stop')).profile));
@@ -70,21 +81,14 @@ async function waterfall(origin: string, url: string, token: string, profile?: s
     for (const r of resources.sort((a, b) => a.start - b.start))
       console.log(`  ${String(r.start).padStart(5)} → ${String(r.sent).padStart(5)} → ${String(r.end).padStart(5)} ms  ${String(r.bytes).padStart(8)} B  ${r.name}`);
     log(`${resources.length} requests; marks: ${marks.join(', ')}`);
-  } finally {
-    await browser.close();
-  }
+  });
 }
 
 /** One untraced cold load (as the figure's): every mark, the job's reply and the last script's end. */
 async function marksLoad(origin: string, url: string, token: string) {
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
-  try {
-    const context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
-    await context.addCookies([{ name: SESSION_COOKIE, value: token, url: origin, sameSite: 'Strict' }]);
-    const page = await context.newPage();
-    await page.goto(`${origin}${url}`, { waitUntil: 'commit' });
-    await page.waitForFunction(() => performance.getEntriesByName('tickets-table-visible', 'mark').length > 0, null, { timeout: 60_000 });
-    return await page.evaluate(() => {
+  return withColdPage(origin, token, async (page) => {
+    await loadToMark(page, origin, url);
+    return page.evaluate(() => {
       const res = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
       const before = performance.getEntriesByName('tickets-table-visible', 'mark')[0].startTime;
       const job = res.find((r) => /\/api\/v1\/jobs\/\d+$/.test(r.name));
@@ -96,27 +100,18 @@ async function marksLoad(origin: string, url: string, token: string) {
       for (const m of performance.getEntriesByType('mark')) out[m.name] = m.startTime;
       return Object.fromEntries(Object.entries(out).map(([k, v]) => [k, Math.round(v)]).sort((a, b) => (a[1] as number) - (b[1] as number)));
     });
-  } finally {
-    await browser.close();
-  }
+  });
 }
 
 /** One traced cold load (as the figure's: 1366 × 900, fresh context): the mark and the CPU before it. */
 async function cpuLoad(origin: string, url: string, token: string) {
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
   const file = path.join(os.tmpdir(), `job-table-${process.pid}.trace.json`);
   try {
-    const context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
-    await context.addCookies([{ name: SESSION_COOKIE, value: token, url: origin, sameSite: 'Strict' }]);
-    const page = await context.newPage();
-    const cdp = await context.newCDPSession(page);
-    await recordTrace(cdp, file, async () => {
-      await page.goto(`${origin}${url}`, { waitUntil: 'commit' });
-      await page.waitForFunction(() => performance.getEntriesByName('tickets-table-visible', 'mark').length > 0, null, { timeout: 60_000 });
+    return await withColdPage(origin, token, async (page, context) => {
+      await recordTrace(await context.newCDPSession(page), file, () => loadToMark(page, origin, url));
+      return mainThreadBefore(file, 'tickets-table-visible');
     });
-    return mainThreadBefore(file, 'tickets-table-visible');
   } finally {
-    await browser.close();
     rmSync(file, { force: true });
   }
 }

@@ -36,13 +36,9 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { and, asc, eq, sql as sqlText } from 'drizzle-orm';
 import { buildApp } from '../src/server/app';
-import { loadConfig } from '../src/server/config';
-import type { AppContext } from '../src/server/context';
 import { openDatabase, queryStats } from '../src/server/db/client';
 import { tickets, units, users } from '../src/server/db/schema/index';
-import { createMailer } from '../src/server/mail/mailer';
 import { hashPassword } from '../src/server/modules/auth/passwords';
-import { createStorage } from '../src/server/storage/create';
 import { ROOT, memoryOf, rssSampler, startServer, type ServerProcess } from '../src/server/test/server-process';
 import { buildExportCsv, exportProblems } from '../src/shared/export';
 import type { Job } from '../src/shared/jobs.schemas';
@@ -58,7 +54,6 @@ import { CPU_SLOWDOWN, measureVitals, type VitalsFigures } from './lib/vitals';
 import {
   BENCH_FOREMAN,
   BENCH_PASSWORD,
-  JWT_SECRET,
   benchTarget,
   dropRun,
   http,
@@ -797,9 +792,7 @@ async function benchLarge(): Promise<LargeFigures> {
   const notes: string[] = [];
   log('large: a fresh copy of the data');
   await prepareRun(t);
-  const config = loadConfig({ NODE_ENV: 'production', DATA_DIR: t.runDir, DATABASE_URL: t.runUrl ?? '', JWT_SECRET, LOG_LEVEL: 'error' });
-  const database = await openDatabase({ databaseUrl: t.runUrl });
-  await database.migrate();
+  const { database, ctx } = await openRunInProcess(t);
   await database.db.execute(sqlText`ANALYZE`);
   // The foreman of §3's row: the one whose open tickets are nearest 2,000.
   const [fm] = (
@@ -828,7 +821,6 @@ async function benchLarge(): Promise<LargeFigures> {
   const alone: Record<string, number> = {};
   const files: LargeJobFiles = { xlsxAllMs: null, xlsxUnitsMs: null, geojsonMs: null, invoice: null };
   {
-    const ctx: AppContext = { db: database.db, config, mail: createMailer({ outboxDir: path.join(t.runDir, 'outbox'), from: config.mailFrom }), storage: await createStorage(config) };
     const app = await buildApp({ ...ctx, logger: false });
     await app.ready();
     try {
@@ -935,8 +927,8 @@ async function benchLarge(): Promise<LargeFigures> {
     // the load tests, it made the job page and production read other pages than their bare SQL had
     // (replayed above, before it): route ÷ SQL ×2.2–×2.6 against ×1.1–×1.35 with both on one state.
     if (!only || only.has('invoice')) {
-      const database = await openDatabase({ databaseUrl: t.runUrl });
-      const app = await buildApp({ db: database.db, config, mail: createMailer({ outboxDir: path.join(t.runDir, 'outbox'), from: config.mailFrom }), storage: await createStorage(config), logger: false });
+      const { database, ctx } = await openRunInProcess(t);
+      const app = await buildApp({ ...ctx, logger: false });
       await app.ready();
       try {
         const login = await app.inject({ method: 'POST', url: '/api/v1/crew/login', payload: { email: m.adminEmail, password: BENCH_PASSWORD } });
