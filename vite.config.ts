@@ -6,6 +6,7 @@ import { buildSync } from 'esbuild';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { VitePWA } from 'vite-plugin-pwa';
+import { PAGE_PRELOADS_FILE, type PagePreloads } from './src/shared/page-preloads';
 
 /**
  * Writes a .br and a .gz beside every text asset of the build, compressed once at build time at
@@ -150,7 +151,8 @@ function pagePreloads(): Plugin {
       const files = lazyFiles(bundle, '/src/web/app/JobRoute.tsx');
       const page = new Set(files);
       const map = lazyFiles(bundle, '/src/web/components/map/TicketMap.tsx').filter((f) => !page.has(f));
-      this.emitFile({ type: 'asset', fileName: '.vite/page-preloads.json', source: JSON.stringify({ '/job': { files, map } }, null, 1) });
+      const lists: Record<string, PagePreloads> = { '/job': { files, map } };
+      this.emitFile({ type: 'asset', fileName: PAGE_PRELOADS_FILE, source: JSON.stringify(lists, null, 1) });
     },
   };
 }

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { PRELOADS_ID } from '../shared/constants';
+import { PAGE_PRELOADS_FILE, PRELOADS_ID, type PagePreloads } from '../shared/page-preloads';
 import { preferredEncoding } from './plugins/reply-cache';
 
 /** One page's HTML, compressed once at start the way the build compresses index.html. */
@@ -10,15 +10,6 @@ export interface PageHtml {
   plain: Buffer;
   br: Buffer;
   gzip: Buffer;
-}
-
-/** Where the build lists each lazy page's files (vite.config.ts `pagePreloads()`). */
-export const PAGE_PRELOADS_FILE = '.vite/page-preloads.json';
-
-/** What the build lists for a page (vite.config.ts `pagePreloads()`): its own files, and the map's. */
-export interface PagePreloads {
-  files: string[];
-  map: string[];
 }
 
 /**

@@ -28,6 +28,15 @@ afterAll(async () => {
   rmSync(webDir, { recursive: true, force: true });
 });
 
+/** `url` asked for as gzip (by `acceptGzip`) and with no encoding: each reply's encoding checked, their bodies decoded. */
+async function gzipAndPlain(url: string, acceptGzip: string): Promise<[string, string]> {
+  const gz = await app.inject({ url, headers: { 'accept-encoding': acceptGzip } });
+  expect(gz.headers['content-encoding']).toBe('gzip');
+  const plain = await app.inject({ url });
+  expect(plain.headers['content-encoding']).toBeUndefined();
+  return [gunzipSync(gz.rawPayload).toString(), plain.body];
+}
+
 describe('the built web app', () => {
   it('sends an asset precompressed (br, else gzip, else plain) and lets browsers keep it', async () => {
     const br = await app.inject({ url: '/assets/app-1a2b3c.js', headers: { 'accept-encoding': 'gzip, deflate, br' } });
@@ -36,13 +45,7 @@ describe('the built web app', () => {
     expect(brotliDecompressSync(br.rawPayload).toString()).toBe(script);
     expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
 
-    const gz = await app.inject({ url: '/assets/app-1a2b3c.js', headers: { 'accept-encoding': 'gzip' } });
-    expect(gz.headers['content-encoding']).toBe('gzip');
-    expect(gunzipSync(gz.rawPayload).toString()).toBe(script);
-
-    const plain = await app.inject({ url: '/assets/app-1a2b3c.js' });
-    expect(plain.headers['content-encoding']).toBeUndefined();
-    expect(plain.body).toBe(script);
+    expect(await gzipAndPlain('/assets/app-1a2b3c.js', 'gzip')).toEqual([script, script]);
   });
 
   it('answers page paths with index.html (not kept), and a missing asset or API path with a JSON 404', async () => {
@@ -70,12 +73,7 @@ describe('the built web app', () => {
     // First in the head: before the early script, which reads it as it runs.
     expect(html).toContain(`<head>\n    ${block}<title>`);
 
-    const gz = await app.inject({ url: '/job?id=5', headers: { 'accept-encoding': 'gzip;q=1, br;q=0' } });
-    expect(gz.headers['content-encoding']).toBe('gzip');
-    expect(gunzipSync(gz.rawPayload).toString()).toBe(html);
-    const plain = await app.inject({ url: '/job?id=5' });
-    expect(plain.headers['content-encoding']).toBeUndefined();
-    expect(plain.body).toBe(html);
+    expect(await gzipAndPlain('/job?id=5', 'gzip;q=1, br;q=0')).toEqual([html, html]);
 
     for (const url of ['/work', '/login', '/jobs', '/job/other', '/']) {
       const page = await app.inject({ url });

@@ -72,12 +72,6 @@ export const SESSION_COOKIE = 'linecrew_token';
  * case: Node gives header names that way.
  */
 export const CSRF_HEADER = 'x-linecrew-csrf';
-
-/**
- * The id of the data block the server writes into the HTML of a page whose chunks it lists
- * (src/server/page-html.ts, decision 064), read by the early script (src/web/early.ts).
- */
-export const PRELOADS_ID = 'linecrew-preloads';
 export const API_PREFIX = '/api/v1';
 /**
  * A client's name for one change (docs/product/field-mode.md §6 "replays apply once"): a state-changing call sent

@@ -9,7 +9,7 @@
 import { startEarlyJob } from './api/earlyJob';
 import { jobIdFrom } from './app/jobId';
 import { rememberedTicketView } from './features/tickets/rememberedView';
-import { PRELOADS_ID } from '../shared/constants';
+import { PRELOADS_ID, type PagePreloads } from '../shared/page-preloads';
 
 /** `<link rel=modulepreload>` for each chunk (a stylesheet: `preload as=style`), as Vite's own preloads: the app's import() then finds them. */
 function preload(files: string[]) {
@@ -33,7 +33,7 @@ if (window.location.pathname === '/job') {
     // already): the router's prefetch asks for them then, as before.
     const block = document.getElementById(PRELOADS_ID);
     if (block?.textContent) {
-      const { files, map } = JSON.parse(block.textContent) as { files: string[]; map: string[] };
+      const { files, map } = JSON.parse(block.textContent) as PagePreloads;
       // The map first, as the router does: asked after the page's ~45 files, it arrived after the job.
       preload(rememberedTicketView() === 'map' ? [...map, ...files] : files);
     }
