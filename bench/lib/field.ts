@@ -215,7 +215,7 @@ export async function measureField(opts: {
   /** Reads the tickets back (the foreman can too; any role that reads them will do). */
   checkToken: string;
   visits: number;
-  /** false: no photo (bench/field-sync.ts times the sync alone). */
+  /** false: no photo (bench/investigations/field-sync.ts times the sync alone). */
   photo?: boolean;
   syncRuns: number;
   timeBudgetMs: number;

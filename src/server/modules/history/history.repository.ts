@@ -2,7 +2,7 @@ import { and, desc, eq, lt, sql, type SQL } from 'drizzle-orm';
 import { rowsOf, type DbOrTx } from '../../db/client';
 import { history, users } from '../../db/schema/index';
 
-/** The only SQL of the history table (docs/decisions/044-hist-history.md). */
+/** The only SQL of the history table (docs/decisions/044-history-recorded-with-each-change.md). */
 
 export type HistoryInsert = typeof history.$inferInsert;
 

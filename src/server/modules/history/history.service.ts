@@ -4,7 +4,7 @@ import { isoInstant } from '../../db/sql';
 import * as repo from './history.repository';
 
 /**
- * The recorder of every change (docs/product/records.md §1, docs/decisions/044-hist-history.md). Each service
+ * The recorder of every change (docs/product/records.md §1, docs/decisions/044-history-recorded-with-each-change.md). Each service
  * that writes a job, a ticket, a crew member or an invoice calls it inside its own transaction
  * with its record before and after, as a flat "view" keyed by the API's field names; the diff
  * here turns them into entries. A change rolled back takes its entries with it.

@@ -11,7 +11,7 @@ import { ticketView } from './ticket-history.service';
 import { loadTicket } from './ticket-reads.repository';
 
 /**
- * A ticket save's history (docs/product/records.md §1, docs/decisions/051-i30-history-from-what-the-save-holds.md):
+ * A ticket save's history (docs/product/records.md §1, docs/decisions/051-history-from-what-the-save-holds.md):
  * recorded from what the save already holds — the row it locked, the lists it compared — not from
  * a second read of the whole ticket (issue 30: recording costs ≤ 20 % of the save), and the same
  * entries as a diff of the whole ticket before and after.

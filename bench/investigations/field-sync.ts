@@ -2,15 +2,16 @@
  * The field-mode sync figure alone (bench/lib/field.ts, "50 notes queued offline, synced"), on a
  * fresh copy of the bench data, against the built app (dist/web: run `npx vite build` first):
  *
- *   npx tsx bench/field-sync.ts [--db pglite|postgres] [--runs 3] [--port 4331]
+ *   npx tsx bench/investigations/field-sync.ts [--db pglite|postgres] [--runs 3] [--port 4331]
  *
  * Same method as `npm run bench`'s row (measureField with no repeat visits and no photo: a first
- * visit, then the sync runs). Run it under `flock /work/bench.lock` on a shared machine.
+ * visit, then the sync runs). Run it under the bench lock
+ * when other measurements may run at once (bench/investigations/README.md).
  */
 import os from 'node:os';
-import { browserBenchData, giveForemanPassword, withBenchServer } from './lib/bench-server';
-import { BENCH_FOREMAN, type Kind } from './lib/common';
-import { measureField } from './lib/field';
+import { browserBenchData, giveForemanPassword, withBenchServer } from '../lib/bench-server';
+import { BENCH_FOREMAN, type Kind } from '../lib/common';
+import { measureField } from '../lib/field';
 
 const arg = (name: string) => {
   const i = process.argv.indexOf(`--${name}`);

@@ -3,22 +3,22 @@
  * statements, captured from one request in process, run again under EXPLAIN (ANALYZE, BUFFERS)
  * on a copy of the large data with this commit's migrations.
  *
- *   BENCH_DATABASE_URL=postgres://… npx tsx bench/explain-large.ts > /tmp/plans.txt
- *   … bench/explain-large.ts --db NAME [--only work,job]   on a copy of your own (kept: neither made
+ *   BENCH_DATABASE_URL=postgres://… npx tsx bench/investigations/explain-large.ts > plans.txt
+ *   … bench/investigations/explain-large.ts --db NAME [--only work,job]   on a copy of your own (kept: neither made
  *                                                         nor dropped here; migrated), some routes
  */
 import path from 'node:path';
 import pg from 'pg';
 import { and, eq, sql } from 'drizzle-orm';
-import { buildApp } from '../src/server/app';
-import { loadConfig } from '../src/server/config';
-import { openDatabase } from '../src/server/db/client';
-import { users } from '../src/server/db/schema/index';
-import { createMailer } from '../src/server/mail/mailer';
-import { hashPassword } from '../src/server/modules/auth/passwords';
-import { createStorage } from '../src/server/storage/create';
-import { BENCH_PASSWORD, JWT_SECRET, benchTarget, parseArgs, readManifest, withDatabase } from './lib/common';
-import { capture } from './lib/sql';
+import { buildApp } from '../../src/server/app';
+import { loadConfig } from '../../src/server/config';
+import { openDatabase } from '../../src/server/db/client';
+import { users } from '../../src/server/db/schema/index';
+import { createMailer } from '../../src/server/mail/mailer';
+import { hashPassword } from '../../src/server/modules/auth/passwords';
+import { createStorage } from '../../src/server/storage/create';
+import { BENCH_PASSWORD, JWT_SECRET, benchTarget, parseArgs, readManifest, withDatabase } from '../lib/common';
+import { capture } from '../lib/sql';
 
 const args = parseArgs(process.argv.slice(2));
 const OWN_DB = typeof args.db === 'string' ? args.db : undefined;

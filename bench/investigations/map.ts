@@ -1,25 +1,26 @@
 /**
- * `npx tsx bench/map.ts` — only the two map rows of `npm run bench` (issue 15), with the bench's
- * own method (bench/lib/map.ts) on its PGlite data: navigation → 'tickets-map-visible' and the
- * frame times while panning and zooming the big job's map.
+ * `npx tsx bench/investigations/map.ts` — only the two map rows of `npm run bench`
+ * (docs/product/map.md §1; budgets in docs/product/scale.md §3), with the bench's own method
+ * (bench/lib/map.ts) on its PGlite data: navigation → 'tickets-map-visible' and the frame times
+ * while panning and zooming the big job's map.
  *
- *   npx tsx bench/map.ts [--runs 5] [--port P] [--trace DIR]
+ *   npx tsx bench/investigations/map.ts [--runs 5] [--port P] [--trace DIR]
  *
  * The web app must be built (`npx vite build`): the server serves dist/web. `--trace DIR` also
  * writes a Chromium performance trace (CDP Tracing, DevTools' categories) of one cold load and of
  * one gesture run to DIR/map-load.json and DIR/map-gestures.json, for DevTools' Performance panel.
- * Measure through the shared lock: `flock /work/bench.lock npx tsx bench/map.ts`.
+ * Measure under the bench lock (bench/investigations/README.md).
  */
 import { mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium } from '@playwright/test';
-import { SESSION_COOKIE } from '../src/shared/constants';
-import { CHROMIUM_ARGS } from '../playwright.config';
-import { browserBenchData, withBenchServer } from './lib/bench-server';
-import { parseArgs } from './lib/common';
-import { MAP_VIEW, gestures, measureMap } from './lib/map';
-import { recordTrace } from './lib/trace';
+import { SESSION_COOKIE } from '../../src/shared/constants';
+import { CHROMIUM_ARGS } from '../../playwright.config';
+import { browserBenchData, withBenchServer } from '../lib/bench-server';
+import { parseArgs } from '../lib/common';
+import { MAP_VIEW, gestures, measureMap } from '../lib/map';
+import { recordTrace } from '../lib/trace';
 
 const args = parseArgs(process.argv.slice(2));
 const runs = Number(args.runs ?? 5);

@@ -1,6 +1,6 @@
 /**
- * `npx tsx bench/vitals-only.ts` (run it under `flock /work/bench.lock`): only the big job page's
- * three browser figures of `npm run bench`, by the same code (bench/lib/browser.ts,
+ * `npx tsx bench/investigations/vitals-only.ts` (under the bench lock: bench/investigations/README.md):
+ * only the big job page's three browser figures of `npm run bench`, by the same code (bench/lib/browser.ts,
  * bench/lib/vitals.ts), on a fresh copy of the PGlite bench data (`npm run bench:data`):
  *  - phone TBT of the big job's page (390 × 844, CPU 4× slower), median of --runs cold loads;
  *  - the layout shift of /work (the bench foreman), the same way;
@@ -13,7 +13,7 @@
  *                            Performance panel) and prints the long tasks and the functions with
  *                            the most self time during them
  *            --profile FILE --profile-sort  the same for two re-sorts of the table on the wide screen
- *            --tbt-only  only the phone TBT (the table's two figures: bench/job-table.ts)
+ *            --tbt-only  only the phone TBT (the table's two figures: bench/investigations/job-table.ts)
  *            --cls-sources  instead of the figures: --runs cold phone loads of /work, each shift
  *                           printed with its time, value and the elements it moved
  */
@@ -21,12 +21,12 @@ import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium } from '@playwright/test';
-import { CHROMIUM_ARGS } from '../playwright.config';
-import { SESSION_COOKIE } from '../src/shared/constants';
-import { measureBrowser } from './lib/browser';
-import { browserBenchData, giveForemanPassword, withBenchServer } from './lib/bench-server';
-import { BENCH_FOREMAN, parseArgs, round } from './lib/common';
-import { CPU_SLOWDOWN, WORK_READY, cumulativeLayoutShift, load, measureVitals, totalBlockingTime } from './lib/vitals';
+import { CHROMIUM_ARGS } from '../../playwright.config';
+import { SESSION_COOKIE } from '../../src/shared/constants';
+import { measureBrowser } from '../lib/browser';
+import { browserBenchData, giveForemanPassword, withBenchServer } from '../lib/bench-server';
+import { BENCH_FOREMAN, parseArgs, round } from '../lib/common';
+import { CPU_SLOWDOWN, WORK_READY, cumulativeLayoutShift, load, measureVitals, totalBlockingTime } from '../lib/vitals';
 
 const args = parseArgs(process.argv.slice(2));
 const RUNS = Number(args.runs ?? 3);

@@ -3,7 +3,7 @@
  * with CREATE DATABASE … TEMPLATE linecrew_bench_template_large; never the template), with its
  * statements' own time beside it, so route − SQL is the JS the route spends (decision 054).
  *
- *   BENCH_DATABASE_URL=postgres://… npx tsx bench/profile-large.ts --db NAME --route work|jobs|search|job|production|xlsx2|xlsxunits|geojson [--n 20] [--clients 10]
+ *   BENCH_DATABASE_URL=postgres://… npx tsx bench/investigations/profile-large.ts --db NAME --route work|jobs|search|job|production|xlsx2|xlsxunits|geojson [--n 20] [--clients 10]
  *   --dump FILE writes the plain reply; --prof FILE writes a CPU profile of the timed requests only
  *   (not the start-up; open it in Chrome's DevTools); "node CPU per request" is this process's CPU
  *   time (user + system, process.cpuUsage) over the timed requests ÷ their number: what the route
@@ -16,15 +16,15 @@ import { Session } from 'node:inspector/promises';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { and, eq, sql } from 'drizzle-orm';
-import { buildApp } from '../src/server/app';
-import { loadConfig } from '../src/server/config';
-import { openDatabase } from '../src/server/db/client';
-import { users } from '../src/server/db/schema/index';
-import { createMailer } from '../src/server/mail/mailer';
-import { hashPassword } from '../src/server/modules/auth/passwords';
-import { createStorage } from '../src/server/storage/create';
-import { BENCH_PASSWORD, JWT_SECRET, benchTarget, median, parseArgs, readManifest, withDatabase } from './lib/common';
-import { capture, replayOnce } from './lib/sql';
+import { buildApp } from '../../src/server/app';
+import { loadConfig } from '../../src/server/config';
+import { openDatabase } from '../../src/server/db/client';
+import { users } from '../../src/server/db/schema/index';
+import { createMailer } from '../../src/server/mail/mailer';
+import { hashPassword } from '../../src/server/modules/auth/passwords';
+import { createStorage } from '../../src/server/storage/create';
+import { BENCH_PASSWORD, JWT_SECRET, benchTarget, median, parseArgs, readManifest, withDatabase } from '../lib/common';
+import { capture, replayOnce } from '../lib/sql';
 
 const args = parseArgs(process.argv.slice(2));
 

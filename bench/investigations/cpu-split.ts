@@ -1,18 +1,18 @@
 /**
- * Where a large route's CPU goes under the bench's load (issue 33, decision 063): one route of the
+ * Where a large route's CPU goes under the bench's load (docs/product/scale.md §3, decision 063): one route of the
  * large bench at 10 clients against the real server on a kept copy of the large data (--db NAME),
  * with the CPU time of the server process, of every PostgreSQL process and of the load client
  * (this process: autocannon) over the run, each ÷ the requests served.
  *
- *   BENCH_DATABASE_URL=postgres://… npx tsx bench/cpu-split.ts --db NAME --route job|production|dashboard|jobs|health [--seconds 5] [--warm 3] [--connections 10] [--prof DIR]
- *   npx tsx bench/cpu-split.ts --pglite --route …   the same on a fresh copy of the 5,000-job PGlite data (the database
+ *   BENCH_DATABASE_URL=postgres://… npx tsx bench/investigations/cpu-split.ts --db NAME --route job|production|dashboard|jobs|health [--seconds 5] [--warm 3] [--connections 10] [--prof DIR]
+ *   npx tsx bench/investigations/cpu-split.ts --pglite --route …   the same on a fresh copy of the 5,000-job PGlite data (the database
  *                                                  inside the server process, so "PostgreSQL" is 0)
  */
 import { cpSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { startServer } from '../src/server/test/server-process';
-import { BENCH_PASSWORD, JWT_SECRET, benchTarget, http, parseArgs, readManifest, withDatabase } from './lib/common';
-import autocannon from './lib/load-client';
+import { startServer } from '../../src/server/test/server-process';
+import { BENCH_PASSWORD, JWT_SECRET, benchTarget, http, parseArgs, readManifest, withDatabase } from '../lib/common';
+import autocannon from '../lib/load-client';
 
 const args = parseArgs(process.argv.slice(2));
 const TICK_MS = 1000 / 100; // USER_HZ

@@ -1,14 +1,14 @@
 /**
- * Excel import speed (issues 3 and 6): a generated workbook of N ticket rows read and converted
+ * Workbook read speed (docs/product/imports.md, decision 034): a generated workbook of N ticket rows read and converted
  * the way the server does it (in the workbook worker, imports/worker/), and the longest
  * stall of this thread's event loop meanwhile (what other users of the server would feel).
  *
- *   npx tsx bench/excel-import.ts [rows=10000]
+ *   npx tsx bench/investigations/excel-import.ts [rows=10000]
  */
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
-import { defaultMappings } from '../src/shared/excel';
-import { generateTicketWorkbook } from '../src/server/test/generate-workbook';
-import { workbookColumnsOffThread, workbookImportOffThread } from '../src/server/modules/imports/worker/off-thread';
+import { defaultMappings } from '../../src/shared/excel';
+import { generateTicketWorkbook } from '../../src/server/test/generate-workbook';
+import { workbookColumnsOffThread, workbookImportOffThread } from '../../src/server/modules/imports/worker/off-thread';
 
 async function main() {
   const rows = Number(process.argv[2] ?? 10_000);

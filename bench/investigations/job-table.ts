@@ -1,7 +1,7 @@
 /**
- * `npx tsx bench/job-table.ts` (run it under `flock /work/bench.lock`): only the big job's two
- * desktop rows of `npm run bench` — "ticket table visible" (navigation → the tickets page's
- * 'tickets-table-visible' mark) and "re-sort of that table" (the 'tickets-sort' measure, Line then
+ * `npx tsx bench/investigations/job-table.ts` (under the bench lock: bench/investigations/README.md):
+ * only the big job's two desktop rows of `npm run bench` — "ticket table visible" (navigation →
+ * the tickets page's 'tickets-table-visible' mark) and "re-sort of that table" (the 'tickets-sort' measure, Line then
  * Pole per load) — by the bench's own code (bench/lib/browser.ts `measureBrowser`), on a fresh copy
  * of the PGlite bench data. It neither builds the web app nor writes docs/benchmarks.md: run
  * `npx vite build` first.
@@ -12,7 +12,7 @@
  *                         the table goes
  *            --waterfall --profile FILE  and that load's CPU profile (.cpuprofile) written to FILE
  *            --waterfall --trace FILE    or its Chromium performance trace (DevTools' Performance
- *                         panel; `npx tsx bench/trace-summary.ts FILE` sums its main thread)
+ *                         panel; `npx tsx bench/investigations/trace-summary.ts FILE` sums its main thread)
  *            --marks N    instead of the figure's runs: N untraced cold loads, each printing the
  *                         page's marks, when the job's reply and the last script arrived
  *                         (Resource Timing responseEnd): the phases of a load as the figure sees it
@@ -25,12 +25,12 @@ import { rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from '@playwright/test';
-import { CHROMIUM_ARGS } from '../playwright.config';
-import { SESSION_COOKIE } from '../src/shared/constants';
-import { measureBrowser } from './lib/browser';
-import { browserBenchData, withBenchServer } from './lib/bench-server';
-import { parseArgs, round } from './lib/common';
-import { mainThreadBefore, recordTrace } from './lib/trace';
+import { CHROMIUM_ARGS } from '../../playwright.config';
+import { SESSION_COOKIE } from '../../src/shared/constants';
+import { measureBrowser } from '../lib/browser';
+import { browserBenchData, withBenchServer } from '../lib/bench-server';
+import { parseArgs, round } from '../lib/common';
+import { mainThreadBefore, recordTrace } from '../lib/trace';
 
 const args = parseArgs(process.argv.slice(2));
 const RUNS = Number(args.runs ?? 5);

@@ -1,20 +1,20 @@
 /**
- * `npx tsx bench/trace-summary.ts TRACE.json [--min MS]` — the page's main thread in a Chromium
- * trace (bench/job-table.ts --trace, bench/map.ts --trace), from navigation start: each task of at
+ * `npx tsx bench/investigations/trace-summary.ts TRACE.json [--min MS]` — the page's main thread in a
+ * Chromium trace (job-table.ts --trace, map.ts --trace), from navigation start: each task of at
  * least MS ms (default 8) with what it spent its time on (self time per trace event name: script
  * evaluation, compile, style, layout, GC…), the network requests' start and end, the page's marks,
  * and the totals per event name. Where the time before a mark goes, without opening DevTools.
  */
 import { readFileSync } from 'node:fs';
-import { parseArgs } from './lib/common';
-import type { TraceEvent } from './lib/trace';
+import { parseArgs } from '../lib/common';
+import type { TraceEvent } from '../lib/trace';
 
 type Ev = TraceEvent;
 
 const argv = process.argv.slice(2);
 const args = parseArgs(argv);
 const file = argv.find((a, i) => !a.startsWith('--') && (i === 0 || !argv[i - 1].startsWith('--')));
-if (!file) throw new Error('usage: npx tsx bench/trace-summary.ts TRACE.json [--min MS]');
+if (!file) throw new Error('usage: npx tsx bench/investigations/trace-summary.ts TRACE.json [--min MS]');
 const MIN = Number(args.min ?? 8);
 const events = (JSON.parse(readFileSync(file, 'utf8')) as { traceEvents: Ev[] }).traceEvents;
 
