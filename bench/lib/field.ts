@@ -8,7 +8,7 @@ import { median, sleep } from './common';
 import { countingRelay } from './wire';
 
 /**
- * Field mode figures (issue 14, docs/product/field-mode.md) in headless Chromium at a phone's width, signed in
+ * Field mode figures (docs/product/field-mode.md, decision 021) in headless Chromium at a phone's width, signed in
  * as a foreman:
  * - repeat visit of /work on emulated slow 3G (CDP Network.emulateNetworkConditions: 400 kbit/s
  *   each way, 400 ms round trip), after a first visit installed the service worker: navigation

@@ -4,7 +4,7 @@ import { CHROMIUM_ARGS } from '../../playwright.config';
 import { median } from './common';
 
 /**
- * Lighthouse's two load figures on a phone, measured the way its mobile preset runs (issue 27),
+ * Lighthouse's two load figures on a phone, measured the way its mobile preset runs (decision 058),
  * in headless Debian Chromium without the lighthouse package:
  * - a 390 × 844 page (touch, device scale 2) with the CPU slowed 4× (CDP
  *   Emulation.setCPUThrottlingRate, Lighthouse's mobile CPU multiplier); the network is the

@@ -23,7 +23,7 @@ export async function insertEntries(db: DbOrTx, rows: HistoryInsert[]) {
  * The tickets `where` picks (of the company), each with its tasks as an import entry states them
  * ({tasks, bid}: how many, their total bid quantity), as `ticket_tasks_of (id, tasks)`: the tasks
  * are counted in one grouped pass over the picked tickets' tasks, not by a sub-select per ticket
- * (issue 30: the import's entries over 5,000 tickets were one index look-up and aggregate each).
+ * (decision 051: the import's entries over 5,000 tickets were one index look-up and aggregate each).
  */
 const withTasksOf = (companyId: number, where: SQL) => sql`
   with picked as (select t.id from tickets t where t.company_id = ${companyId} and ${where}),

@@ -110,7 +110,7 @@ export const recordImport = repo.insertImportEntries;
 /**
  * Tickets per statement of recordImportInParts: ~15 ms of PGlite on an idle machine. The entries
  * of 2,500 tickets in one statement took 110–135 ms, all of it on the server's thread, and GET
- * /health waited for it (issue 26, budget 100 ms).
+ * /health waited for it (its budget, 100 ms: docs/product/scale.md §3).
  */
 const IMPORT_ENTRIES_PER_STATEMENT = 250;
 
