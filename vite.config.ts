@@ -59,7 +59,7 @@ function scrollAreaWithoutFloatingUi(): Plugin {
 }
 
 /**
- * Installable and opens offline (DESIGN §7.1): a web manifest and a Workbox service worker at
+ * Installable and opens offline (docs/product/field-mode.md §3): a web manifest and a Workbox service worker at
  * /sw.js that precaches the app shell and the hashed assets. Only the shell: the data a crew
  * needs offline lives in IndexedDB (src/web/offline/), never in a cache of API replies that could
  * hand one user's data to another. `registerType: 'prompt'` keeps a new release waiting until the

@@ -30,17 +30,16 @@
  *
  * The parts, one job each, in bench/run/: options.ts (the command line), database.ts (one
  * database: in-process.ts, then server.ts with load-test.ts and rebuilt.ts), rows.ts and report.ts
- * (the table and docs/benchmarks.md), large.ts and large-report.ts (--scale large).
+ * (the table), large.ts and large-report.ts (--scale large), benchmarks-file.ts (docs/benchmarks.md
+ * part by part: each run replaces its own and keeps the figures measured for the decisions).
  */
-import { readFileSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
-import { ROOT } from '../src/server/test/server-process';
 import { round, type Kind } from './lib/common';
 import { benchDatabase } from './run/database';
 import type { DbResults } from './run/figures';
 import { loadNow, machine } from './run/format';
 import { benchLarge } from './run/large';
-import { renderLarge, withLargeSection } from './run/large-report';
+import { writeBenchmarks } from './run/benchmarks-file';
+import { renderLarge } from './run/large-report';
 import { args, log } from './run/options';
 import { render } from './run/report';
 import { buildRows } from './run/rows';
@@ -54,8 +53,7 @@ async function main() {
     const section = renderLarge(f, mach, loadNow());
     console.log(`\n${section}\n`);
     if (!args['no-write']) {
-      const file = path.join(ROOT, 'docs/benchmarks.md');
-      writeFileSync(file, withLargeSection(readFileSync(file, 'utf8'), section));
+      writeBenchmarks({ large: section });
       log('large section written to docs/benchmarks.md');
     }
     return;
@@ -77,8 +75,8 @@ async function main() {
   console.log(`\n${text}\n`);
   for (const r of all) for (const n of r.notes) console.log(`note (${r.kind}): ${n}`);
   if (!args['no-write']) {
-    // The large section (--scale large) is another run's: kept as it is.
-    writeFileSync(path.join(ROOT, 'docs/benchmarks.md'), withLargeSection(md));
+    // The large section (--scale large) and the figures measured for the decisions are kept.
+    writeBenchmarks({ table: md });
     log('written to docs/benchmarks.md');
   }
 }

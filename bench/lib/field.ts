@@ -49,7 +49,7 @@ export interface FieldFigures {
   notes: string[];
 }
 
-/** Chrome DevTools' "slow 3G" as the issue states it: 400 kbit/s down and up, 400 ms round trip. */
+/** Chrome DevTools' "slow 3G" as docs/product/scale.md §3 means it: 400 kbit/s down and up, 400 ms round trip. */
 const SLOW_3G = { offline: false, latency: 400, downloadThroughput: 400_000 / 8, uploadThroughput: 400_000 / 8 };
 /**
  * The app's queries are fresh for 15 s (src/web/app/providers.tsx): a visit sooner than that shows

@@ -1,21 +1,15 @@
-import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import { ROOT } from '../../src/server/test/server-process';
 import { round } from '../lib/common';
+import { LARGE } from './benchmarks-file';
 import { ms, status, type Machine } from './format';
 import type { LargeFigures } from './large';
 import { CONNECTIONS, DURATION, RUNS } from './options';
 
-/** Where the large figures sit in docs/benchmarks.md: a run of either scale keeps the other's. */
-const LARGE_START = '<!-- bench --scale large: start -->';
-const LARGE_END = '<!-- bench --scale large: end -->';
-
-/** The large run's section of docs/benchmarks.md, between LARGE_START and LARGE_END. */
+/** The large run's section of docs/benchmarks.md, between its marks (bench/run/benchmarks-file.ts). */
 export function renderLarge(f: LargeFigures, mach: Machine, loadAfter: string): string {
   const m = f.manifest;
   const c = m.counts;
   const lines = [
-    LARGE_START,
+    LARGE.start,
     '## Ten years of work: `npm run bench -- --scale large` (PostgreSQL)',
     '',
     `Data: \`npm run bench:data -- --scale large\` (bench/lib/large.ts, decision 054): ${c.jobs.toLocaleString('en-US')} jobs,`,
@@ -57,18 +51,6 @@ export function renderLarge(f: LargeFigures, mach: Machine, loadAfter: string): 
     `| Invoice of that job, 1 client in process: lines; preview / create / XLSX / PDF | ${inv ? `${inv.lines.toLocaleString('en-US')} lines of ${inv.tickets} tickets; ${ms(inv.previewMs, 0)} / ${ms(inv.createMs, 0)} — ${status(inv.createMs < 2000)} / ${ms(inv.xlsxMs, 0)} / ${ms(inv.pdfMs, 0)}` : 'not measured'} | create < 2 s |`,
   );
   lines.push(`| Server peak RSS during the large bench | ${f.rssMB == null ? 'not measured' : `${round(f.rssMB, 0)} MB — ${status(f.rssMB < 1024)}`} | < 1 GB |`);
-  lines.push('', ...(f.notes.length ? ['Notes from this run:', '', ...f.notes.map((n) => `- ${n}`), ''] : []), LARGE_END);
+  lines.push('', ...(f.notes.length ? ['Notes from this run:', '', ...f.notes.map((n) => `- ${n}`), ''] : []), LARGE.end);
   return lines.join('\n');
-}
-
-/** docs/benchmarks.md with its large section replaced (or kept, when `large` is undefined). */
-export function withLargeSection(md: string, large?: string): string {
-  const path_ = path.join(ROOT, 'docs/benchmarks.md');
-  const old = existsSync(path_) ? readFileSync(path_, 'utf8') : '';
-  const a = old.indexOf(LARGE_START);
-  const b = old.indexOf(LARGE_END);
-  const kept = a >= 0 && b > a ? old.slice(a, b + LARGE_END.length) : '';
-  const section = large ?? kept;
-  const base = md.includes(LARGE_START) ? md.slice(0, md.indexOf(LARGE_START)).trimEnd() : md.trimEnd();
-  return section ? `${base}\n\n${section}\n` : `${base}\n`;
 }
