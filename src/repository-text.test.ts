@@ -105,6 +105,13 @@ describe('every citation resolves', () => {
     expect(missing).toEqual([]);
   });
 
+  it('names files of bench/ and docs/ that exist', () => {
+    // `bench/investigations/map.ts`, `docs/product/rules.md`; `NNN-…` is the decisions' pattern.
+    const named = /\b(?:bench|docs)\/[\w./-]+\.(?:ts|md|mjs)\b/g;
+    const missing = linesMatching(named).filter((l) => [...l.matchAll(named)].some((m) => !m[0].includes('NNN') && !existsSync(path.join(ROOT, m[0]))));
+    expect(missing).toEqual([]);
+  });
+
   it('cites product reference sections that exist', () => {
     // `docs/product/rules.md §4.1`, `[rules.md](rules.md) §4.1`, `rules.md §4.1–§4.4`, `§6, §7`.
     const cited = /\b([a-z-]+\.md)\)? (§\d+(?:\.\d+)?(?:(?:–|, | and | \/ )§\d+(?:\.\d+)?)*)/g;
