@@ -4,7 +4,7 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
-// Layering (docs/product/platform.md §3; docs/decisions/041-mods-module-order.md), with ESLint's own
+// Layering (docs/product/platform.md §3; docs/decisions/041-modules-and-layers-depend-one-way.md), with ESLint's own
 // no-restricted-imports (a resolver plugin's native bindings break `npm ci` on npm 11). Each order
 // below is written once and the zones are generated from it and from the folders on disk: a new
 // folder that is not placed in its order stops the linter with a message saying where to add it.

@@ -39,7 +39,7 @@ function precompress(): Plugin {
  * Mantine's ScrollArea imports one helper from @floating-ui/react, useMergeRefs, to merge three
  * refs. That one import puts floating-ui's whole module (~15 KB gzip, what Popover, Select and
  * Tooltip use of it) in every page with a ScrollArea — and Mantine's Table has one
- * (Table.ScrollContainer), so the jobs list carried it (issue 17). Mantine's own
+ * (Table.ScrollContainer), so the jobs list carried it (the page weights of docs/product/scale.md §3). Mantine's own
  * useMergedRef does the same job; the build swaps it in. If a Mantine release changes that
  * import, the build stops here rather than quietly growing the first load again.
  */
@@ -59,7 +59,7 @@ function scrollAreaWithoutFloatingUi(): Plugin {
 }
 
 /**
- * Installable and opens offline (DESIGN §7.1): a web manifest and a Workbox service worker at
+ * Installable and opens offline (docs/product/field-mode.md §3): a web manifest and a Workbox service worker at
  * /sw.js that precaches the app shell and the hashed assets. Only the shell: the data a crew
  * needs offline lives in IndexedDB (src/web/offline/), never in a cache of API replies that could
  * hand one user's data to another. `registerType: 'prompt'` keeps a new release waiting until the
@@ -140,7 +140,7 @@ function lazyFiles(bundle: Record<string, unknown>, moduleEnd: string): string[]
  * a map). The server writes the list into the HTML it sends for that path
  * (src/server/page-html.ts) and the early script (src/web/early.ts) starts them, right after the
  * job's own request, instead of once the app's first chunk has arrived and run (decision 064).
- * Only the job page (issue 26: its ~45 chunks were asked for ~0.8 s into a cold load). Not
+ * Only the job page (its ~45 chunks were asked for ~0.8 s into a cold load). Not
  * precached by the service worker (its globs take no .json): it is the server's, not the browser's.
  */
 function pagePreloads(): Plugin {

@@ -1,5 +1,5 @@
 /**
- * Benchmark data (issue 6): fills a company "Bench Line Co" through the same service layer the
+ * Benchmark data (docs/product/scale.md §1): fills a company "Bench Line Co" through the same service layer the
  * API uses — crew through the crew service, jobs through the jobs service with their tickets
  * through the import service (the code path of PUT /jobs/ with newTickets), notes and
  * assignments through the tickets service (PUT /tickets/) — and writes the 10,000-row workbook

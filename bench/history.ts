@@ -1,5 +1,5 @@
 /**
- * `npm run bench:history` (issue 30): only what recording the history costs, in process on a
+ * `npm run bench:history` (docs/product/records.md §1, decision 051): only what recording the history costs, in process on a
  * fresh copy of the bench data (made by `npm run bench:data` when missing), PGlite unless
  * `--db postgres` (with BENCH_DATABASE_URL). Prints one line per figure; writes nothing.
  *

@@ -4,7 +4,7 @@ import { expectFocusRing, focused, shot, SIZES, tabUntil, type Focused } from '.
 import { ticketWindow } from './ticketJobs';
 
 /**
- * Issue 28 item 12, by keyboard: one <h1> per page; a focus ring one can see; a skip link; single
+ * docs/product/platform.md §4 and decision 042, by keyboard: one <h1> per page; a focus ring one can see; a skip link; single
  * poles on the map reached and opened by keyboard; the pages that do not page scanned with axe's
  * best-practice rules too. Desktop and phone (390 × 844). Lists over several pages and the ticket
  * row's one Tab stop: e2e/a11y-paged-lists.spec.ts.

@@ -6,7 +6,7 @@ import { expectFocusRing, focused, shot, SIZES, tabUntil } from './keyboard';
 import { ticketWindow } from './ticketJobs';
 
 /**
- * Issue 28 item 12: the lists as they are with real amounts of work (several pages, "Show more"),
+ * docs/product/platform.md §4 and decision 042: the lists as they are with real amounts of work (several pages, "Show more"),
  * scanned by axe with its best-practice rules too, and one Tab stop per ticket row. Desktop and
  * phone (390 × 844). Headings, focus ring, skip link, map points: e2e/a11y-keyboard.spec.ts.
  */

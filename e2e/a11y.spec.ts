@@ -51,7 +51,7 @@ for (const size of [
       let release = () => {};
       const held = new Promise<void>((resolve) => (release = resolve));
       // A predicate, not the glob '**/api/v1/jobs': the list asks for /jobs?limit=…, which a glob
-      // without the query never matched, so the hold did nothing (stop 38's CI failure).
+      // without the query never matched, so the hold did nothing (a CI failure).
       const jobList = (url: URL) => url.pathname === '/api/v1/jobs';
       await page.route(jobList, async (route) => {
         await held;

@@ -9,7 +9,7 @@ import { MY_ACCOUNT, keptOnDevice, ticketKey } from './kept';
 test.use({ serviceWorkers: 'allow' });
 
 /**
- * What a crew needs at the pole (issue 27, items 8, 9 and 12), on a phone (390 × 844), with the
+ * What a crew needs at the pole (docs/product/field-mode.md §2, decision 039), on a phone (390 × 844), with the
  * network cut for real (e2e/netcut.ts): "Before you climb" on the phone ticket view — voltages,
  * arc rating, EHASP, hospital, ambulance meet-up, work orders, dig-safe / NRA and the documents —
  * read from the copy on the phone; My Work found by work order and unit; the User page and

@@ -139,7 +139,7 @@ test.describe('the account page', () => {
   test('logout clears the session and goes to /login; protected pages then redirect', async ({ page, context }) => {
     await login(page, LOGOUT_USER);
     await page.goto('/user');
-    // The User page's own Logout (the menu has one too, issue 27).
+    // The User page's own Logout (the menu has one too, decision 039).
     await page.getByRole('main').getByRole('button', { name: 'Logout' }).click();
     await expect(page).toHaveURL(/\/login$/);
     const cookies = await context.cookies();
@@ -152,7 +152,7 @@ test.describe('the account page', () => {
     await login(page, LOGOUT_USER);
     const old = (await context.cookies()).find((c) => c.name === 'linecrew_token')!;
     await page.goto('/user');
-    // The User page's own Logout (the menu has one too, issue 27).
+    // The User page's own Logout (the menu has one too, decision 039).
     await page.getByRole('main').getByRole('button', { name: 'Logout' }).click();
     await expect(page).toHaveURL(/\/login$/);
     await context.addCookies([old]);

@@ -11,7 +11,7 @@ import { MY_WORK, keptOnDevice, ticketKey } from './kept';
 test.use({ serviceWorkers: 'allow' });
 
 /**
- * Clear to dig and the papers' expiry (issue 30, docs/product/records.md §5, decision 045): a crew sees "Not
+ * Clear to dig and the papers' expiry (docs/product/records.md §5, decision 045): a crew sees "Not
  * clear to dig" and why on My Work and the ticket from the phone's copy with the network cut at a
  * proxy, and marking such a ticket complete asks first; the office filters its table on it.
  */

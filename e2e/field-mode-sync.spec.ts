@@ -8,7 +8,7 @@ import { keptOnDevice, ticketKey } from './kept';
 test.use({ serviceWorkers: 'allow' });
 
 /**
- * Field mode II (issue 27, docs/product/field-mode.md), with the network cut at a proxy as a road cuts it:
+ * Field mode (docs/product/field-mode.md §5–§7, decision 037), with the network cut at a proxy as a road cuts it:
  * one ticket open in two tabs of one phone sends each change exactly once and loses no tap; and
  * a conflict with the office is shown in the numbers the phone shows, with who changed it and when.
  */

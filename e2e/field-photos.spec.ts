@@ -10,7 +10,7 @@ import { MY_WORK, keptOnDevice, ticketKey } from './kept';
 test.use({ serviceWorkers: 'allow' });
 
 /**
- * Field mode II (issue 27, docs/product/field-mode.md §8): photos at the 10-per-ticket limit, a ticket deleted while
+ * Field mode (docs/product/field-mode.md §8, decision 038): photos at the 10-per-ticket limit, a ticket deleted while
  * the crew held changes for it, and photos without EXIF. A foreman on a phone (390 × 844) works
  * with the network cut at a proxy (e2e/netcut.ts), as a road without signal cuts it; what the
  * server stored is read through the API as the admin.

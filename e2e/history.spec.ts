@@ -4,7 +4,7 @@ import { scan } from './axe';
 import { openJob, row, ticketWindow } from './ticketJobs';
 
 /**
- * History (issue 30, docs/product/records.md §1): who changed what, read where the work is — the ticket
+ * History (docs/product/records.md §1, decision 044): who changed what, read where the work is — the ticket
  * window's History tab, the phone ticket view, and the job's history with its CSV.
  */
 const PHONE = { width: 390, height: 844 };

@@ -4,8 +4,8 @@ import { API, choose, DEMO_PASSWORD, expect, fixture, login, test, unique, USERS
 import { openJob } from './ticketJobs';
 
 /**
- * The Excel Column Mapping says what it read before anything is written (docs/product/imports.md, issue 26
- * item 13): the sheet and header row used for the tickets and for the library with their row
+ * The Excel Column Mapping says what it read before anything is written (docs/product/imports.md §14):
+ * the sheet and header row used for the tickets and for the library with their row
  * counts, the values it had to interpret, and a way to read another sheet instead.
  *
  * The workbook (e2e/fixtures/make-import-mapping.py): a hidden first sheet "Old copy" with other

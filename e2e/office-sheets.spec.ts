@@ -3,7 +3,7 @@ import { API, USERS, expect, fixture, login, test, unique, type NewTicket } from
 import { openJob, row, ticketWindow } from './ticketJobs';
 
 /**
- * Issue 27, items 10 and 11: the Create Job sheet on a phone keeps its width while a dropdown is
+ * docs/product/screens.md §4.1 (decision 039): the Create Job sheet on a phone keeps its width while a dropdown is
  * open and a tap picks the option; the office's ticket window opens on the ticket, and its footer
  * tells the truth about photos (they are saved as they are added).
  */
@@ -93,7 +93,7 @@ test.describe('the office ticket window', () => {
   });
 });
 
-/** Issue 27 item 9: the job page searches pole, line, street, work order and unit, and shows a sortable Work Order column. */
+/** docs/product/rules.md §4.1: the job page searches pole, line, street, work order and unit, and shows a sortable Work Order column. */
 async function searchJob(seededJob: (t: NewTicket[]) => Promise<{ id: number }>) {
   const p = unique('JS').slice(-9);
   const job = await seededJob([

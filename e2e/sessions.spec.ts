@@ -8,7 +8,7 @@ import { keptOnDevice, ticketKey } from './kept';
 test.use({ serviceWorkers: 'allow' });
 
 /**
- * Sessions per device and queued work (docs/product/sessions-and-safety.md §4, issue 28 items 4–5, issue 27 item 6). A
+ * Sessions per device and queued work (docs/product/sessions-and-safety.md §4–§5, decision 036). A
  * foreman's phone holds changes made without signal; his session is ended from another device;
  * when the signal returns the phone says so, keeps the changes, and sends each of them once after
  * he signs in again. On a shared phone, another user's sign-in never sends them. The network is

@@ -177,7 +177,7 @@ test.describe('tickets on a phone and tickets by address', () => {
     await expect(win.getByText('View only')).toBeVisible();
     const panel = win.getByRole('tabpanel');
 
-    // Pole: all text, no inputs (the window opens on Info, issue 27).
+    // Pole: all text, no inputs (the window opens on Info, decision 039).
     await win.getByRole('tab', { name: 'Pole' }).click();
     await expect(panel.getByText(pole, { exact: true })).toBeVisible();
     await expect(panel.locator('input, textarea, select')).toHaveCount(0);

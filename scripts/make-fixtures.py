@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Excel fixtures written by another program than ours (issue 3): openpyxl from Debian's
+"""Excel fixtures written by another program than ours (docs/product/imports.md): openpyxl from Debian's
 python3-openpyxl. Run with Debian's interpreter, from the repository root:
 
     /usr/bin/python3 scripts/make-fixtures.py
@@ -107,7 +107,7 @@ def bad_row():
 
 
 def extra_tabs():
-    # Issue 3: an office workbook with more tabs than the two we read. openpyxl stores every
+    # docs/product/imports.md §4: an office workbook with more tabs than the two we read. openpyxl stores every
     # worksheet before xl/workbook.xml; exceljs's streaming reader lost the entries after the
     # last worksheet (the workbook model among them) in most reads of this file.
     wb = Workbook()
@@ -147,7 +147,7 @@ def csv():
 
 
 # ---------------------------------------------------------------------------------------------
-# Issue 26 (docs/product/imports.md): workbooks as people and their tools really make them.
+# docs/product/imports.md (decision 033): workbooks as people and their tools really make them.
 
 def hidden_sheets():
     # A hidden first sheet holding an older copy of the tickets, the visible tickets sheet named

@@ -3,7 +3,7 @@ import { ESLint } from 'eslint';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 /**
- * The one-way orders of eslint.config.js (docs/decisions/041-mods-module-order.md), checked on
+ * The one-way orders of eslint.config.js (docs/decisions/041-modules-and-layers-depend-one-way.md), checked on
  * the import lines themselves: what the linter must refuse, and what it must let through.
  */
 

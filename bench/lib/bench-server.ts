@@ -41,8 +41,8 @@ export interface BenchServer {
 
 /**
  * The real server (production mode) on a fresh copy of the bench data, for `fn`; then stopped and
- * the copy dropped. The one-figure scripts (bench/import.ts, map.ts, vitals-only.ts,
- * field-sync.ts) all start it this way, as `npm run bench` does for its rows. `prepare` runs on
+ * the copy dropped. The one-figure scripts (bench/import.ts, and bench/investigations/: map.ts,
+ * vitals-only.ts, field-sync.ts, initial-js.ts) all start it this way, as `npm run bench` does for its rows. `prepare` runs on
  * the copy before the server opens it (e.g. a password for the invited foreman).
  */
 export async function withBenchServer<T>(

@@ -96,7 +96,7 @@ export async function measureBrowser(opts: {
   runs: number;
   timeBudgetMs: number;
   log: (m: string) => void;
-  /** false: skip the initial-JavaScript sizes (bench/vitals-only.ts times only the table). */
+  /** false: skip the initial-JavaScript sizes (bench/investigations/vitals-only.ts times only the table). */
   initialJs?: boolean;
 }): Promise<BrowserFigures> {
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });

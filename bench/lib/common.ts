@@ -71,7 +71,7 @@ export function benchTarget(kind: Kind = process.env.BENCH_DATABASE_URL ? 'postg
   if (kind === 'pglite') return base;
   const adminUrl = process.env.BENCH_DATABASE_URL;
   if (!adminUrl) throw new Error('BENCH_DATABASE_URL is not set');
-  // --scale large (issue 33) lives beside the 5,000-job data, so neither regenerates the other.
+  // --scale large (docs/product/scale.md §1) lives beside the 5,000-job data, so neither regenerates the other.
   const suffix = large ? '_large' : quick ? '_quick' : '';
   return {
     ...base,

@@ -8,7 +8,7 @@ import { median, sleep } from './common';
 import { countingRelay } from './wire';
 
 /**
- * Field mode figures (issue 14, docs/product/field-mode.md) in headless Chromium at a phone's width, signed in
+ * Field mode figures (docs/product/field-mode.md, decision 021) in headless Chromium at a phone's width, signed in
  * as a foreman:
  * - repeat visit of /work on emulated slow 3G (CDP Network.emulateNetworkConditions: 400 kbit/s
  *   each way, 400 ms round trip), after a first visit installed the service worker: navigation
@@ -49,7 +49,7 @@ export interface FieldFigures {
   notes: string[];
 }
 
-/** Chrome DevTools' "slow 3G" as the issue states it: 400 kbit/s down and up, 400 ms round trip. */
+/** Chrome DevTools' "slow 3G" as docs/product/scale.md §3 means it: 400 kbit/s down and up, 400 ms round trip. */
 const SLOW_3G = { offline: false, latency: 400, downloadThroughput: 400_000 / 8, uploadThroughput: 400_000 / 8 };
 /**
  * The app's queries are fresh for 15 s (src/web/app/providers.tsx): a visit sooner than that shows
@@ -215,7 +215,7 @@ export async function measureField(opts: {
   /** Reads the tickets back (the foreman can too; any role that reads them will do). */
   checkToken: string;
   visits: number;
-  /** false: no photo (bench/field-sync.ts times the sync alone). */
+  /** false: no photo (bench/investigations/field-sync.ts times the sync alone). */
   photo?: boolean;
   syncRuns: number;
   timeBudgetMs: number;

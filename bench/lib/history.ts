@@ -13,7 +13,7 @@ import type { Ticket } from '../../src/shared/tickets.schemas';
 import { importJobBody, median, XLSX_TYPE, type Manifest } from './common';
 
 /**
- * What recording the history costs (issue 30: no more than 20 % on a ticket save or the
+ * What recording the history costs (decision 051: no more than 20 % on a ticket save or the
  * 10,000-row import), in process on the run's copy of the data (`npm run bench`, and alone:
  * `npm run bench:history`).
  *

@@ -5,7 +5,7 @@ import { defaultMappings } from '../../src/shared/excel';
 import { http, importJobBody, median, percentile, repeat, sleep, XLSX_TYPE, type Manifest } from './common';
 
 /**
- * The bench's workbook import (issue 26 rows "Import of the 10,000-row workbook", "First import
+ * The bench's workbook import (the rows "Import of the 10,000-row workbook", "First import
  * after the server's start", "GET /api/v1/health during the imports"): the workbook uploaded with
  * the signed-upload flow and its columns read (getColumns, as the web client does before a save),
  * then PUT /jobs/ with ticketsFile timed from request to reply while GET /health is sampled.
@@ -34,7 +34,7 @@ export interface ImportFigures {
   /** The job the last import created (its tickets are what the history rows time the entries over). */
   lastJobId?: number;
   /**
-   * The first import after the server's start (issue 26): cold code in the worker and the
+   * The first import after the server's start (decision 034): cold code in the worker and the
    * server, cold pages; what an office sees on the morning's first workbook after a deploy.
    */
   first: { seconds: number; healthMaxMs: number; healthFailures: number };

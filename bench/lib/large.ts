@@ -7,7 +7,7 @@ import { hashPassword } from '../../src/server/modules/auth/passwords';
 import { BENCH_ADMIN, BENCH_PASSWORD, resetTemplate, type Manifest, type Target } from './common';
 
 /**
- * `npm run bench:data -- --scale large` (issue 33, docs/product/scale.md §1): ten years of one
+ * `npm run bench:data -- --scale large` (docs/product/scale.md §1, decision 054): ten years of one
  * contractor's work in the bench company, bulk-loaded on PostgreSQL in a few statements of
  * INSERT … SELECT over generate_series (no pg-copy-streams in node_modules; a server-side
  * INSERT … SELECT moves no bytes through the client at all, which is what COPY would buy).

@@ -1,5 +1,5 @@
 /**
- * autocannon, the load generator issue 6 names, without the one cost of its own that lands on the
+ * autocannon, the bench's load generator, without the one cost of its own that lands on the
  * server's figures: autocannon 9 appends every response body to a string (`req.body += chunk` in
  * lib/pipelinedRequestsQueue.js), whether or not anything reads it. The big job's reply is 90 KB
  * of brotli; decoding it as UTF-8 took ~1 ms of CPU per request, on the same two cores as the

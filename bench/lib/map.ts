@@ -4,7 +4,7 @@ import { CHROMIUM_ARGS } from '../../playwright.config';
 import { median, percentile, round } from './common';
 
 /**
- * The job map in headless Chromium (issue 15, docs/product/map.md §1), on the bench's 5,000-ticket job:
+ * The job map in headless Chromium (docs/product/map.md §1, decision 023), on the bench's 5,000-ticket job:
  * - usable: navigation start → the 'tickets-map-visible' mark TicketMap sets when its first
  *   points are drawn (the page opens in Map view: the choice is remembered on the device);
  * - frame times while panning and zooming: every requestAnimationFrame interval in the page

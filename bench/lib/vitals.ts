@@ -4,7 +4,7 @@ import { CHROMIUM_ARGS } from '../../playwright.config';
 import { median } from './common';
 
 /**
- * Lighthouse's two load figures on a phone, measured the way its mobile preset runs (issue 27),
+ * Lighthouse's two load figures on a phone, measured the way its mobile preset runs (decision 058),
  * in headless Debian Chromium without the lighthouse package:
  * - a 390 × 844 page (touch, device scale 2) with the CPU slowed 4× (CDP
  *   Emulation.setCPUThrottlingRate, Lighthouse's mobile CPU multiplier); the network is the
@@ -51,7 +51,7 @@ const OBSERVE = () => {
   new PerformanceObserver((l) =>
     l.getEntries().forEach((e) => {
       const s = e as PerformanceEntry & { value: number; hadRecentInput: boolean; sources?: { node?: Node; previousRect: DOMRectReadOnly; currentRect: DOMRectReadOnly }[] };
-      // What moved, for bench/vitals-only.ts --cls-sources: the element and its box before and after.
+      // What moved, for bench/investigations/vitals-only.ts --cls-sources: the element and its box before and after.
       const what = (s.sources ?? []).map((x) => {
         const el = x.node instanceof Element ? x.node : x.node?.parentElement;
         const box = (r: DOMRectReadOnly) => `${Math.round(r.x)},${Math.round(r.y)} ${Math.round(r.width)}×${Math.round(r.height)}`;
@@ -135,7 +135,7 @@ export async function measureVitals(opts: {
   /** Signed in as someone who may read the job (the job page). */
   token: string;
   jobId: number;
-  /** Signed in as a foreman (My Work); without it only the job page is loaded (bench/vitals-only.ts). */
+  /** Signed in as a foreman (My Work); without it only the job page is loaded (bench/investigations/vitals-only.ts). */
   workToken?: string;
   runs: number;
   timeBudgetMs: number;

@@ -8,7 +8,7 @@ import { createTestApp, type TestApp } from './test/harness';
 
 /**
  * The app compresses its API replies (app.ts): a crew on one bar of signal pays for every byte
- * of My Work (issue 14: < 50 KB on a repeat visit). Real app, real database; the bytes are
+ * of My Work (< 50 KB on a repeat visit: docs/product/scale.md §3). Real app, real database; the bytes are
  * inflated here with zlib and compared with the plain reply.
  */
 const API = '/api/v1';

@@ -8,7 +8,7 @@ import { dbKind } from './test/harness';
 import { freePort, ROOT, startServer, type ServerProcess } from './test/server-process';
 
 /**
- * The walkthrough of docs/api.md, run as an integrator runs it (issue 32 "tests that prove it"):
+ * The walkthrough of docs/api.md, run as an integrator runs it (docs/product/integrations.md, decision 052):
  * a real server started as `npm start` starts it (its own data folder, the demo seeded), types
  * generated from its /api/docs/json by openapi-typescript, examples/api-client.ts compiled with
  * them by tsc (no hand-written type), then exactly the client's calls over real HTTP.

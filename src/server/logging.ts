@@ -1,7 +1,7 @@
 import type { FastifyServerOptions } from 'fastify';
 
 /**
- * What the server writes to its log, without secrets or personal data (hardening issue item 14).
+ * What the server writes to its log, without secrets or personal data (decision 015, docs/deploy.md).
  * Query strings carry reset tokens (`/resetPassword?resetToken=…`), upload signatures (`sig=`,
  * `X-Amz-Signature=`) and people's names or emails in searches: the access log keeps the
  * parameter names and drops every value. Error messages and stacks get the same treatment for

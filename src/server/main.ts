@@ -95,7 +95,7 @@ async function main() {
   // Loads in its own thread while the first requests are served: no one waits for it later.
   startWorkbookWorker();
   // PGlite: the import's statements run once, on one hidden ticket that is then discarded, so the
-  // first real import does not pay their first runs on the server's thread (issue 26, warm-up.ts).
+  // first real import does not pay their first runs on the server's thread (decision 034, warm-up.ts).
   if (database.kind === 'pglite') void warmUpImports(database.db).catch((err: unknown) => app.log.error({ err }, 'import warm-up failed'));
   // Every minute: the daily digest of each company whose 06:00 has come (decision 046).
   if (config.dailyDigest) stopDigest = startDigestScheduler(ctx, { log: (msg, err) => app.log.error({ err }, msg) });

@@ -172,7 +172,7 @@ describe('csvCell', () => {
     expect(csvCell(' -71.5')).toBe(' -71.5');
   });
 
-  // Issue 28 item 9: starts the probe found unguarded. Each is run (or shown as a formula) by
+  // docs/product/rules.md §5.3: starts an outside probe found unguarded. Each is run (or shown as a formula) by
   // some spreadsheet: invisible or blank characters before = + - @, a line feed first, and the
   // small and full-width forms of the formula characters.
   it('guards every invisible or blank start before a formula character', () => {

@@ -1,7 +1,7 @@
 import { LIMITS } from './constants';
 
 /*
- * Coordinates as the app shows and keeps them (docs/product/rules.md §2.3, §9). No zod here: the job
+ * Coordinates as the app shows and keeps them (docs/product/rules.md §2.3, §6). No zod here: the job
  * page imports these (dragging a pole on the map) and zod's ~25 KB gzip must stay off its first
  * load; the request schemas that check coordinates are in geo.schemas.ts.
  */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { csvCell } from './export';
 
 /**
- * The history contract (docs/product/records.md §1, docs/decisions/044-hist-history.md): who changed what, when,
+ * The history contract (docs/product/records.md §1, docs/decisions/044-history-recorded-with-each-change.md): who changed what, when,
  * as GET /tickets/{id}/history and GET /jobs/{id}/history answer it, and how a person reads an
  * entry (the ticket window's History tab, the phone view, the job's history and its CSV).
  */

@@ -34,7 +34,7 @@ describe('ticket table sorting (docs/product/rules.md §4.2)', () => {
     expect(ids(sortTickets(rows, 'due_date', 'desc'))).toEqual([1, 5, 3, 2, 4]);
   });
 
-  it('sorts the Work Order column as text, numbers as numbers, none first ascending (issue 27)', () => {
+  it('sorts the Work Order column as text, numbers as numbers, none first ascending (docs/product/rules.md §4.4)', () => {
     const rows = [row(1, { work_orders: ['WO-10'] }), row(2, { work_orders: [] }), row(3, { work_orders: ['wo-9', 'WO-11'] }), row(4)];
     expect(ids(sortTickets(rows, 'work_orders', 'asc'))).toEqual([2, 4, 3, 1]);
     expect(ids(sortTickets(rows, 'work_orders', 'desc'))).toEqual([1, 3, 2, 4]);

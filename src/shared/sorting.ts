@@ -78,7 +78,7 @@ export interface TicketSortRow {
   id: number;
   pole_name: string | null;
   line_name: string | null;
-  /** The ticket's work orders (issue 27's Work Order column): sorted as their text, joined. */
+  /** The ticket's work orders (the ticket table's Work Order column, docs/product/rules.md §4.4): sorted as their text, joined. */
   work_orders?: readonly string[];
   assigned_to_name: string | null;
   geo_lat: number | null;
@@ -104,7 +104,7 @@ export function textKey(v: unknown): string {
   if (v == null) return '';
   const s = String(v).toLowerCase();
   // One pass over the characters, not a regex replace with a callback per digit run: a job page
-  // makes 10,000+ of these keys at load, on a phone's slow CPU inside its first render (issue 27).
+  // makes 10,000+ of these keys at load, on a phone's slow CPU inside its first render (decision 058).
   let out = '';
   let copied = 0;
   for (let i = 0; i < s.length; i++) {

@@ -10,7 +10,7 @@ const ticket = (over: Partial<SearchableTicket> = {}): SearchableTicket => ({
   ...over,
 });
 
-describe('ticket search (My Work and the job page, issue 27)', () => {
+describe('ticket search (My Work and the job page, docs/product/rules.md §4.1)', () => {
   it('finds a ticket by a work order or a unit code, whatever the case', () => {
     expect(ticketMatches(ticket(), searchWords('WO-41871'))).toBe(true);
     expect(ticketMatches(ticket(), searchWords('wo-41872'))).toBe(true);

@@ -1,5 +1,5 @@
 /**
- * The one rule of a ticket text search (issue 27 item 9), for My Work (src/web/features/work/
+ * The one rule of a ticket text search (docs/product/rules.md §4.1, decision 039), for My Work (src/web/features/work/
  * workList.ts) and the job page's ticket table (src/web/features/tickets/useTicketRows.ts):
  * utilities and crews name work by its work order or its unit, so the search looks in the pole,
  * line, street, work orders and the tasks' unit codes (and the job number where the list has one).

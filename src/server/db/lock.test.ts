@@ -7,7 +7,7 @@ import { startServer, type ServerProcess } from '../test/server-process';
 import { DataDirLockedError, lockDataDir, type LockOwner } from './lock';
 
 /**
- * Issue item 2: one process per embedded database folder. The lock itself, then real server
+ * Decision 016: one process per embedded database folder. The lock itself, then real server
  * processes: a second server on the same DATA_DIR refuses to start and names the first, and a
  * server killed with SIGKILL does not block the next one, which finds the acknowledged writes.
  */

@@ -5,7 +5,7 @@ import { jobs } from './schema/index';
 /**
  * Pieces of SQL that the repositories of several modules share. They sit here, below every
  * module, so that a repository never imports another module's repository for them
- * (docs/decisions/041-mods-module-order.md).
+ * (docs/decisions/041-modules-and-layers-depend-one-way.md).
  */
 
 /**

@@ -12,7 +12,7 @@ import { PGLITE_TEMPLATE } from '../test/global-setup';
 import { backup, restore } from './backup';
 
 /**
- * Issue item 16: `npm run backup` / `npm run restore` of the embedded default. A real DATA_DIR
+ * docs/deploy.md "Backups of the embedded database" (decision 016): `npm run backup` / `npm run restore` of the embedded default. A real DATA_DIR
  * (PGlite folder with the migrated demo data plus a ticket written here, and real files through
  * LocalStorage) is backed up, restored into an empty DATA_DIR, and every job, ticket and file is
  * found again, byte for byte.

@@ -12,7 +12,7 @@ import { LocalStorage } from '../storage/local';
 import { createTestApp, type TestApp } from '../test/harness';
 
 /**
- * Issue item 15: a full disk or an unwritable data folder answers 507 / 503 with a message a
+ * docs/deploy.md "What each process needs" (decision 015): a full disk or an unwritable data folder answers 507 / 503 with a message a
  * person can act on, never a generic 500; GET /health fails when the database or the data folder
  * cannot write. Real failures: /dev/full (ENOSPC), a storage folder under /sys (EPERM even for
  * root), a small tmpfs that fills up (when this machine lets the tests mount one), a read-only

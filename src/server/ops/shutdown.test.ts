@@ -7,7 +7,7 @@ import { ConfigError, loadConfig } from '../config';
 import { startServer, type ServerProcess } from '../test/server-process';
 
 /**
- * Issue item 15: SIGTERM lets requests in flight finish, but not forever. A real server process
+ * docs/deploy.md "What each process needs" (decision 015): SIGTERM lets requests in flight finish, but not forever. A real server process
  * with a request whose body never ends (a stalled upload) exits non-zero once SHUTDOWN_TIMEOUT_MS
  * has passed, naming the request it gave up on (with its query values redacted).
  */

@@ -1,7 +1,7 @@
 import ExcelJS from 'exceljs';
 
 /**
- * Generated ticket workbooks for tests and `bench/excel-import.ts` (the committed fixtures are
+ * Generated ticket workbooks for tests and the bench (`bench/data.ts`, `bench/investigations/excel-import.ts`; the committed fixtures are
  * made by openpyxl instead, so that a workbook from another program is tested too).
  */
 

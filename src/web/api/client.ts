@@ -98,7 +98,7 @@ function failure(res: Response, body: unknown, opts: ApiOptions): ApiError {
  * A large reply as the bytes it came as (a Blob), by the object it was parsed into: the offline
  * copy (offline/copies.ts) stores these, instead of the object whose structured clone of a job of
  * 5,000 tickets blocked a phone's page for ~350 ms, or a Blob made from its text, whose encoding
- * blocked it as long (issue 27). Held weakly: it goes with the object. Small replies keep none.
+ * blocked it as long (decision 058). Held weakly: it goes with the object. Small replies keep none.
  */
 const replyBlobs = new WeakMap<object, Blob>();
 const KEEP_BYTES_FROM = 64 * 1024;

@@ -1,7 +1,7 @@
 import { API_PREFIX, CSRF_HEADER } from '../../shared/constants';
 
 /**
- * The big job's request, sent before the app has loaded (issue 15: a 5,000-ticket job's table
+ * The big job's request, sent before the app has loaded (docs/product/scale.md §3: a 5,000-ticket job's table
  * and map usable < 1.5 s; decision 060). A page opened at /job?id=… asked for its job only once
  * the router's module ran, i.e. after the whole first chunk (React, Mantine, the router, ~90 KB
  * compressed) had arrived and run: ~1.3 s of a cold load. src/web/early.ts, bundled on its own

@@ -89,7 +89,7 @@ async function probeHealth(): Promise<boolean> {
 /**
  * The page's one network state: the API client (client.ts, session.ts, upload.ts) reports to it,
  * the outbox and TanStack listen. It lives with the fetch client, at the bottom of the web app's
- * layers, so the client never imports offline/ (docs/decisions/041-mods-module-order.md).
+ * layers, so the client never imports offline/ (docs/decisions/041-modules-and-layers-depend-one-way.md).
  */
 export const network: Network = createNetwork({
   initiallyOnline: typeof navigator === 'undefined' ? true : navigator.onLine,

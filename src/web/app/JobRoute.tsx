@@ -34,7 +34,7 @@ export default function JobRoute() {
   const billing = can(claims?.roleId, 'billing.read');
   // Below the tickets, they mount once the tickets are on screen: their chunks, their requests and
   // the server's production sums (hundreds of ms of CPU for 5,000 tickets) then never compete with
-  // the tickets' first paint (issue 15).
+  // the tickets' first paint (decision 060).
   const belowTickets = useWhenIdle(Boolean(job.data));
   if (id === null) return <NoJobNamed />;
   return (

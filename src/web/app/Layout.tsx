@@ -44,7 +44,7 @@ function NavLinks({ roleId, onNavigate }: { roleId: number | undefined; onNaviga
   );
 }
 
-/** Logout in the menu (issue 27: it was only on the User page, which needs scrolling to on a phone). */
+/** Logout in the menu (decision 039: it was only on the User page, which needs scrolling to on a phone). */
 function MenuLogout({ onNavigate }: { onNavigate?: () => void }) {
   const { logout, busy } = useLogout(onNavigate);
   return (
@@ -63,7 +63,7 @@ export function Layout() {
   const menuRef = useClickOutside(() => setMenuOpen(false));
   // The header's bar is drawn while the session is still being checked too (its links once it is
   // known): drawn only after, it pushed the whole page down by its height as the page appeared
-  // (/work's layout shift of 0.06–0.14, issue 27).
+  // (/work's layout shift of 0.06–0.14; decision 058).
   const showHeader = status !== 'out' && pathname !== '/login';
   const signedIn = status === 'in';
 
@@ -72,7 +72,7 @@ export function Layout() {
 
   return (
     <Box className={classes.shell}>
-      {/* The first Tab stop (issue 28): past the header's links straight to the page. Focus is
+      {/* The first Tab stop (decision 042): past the header's links straight to the page. Focus is
           moved by hand so the address keeps no #main (the router reads it). */}
       <a
         href="#main"

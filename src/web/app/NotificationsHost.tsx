@@ -3,7 +3,7 @@ import { lazyDialog } from '../components/lazyDialog';
 
 // Mantine's notification container (its transitions, swipe-to-dismiss and portal, ~7 KB gzip)
 // loads with the first notification; until then only the store that notifications.show() fills
-// is in the entry chunk (issue 17's initial JavaScript). It stays mounted after that (lazyDialog),
+// is in the entry chunk (the initial JavaScript budgets, docs/product/scale.md §3). It stays mounted after that (lazyDialog),
 // so later notifications animate in.
 const NotificationsContainer = lazyDialog(() => import('./NotificationsContainer').then((m) => m.NotificationsContainer));
 

@@ -55,7 +55,7 @@ function Home() {
 
 /**
  * /job?id=…: everything the page needs starts at once, side by side, instead of one after the
- * other (issue 15: a 5,000-ticket job usable < 1.5 s): the job itself (the page reads the same
+ * other (docs/product/scale.md §3: a 5,000-ticket job usable < 1.5 s): the job itself (the page reads the same
  * query), the page's code, which RequireAuth would otherwise ask for only once the session check
  * has answered, and, when this device last showed the tickets on a map, the map's code and
  * config. Nothing waits for them here; errors show on the page itself.
@@ -65,7 +65,7 @@ function prefetchJob(id: number) {
   void queryClient.prefetchQuery(jobQuery(id));
   // The map before the page's chunk: the browser opens at most 6 connections to the server, and
   // the page's chunk brings some 40 small ones; asked after them, the map's chunk arrived after
-  // the job itself and delayed the first points (trace of a 5,000-ticket job, issue 15).
+  // the job itself and delayed the first points (trace of a 5,000-ticket job; decision 060).
   if (rememberedTicketView() === 'map') preloadTicketMap(queryClient);
   void loadJobPage().catch(() => {}); // a failed chunk is the lazy page's to report
 }
@@ -73,7 +73,7 @@ function prefetchJob(id: number) {
 // A page opened at /job?id=… asks for all that as this module loads, beside the session check,
 // not after React's first render: that render (and the app's start before it) took 150–400 ms of
 // a cold load of the big job, with the job's request and the page's ~45 chunks waiting behind it
-// (trace, issue 27). The hook below then finds the query fresh or on its way (staleTime): no
+// (trace; decision 060). The hook below then finds the query fresh or on its way (staleTime): no
 // second request.
 if (typeof window !== 'undefined' && window.location.pathname === '/job') {
   const id = jobIdFrom(new URLSearchParams(window.location.search));
@@ -142,7 +142,7 @@ function AppRoutes() {
 
 /**
  * React Router's declarative router, not its data router (createBrowserRouter): the data router
- * is ~17 KB gzip more of every first load (issue 17), for a loader (usePrefetchJob above), an
+ * is ~17 KB gzip more of every first load (docs/product/scale.md §3; decision 029), for a loader (usePrefetchJob above), an
  * error element (PageErrorBoundary) and a Back guard (components/useBlocker.ts).
  */
 export function AppRouter() {

@@ -2,7 +2,7 @@
  * Registers the service worker (/sw.js, vite.config.ts) and tells when a new release is installed
  * and waiting beside the running one. Our own few lines instead of vite-plugin-pwa's
  * useRegisterSW, which loads workbox-window (~2.7 KB gzip with its glue) on every first load for
- * these same events (issue 17's initial JavaScript).
+ * these same events (the initial JavaScript budgets, docs/product/scale.md §3).
  */
 type Listener = (activate: () => void) => void;
 

@@ -3,9 +3,9 @@ import { Button, type ButtonProps } from '@mantine/core';
 /**
  * A few exclusive choices as a row of buttons, the chosen one filled and `aria-pressed`. It looks
  * and reads like a segmented control, but is made of plain Buttons: Mantine's SegmentedControl
- * adds its code to a page (issue 17's page weights) and measures its options to place its
+ * adds its code to a page (the page weights of docs/product/scale.md §3) and measures its options to place its
  * indicator, a forced layout of the whole page inside the first render of the big job's page
- * (~320 ms of a phone's load, issue 27; decision 060).
+ * (~320 ms of a phone's load; decision 060).
  */
 export function ChoiceButtons<T extends string>({
   label,

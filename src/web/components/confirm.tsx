@@ -69,7 +69,7 @@ export const confirmDiscard = (note?: string) =>
   confirmDialog({ title: 'Unsaved changes', message: note ? `${SHELL_MSG.unsavedChanges} ${note}` : SHELL_MSG.unsavedChanges, confirmLabel: 'Close anyway', cancelLabel: 'Keep editing', danger: true });
 
 // The dialog (Mantine's Modal, its focus trap and scroll lock) loads on the first question, not
-// with every page: most visits never ask one (issue 17's initial JavaScript).
+// with every page: most visits never ask one (the initial JavaScript budgets, docs/product/scale.md §3).
 const ConfirmModal = lazyDialog(() => import('./ConfirmModal').then((m) => m.ConfirmModal));
 
 /** Mounted once in the app shell: shows the open question, if any. */

@@ -3,7 +3,7 @@ import { lazy, Suspense, useState, type ComponentType } from 'react';
 /**
  * A modal or drawer (or the notification container) whose code (and Mantine's Modal, focus
  * trap, scroll lock, ScrollArea and floating-ui with it) loads the first time it opens, not with
- * the page: issue 17's initial JavaScript. Once opened it stays mounted, so it still closes with its transition and gives
+ * the page: the initial JavaScript budgets of docs/product/scale.md §3. Once opened it stays mounted, so it still closes with its transition and gives
  * focus back to the button that opened it, which unmounting on close would not.
  */
 export function lazyDialog<P extends { opened: boolean }>(load: () => Promise<ComponentType<P>>) {

@@ -4,7 +4,7 @@ import { useLocation } from 'react-router';
 /**
  * "You have unsaved changes" for the browser's Back and Forward buttons (the phone's Back first
  * of all), with React Router's declarative router. Its data router has a `useBlocker`, but that
- * router is ~17 KB gzip more JavaScript on every first load (issue 17: /work < 150 KB), for this
+ * router is ~17 KB gzip more JavaScript on every first load (docs/product/scale.md §3: /work < 150 KB), for this
  * one hook. The same method as its: a popstate the guard refuses is hidden from the router, the
  * browser is sent back to the entry it left (`history.go`, by the `idx` React Router keeps in
  * each entry's state), and `proceed` repeats the move once the user agrees.

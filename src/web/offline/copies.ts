@@ -14,7 +14,7 @@ export function keepsCopy(key: QueryKey): boolean {
   if (root === 'work') return key.length === 2;
   if (root === 'tickets') return typeof id === 'number' && key.length === 2;
   if (root === 'jobs') return typeof id === 'number' && (key.length === 2 || (key.length === 3 && (sub === 'tickets' || sub === 'header')));
-  // One's own account: the User page opens offline (issue 27).
+  // One's own account: the User page opens offline (decision 039).
   if (root === 'crew') return id === 'myData';
   return false;
 }
@@ -41,7 +41,7 @@ export async function restoreAndKeepCopies(qc: QueryClient, userId: number): Pro
   // when the page is left: a crew may open a ticket and move on within a second. "A moment" is
   // when the browser is next idle (at most 2 s): IndexedDB copies the data on the page's own
   // thread, a long task for a job of 5,000 tickets on a slow machine, which must not land between
-  // the job's arrival and its table or map being drawn (issue 15).
+  // the job's arrival and its table or map being drawn (decision 060).
   const later = () => whenIdle(() => void write(), 2000, 50);
   const write = async () => {
     cancelWrite = null;
@@ -89,7 +89,7 @@ export async function restoreAndKeepCopies(qc: QueryClient, userId: number): Pro
 /**
  * A large reply is stored as the bytes it came as (a Blob: IndexedDB copies a reference on the
  * page's thread, ~1 ms), where the object (a job of 5,000 tickets) took ~70 ms on a desktop and a
- * long task of ~350 ms on a phone (issue 27). Anything else, e.g. a reply the cache merged with an
+ * long task of ~350 ms on a phone (decision 058). Anything else, e.g. a reply the cache merged with an
  * older one or changed by hand, is stored as its object.
  */
 function asStored(data: unknown): Pick<Copy, 'data' | 'json'> {

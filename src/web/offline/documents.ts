@@ -1,5 +1,5 @@
 /**
- * Documents a crew may need at the pole without signal (issue 27: the work packet, dig-safe, NRA
+ * Documents a crew may need at the pole without signal (decision 039: the work packet, dig-safe, NRA
  * and permit PDFs of a ticket opened on the phone), kept in the browser's Cache Storage, one cache
  * per user (a shared tablet never shows one user's files to the next; sign-out drops it with the
  * copies, copies.ts dropCopies). The service worker never caches `/files/*` (decision 021): these

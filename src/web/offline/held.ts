@@ -6,7 +6,7 @@ import { heldPhotoName, heldText, isPhotoOverLimit, isSavable, type OutboxEntry,
 /**
  * What the queue and the phone's ticket say about a change, and saving to the phone what will not
  * sync (a deleted ticket's notes and photos, a photo over the ticket's 10): nothing a crew typed
- * or took is lost because the office changed the ticket meanwhile (issue 27, decision 038).
+ * or took is lost because the office changed the ticket meanwhile (decision 038).
  */
 
 /** A queued change in a crew's words. */

@@ -426,7 +426,7 @@ export function afterStale(entries: readonly OutboxEntry[], e: OutboxEntry, thei
 }
 
 // ---------------------------------------------------------------------------------------------
-// Held: what will not sync, kept on the phone (issue 27, decision 038)
+// Held: what will not sync, kept on the phone (decision 038)
 
 /** A photo refused because its ticket already holds its 10 (the office added some meanwhile). */
 export function isPhotoOverLimit(e: OutboxEntry): boolean {

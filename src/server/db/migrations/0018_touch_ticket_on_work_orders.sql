@@ -1,4 +1,4 @@
--- The job page's rows and My Work's carry each ticket's work orders (issue 27: the table's Work
+-- The job page's rows and My Work's carry each ticket's work orders (docs/product/rules.md §4.1, §4.4: the table's Work
 -- Order column, the search by work order), and the page's reply is rebuilt ticket by ticket from
 -- each ticket row's xmin (decision 028). So, as 0004 and 0009 do for tasks, photos and notes:
 -- adding, changing or removing a work order gives its ticket a new row version (a no-op update),

@@ -1,4 +1,4 @@
--- docs/product/sessions-and-safety.md §9 "names that look alike" (issue 28 item 6): job numbers, unit codes, pole and line
+-- docs/product/sessions-and-safety.md §9 "names that look alike": job numbers, unit codes, pole and line
 -- names stored normalised; look-alikes that would clash are listed in name_clashes, not merged.
 CREATE TABLE "name_clashes" (
 	"id" serial PRIMARY KEY NOT NULL,

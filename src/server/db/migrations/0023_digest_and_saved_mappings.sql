@@ -1,4 +1,4 @@
--- Issue 30, decision 046: digest_runs (the daily digest claimed once per company and day) and
+-- docs/product/records.md §3–§4, decision 046: digest_runs (the daily digest claimed once per company and day) and
 -- saved_mappings (a utility's last column mapping).
 CREATE TABLE "digest_runs" (
 	"company_id" integer NOT NULL,

@@ -1,4 +1,4 @@
--- Issue 31, decision 047: the completion record (who and where a ticket was marked complete), photo
+-- docs/product/records.md §6–§8, decision 047: the completion record (who and where a ticket was marked complete), photo
 -- checks (distance_m, flags) and the company's evidence settings.
 ALTER TABLE "companies" ADD COLUMN "evidence_radius_m" integer DEFAULT 100 NOT NULL;--> statement-breakpoint
 ALTER TABLE "companies" ADD COLUMN "evidence_photos_required" integer DEFAULT 1 NOT NULL;--> statement-breakpoint

@@ -1,4 +1,4 @@
--- The kept production figures (migration 0030, decision 059) at ten years' size (issue 33). A
+-- The kept production figures (migration 0030, decision 059) at ten years' size (docs/product/scale.md §1). A
 -- ticket update moved the ticket between groups one row at a time, and every move then looked for
 -- emptied groups over the company's whole calendar of weeks (~260,000 rows at that size, a
 -- sequential scan): 0.45 s for one ticket, 105 s to invoice 1,250. Emptied groups are now found

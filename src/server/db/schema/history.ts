@@ -2,7 +2,7 @@ import { bigserial, index, integer, jsonb, pgTable, text, timestamp } from 'driz
 import { companies, users } from './core';
 
 /**
- * The record of every change (docs/product/records.md §1, docs/decisions/044-hist-history.md): one row per
+ * The record of every change (docs/product/records.md §1, docs/decisions/044-history-recorded-with-each-change.md): one row per
  * changed field (or per created / deleted / imported record), written in the transaction of the
  * change by the history module's recorder. `ticket_id` and `job_id` carry no foreign key on
  * purpose: a deleted ticket's or job's record stays (who deleted it, and what it held).

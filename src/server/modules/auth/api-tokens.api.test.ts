@@ -10,7 +10,7 @@ import { apiTokens, users } from '../../db/schema/index';
 import { createTestApp } from '../../test/harness';
 
 /**
- * API tokens (docs/product/integrations.md §API tokens, issue 32 item 3, decision 049): Admins
+ * API tokens (docs/product/integrations.md §3, decision 049): Admins
  * make them; a token is refused at once when revoked or expired, never exceeds its creator's
  * role, sees only its company, and is never accepted from a cookie.
  */

@@ -40,7 +40,7 @@ function cookieOf(res: { cookies: { name: string; value: string; domain?: string
   return res.cookies.find((c) => c.name === SESSION_COOKIE && !c.domain);
 }
 
-describe('sessions end when they should (item 5)', () => {
+describe('sessions end when they should (decision 015)', () => {
   it('a password reset ends every earlier session, even one the server has verified before', async () => {
     const old = (await login(t, 'wforeman@example.com', 'linecrew')).json().token as string;
     expect((await myData(old)).statusCode).toBe(200); // verified once, so the token is cached
@@ -85,7 +85,7 @@ describe('sessions end when they should (item 5)', () => {
     expect(res.cookies.find((c) => c.name === SESSION_COOKIE && c.domain === '.linecrew.example')).toMatchObject({ value: '', maxAge: 0 });
   });
 
-  it('refuses a token signed without an expiry (item 9a)', async () => {
+  it('refuses a token signed without an expiry', async () => {
     const [admin] = await t.ctx.db.select().from(users).where(eq(users.email, 'admin@example.com'));
     // A live session's id: only the missing expiry is wrong with this token.
     const { sid } = JSON.parse(Buffer.from((await t.login('admin@example.com')).split('.')[1], 'base64url').toString()) as { sid: string };
@@ -97,7 +97,7 @@ describe('sessions end when they should (item 5)', () => {
   });
 });
 
-describe('sign-in throttling (item 6)', () => {
+describe('sign-in throttling (docs/product/sessions-and-safety.md §3)', () => {
   it('twenty guesses at once: at most 10 are checked (403), the rest answer 429', async () => {
     const ip = newAddress();
     const replies = await Promise.all(Array.from({ length: 20 }, (_, i) => login(t, 'admin@example.com', `wrong-${i}`, { remoteAddress: ip })));
@@ -165,7 +165,7 @@ describe('sign-in throttling (item 6)', () => {
   });
 });
 
-describe('no account discovery (item 7)', () => {
+describe('no account discovery (docs/product/sessions-and-safety.md §7)', () => {
   it('an unknown e-mail costs the same password check as a known one and gets the same answer', async () => {
     const ip = newAddress();
     const before = passwordStats.verifications;
@@ -229,7 +229,7 @@ describe('no account discovery (item 7)', () => {
   });
 });
 
-describe('cross-site requests cannot change data with the cookie alone (item 8)', () => {
+describe('cross-site requests cannot change data with the cookie alone (docs/product/sessions-and-safety.md §2)', () => {
   async function newJob(): Promise<number> {
     const [admin] = await t.ctx.db.select().from(users).where(eq(users.email, 'admin@example.com'));
     const [utility] = await t.ctx.db.select().from(utilities).where(eq(utilities.companyId, admin.companyId)).limit(1);

@@ -10,7 +10,7 @@ import { createTestApp } from '../../test/harness';
 import { THROTTLE_LIMITS } from './throttle.repository';
 
 /**
- * docs/product/sessions-and-safety.md §6 "e-mail change" and "e-mail discovery" (issue 28 items 1 and 2), with mail through a
+ * docs/product/sessions-and-safety.md §6 "e-mail change" and "e-mail discovery" (§7), with mail through a
  * real SMTP peer on loopback: changing one's own sign-in address needs the current password and
  * mails a notice to the old address; a taken address gets one neutral answer whichever company
  * has it, at most 20 times an hour per user, then 429 for every address.

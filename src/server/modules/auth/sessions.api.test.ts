@@ -6,7 +6,7 @@ import { createTestApp, resetLinkFrom } from '../../test/harness';
 import { sessions } from '../../db/schema/index';
 
 /**
- * Sessions per device (docs/product/sessions-and-safety.md §4, issue 28 item 4): each sign-in is a row; Logout ends this
+ * Sessions per device (docs/product/sessions-and-safety.md §4, decision 036): each sign-in is a row; Logout ends this
  * device only; "everywhere" ends all of mine; one session can be ended from another device; a
  * password reset ends all. An ended session is refused on its next request.
  */

@@ -140,7 +140,7 @@ describe('POST /crew/{id}/resend-invitation', () => {
   });
 });
 
-describe('reset links that are malformed or expired (item 9)', () => {
+describe('reset links that are malformed or expired (docs/product/rules.md §3.4)', () => {
   const reset = (body: unknown) => t.request({ method: 'POST', url: `${API}/crew/reset-password`, body });
 
   it('a malformed token or user id reads as an invalid link, never as validation text', async () => {

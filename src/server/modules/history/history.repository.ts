@@ -2,7 +2,7 @@ import { and, desc, eq, lt, sql, type SQL } from 'drizzle-orm';
 import { rowsOf, type DbOrTx } from '../../db/client';
 import { history, users } from '../../db/schema/index';
 
-/** The only SQL of the history table (docs/decisions/044-hist-history.md). */
+/** The only SQL of the history table (docs/decisions/044-history-recorded-with-each-change.md). */
 
 export type HistoryInsert = typeof history.$inferInsert;
 
@@ -23,7 +23,7 @@ export async function insertEntries(db: DbOrTx, rows: HistoryInsert[]) {
  * The tickets `where` picks (of the company), each with its tasks as an import entry states them
  * ({tasks, bid}: how many, their total bid quantity), as `ticket_tasks_of (id, tasks)`: the tasks
  * are counted in one grouped pass over the picked tickets' tasks, not by a sub-select per ticket
- * (issue 30: the import's entries over 5,000 tickets were one index look-up and aggregate each).
+ * (decision 051: the import's entries over 5,000 tickets were one index look-up and aggregate each).
  */
 const withTasksOf = (companyId: number, where: SQL) => sql`
   with picked as (select t.id from tickets t where t.company_id = ${companyId} and ${where}),

@@ -4,7 +4,7 @@ import { isoInstant } from '../../db/sql';
 import * as repo from './history.repository';
 
 /**
- * The recorder of every change (docs/product/records.md §1, docs/decisions/044-hist-history.md). Each service
+ * The recorder of every change (docs/product/records.md §1, docs/decisions/044-history-recorded-with-each-change.md). Each service
  * that writes a job, a ticket, a crew member or an invoice calls it inside its own transaction
  * with its record before and after, as a flat "view" keyed by the API's field names; the diff
  * here turns them into entries. A change rolled back takes its entries with it.
@@ -110,7 +110,7 @@ export const recordImport = repo.insertImportEntries;
 /**
  * Tickets per statement of recordImportInParts: ~15 ms of PGlite on an idle machine. The entries
  * of 2,500 tickets in one statement took 110–135 ms, all of it on the server's thread, and GET
- * /health waited for it (issue 26, budget 100 ms).
+ * /health waited for it (its budget, 100 ms: docs/product/scale.md §3).
  */
 const IMPORT_ENTRIES_PER_STATEMENT = 250;
 

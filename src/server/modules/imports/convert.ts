@@ -29,7 +29,7 @@ import { MAX_ERRORS, TicketRows, text } from './ticket-rows';
 /**
  * A parsed workbook + the saved column mapping → ticket and unit drafts (docs/product/imports.md §12). Pass
  * `libraryMappings = null` for a tickets-only sheet (a CSV, the spreadsheet upload of a job). Pure and
- * single-pass: 10,000 rows convert in a few milliseconds (bench/excel-import.ts). Every problem
+ * single-pass: 10,000 rows convert in a few milliseconds (bench/investigations/excel-import.ts). Every problem
  * is reported with the Excel row number the user sees; the caller rejects the whole save if
  * there is any, so nothing is written.
  *

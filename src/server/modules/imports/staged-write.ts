@@ -33,7 +33,7 @@ export async function importTicketsStaged(
   // Its history: one entry per ticket it created (docs/product/records.md §1), written under the
   // hidden job just before the publication, a few hundred tickets a statement. In the publishing
   // transaction they were one statement of 110–135 ms for 2,500 tickets, and on PGlite no other
-  // request's statement runs while a transaction is open (issue 26: GET /health waited for it).
+  // request's statement runs while a transaction is open (GET /health waited for it; docs/product/scale.md §3).
   const beforePublish = () => recordImportInParts(db, scope, repo.breathe);
   try {
     return await writeStagedImport(db, scope, batches, publish, beforePublish);

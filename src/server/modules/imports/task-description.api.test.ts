@@ -10,7 +10,7 @@ import { importIntoJob } from './import-into-job';
 import type { ImportTicket } from './types';
 
 /**
- * docs/product/imports.md §4 (issue 26 item 6): the ticket sheet's mapped Description is the task's description,
+ * docs/product/imports.md §12: the ticket sheet's mapped Description is the task's description,
  * what the crew reads; a blank one falls back to the unit library's. good.xlsx (scripts/make-fixtures.py)
  * has, on pole P-1 / line L-10, U-100 'Set pole' (library: 'Set wood pole'), U-200 'Transfer wires'
  * (library: 'Transfer conductors') and U-300 with a blank Description (library: 'Crossarm 10 ft').

@@ -6,7 +6,7 @@ import { createTestApp } from '../../test/harness';
 import { countOf, importFootprint } from '../../test/import-footprint';
 import { warmUpImports } from './warm-up';
 
-/** The start-up warm-up of the import (issue 26): it runs an import of one ticket and leaves nothing of it. */
+/** The start-up warm-up of the import (decision 034): it runs an import of one ticket and leaves nothing of it. */
 
 const t = await createTestApp();
 const db = t.ctx.db;

@@ -11,7 +11,7 @@ import type { ImportScope } from './types';
 class WarmedUp extends Error {}
 
 /**
- * PGlite only (issue 26): the first import after a start ran every statement of an import for the
+ * PGlite only (decision 034): the first import after a start ran every statement of an import for the
  * first time, and on PGlite a statement's first run compiles its code paths (WebAssembly) and
  * loads the tables' catalog entries on the server's thread: 180–250 ms for the first 250 poles
  * against ~20 ms later, 40–200 ms for the first tickets, work orders, units and job row, so GET

@@ -4,7 +4,7 @@ import { jobs } from '../../db/schema/index';
 import { jobIsPublished } from '../../db/sql';
 
 /**
- * The job row as every module looks it up (docs/decisions/041-mods-module-order.md): found within
+ * The job row as every module looks it up (docs/decisions/041-modules-and-layers-depend-one-way.md): found within
  * the caller's company, locked for a writer, fingerprinted. Every statement is scoped by company.
  */
 

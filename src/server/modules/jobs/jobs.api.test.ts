@@ -190,7 +190,7 @@ describe('GET /jobs/{id}', () => {
         photo_count: x.images.length,
         evidence_photo_count: x.images.filter((i) => countsAsEvidence(i.flags)).length,
         note_count: x.notes.length,
-        // The searchable work orders and unit codes (issue 27), in their order of entry.
+        // The searchable work orders and unit codes (docs/product/rules.md §4.1), in their order of entry.
         unit_codes: x.tasks.map((k) => k.code),
       })),
     );
@@ -290,7 +290,7 @@ describe('GET /jobs/{id}/header', () => {
     expect((await get(undefined, '/jobs/1/header')).statusCode).toBe(401);
   });
 
-  it('answers the job without its tickets, for every role: what a crew needs before climbing (issue 27)', async () => {
+  it('answers the job without its tickets, for every role: what a crew needs before climbing (docs/product/field-mode.md §2)', async () => {
     const created = (await put(admin, await newJob({ ehasp_override: 'EHASP-9', arc_rating_override: '12 cal/cm²' }))).json().job as JobListItem;
     for (const token of [lineman, apprentice, wforeman]) {
       const res = await get(token, `/jobs/${created.id}/header`);

@@ -270,7 +270,7 @@ export interface LocatedTicketRow {
  * pass over the job's rows (a sub-select per ticket was several times slower on a big job). Each
  * child table is read through its ticket_id index for the job's ticket ids (`= any(array(…))`): a
  * join with the job's tickets let PostgreSQL scan all 1 M work orders at ten years of data
- * (issue 33, decision 011). The rows come
+ * (docs/product/scale.md §1, decision 011). The rows come
  * back as one JSON text: PGlite hands over one value far faster than thousands of rows of arrays. Ordered by ticket id; empty for another company's job.
  */
 export async function selectLocatedTickets(db: DbOrTx, companyId: number, jobId: number): Promise<LocatedTicketRow[]> {

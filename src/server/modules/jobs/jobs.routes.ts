@@ -60,7 +60,7 @@ export async function jobsRoutes(app: App, ctx: AppContext, replies: ReplyCache<
   );
 
   // The job without its tickets: what a crew's phone ticket view shows "before you climb"
-  // (hospital, packet, overrides; issue 27), a few hundred bytes instead of the job page's rows.
+  // (hospital, packet, overrides; docs/product/field-mode.md §2), a few hundred bytes instead of the job page's rows.
   app.get(
     '/jobs/:id/header',
     { config: { allow: 'read' }, schema: { tags, summary: 'The job without its tickets', params: idParams, response: { 200: jobListItemSchema } } },

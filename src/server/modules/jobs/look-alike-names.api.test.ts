@@ -9,7 +9,7 @@ import { jobs, poles, units } from '../../db/schema/index';
 import { createTestApp, type TestApp } from '../../test/harness';
 
 /**
- * docs/product/sessions-and-safety.md §9 "names that look alike" (issue 28 item 6): job numbers, pole and line names and
+ * docs/product/sessions-and-safety.md §9 "names that look alike": job numbers, pole and line names and
  * unit codes are stored and compared in NFKC with zero-width and bidi controls removed and blanks
  * collapsed, on every write path; a migration normalises existing rows and reports clashes.
  */

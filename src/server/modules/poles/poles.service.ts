@@ -21,7 +21,7 @@ export const findPole = repo.findPole;
  * What adding a pole to a job needs of the tickets module: its ticket, written in the pole's
  * transaction, then read as the reply shows it. The tickets module sits above poles (a ticket
  * shows and creates poles), so poles does not import it: app.ts hands tickets.service's own
- * functions to poleRoutes (docs/decisions/041-mods-module-order.md).
+ * functions to poleRoutes (docs/decisions/041-modules-and-layers-depend-one-way.md).
  */
 export interface TicketsOfPoles {
   /** Inserts the ticket and records its creation in the history (in the caller's transaction). */

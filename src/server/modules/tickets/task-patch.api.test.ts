@@ -7,7 +7,7 @@ import { ticketTasks } from '../../db/schema/index';
 import { createTestApp, type TestApp } from '../../test/harness';
 
 /**
- * One task at a time (docs/product/api.md §4 Tickets, issue 32 item 1): PATCH changes that task
+ * One task at a time (docs/product/integrations.md §2, docs/product/api.md §4): PATCH changes that task
  * only; PUT /tickets/ without `tasks` leaves every task as stored.
  */
 

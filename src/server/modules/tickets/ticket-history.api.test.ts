@@ -11,9 +11,9 @@ import { ticketView } from './ticket-history.service';
 import { loadTicket } from './ticket-reads.repository';
 
 /**
- * A ticket save's history (docs/product/records.md §1, docs/decisions/051-i30-history-from-what-the-save-holds.md):
+ * A ticket save's history (docs/product/records.md §1, docs/decisions/051-history-from-what-the-save-holds.md):
  * recorded from what the save already holds — the row it locked, the lists it compared — not from
- * a second read of the whole ticket (issue 30: recording costs ≤ 20 % of the save), and the same
+ * a second read of the whole ticket (decision 051: recording costs ≤ 20 % of the save), and the same
  * entries as a diff of the whole ticket before and after.
  */
 
@@ -57,7 +57,7 @@ async function newTicket(name: string): Promise<Ticket> {
   return res.json().ticket;
 }
 
-describe('a ticket save records its history from what it holds (issue 30: ≤ 20 % of the save)', () => {
+describe('a ticket save records its history from what it holds (decision 051: ≤ 20 % of the save)', () => {
   /** The SELECT statements a request runs, as sent to the database. */
   async function selectsOf(work: () => Promise<unknown>): Promise<string[]> {
     const seen: string[] = [];

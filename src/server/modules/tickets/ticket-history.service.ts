@@ -14,7 +14,7 @@ import { ticketStatus } from './ticket-reads.repository';
  * are left out. The completion record is one field, `completed` (who and where, docs/product/records.md §6):
  * marking complete is two entries, the status and the record; reopening's entry keeps the old record.
  *
- * A save's "before" is not read again (issue 30: recording must cost ≤ 20 % of the save; decision 051): it is
+ * A save's "before" is not read again (recording must cost ≤ 20 % of the save; decision 051): it is
  * made from what the save holds already — the row it locked, with its pole's, assignee's and
  * completer's names read in the same statement, and the child rows its comparison read — and, for the lists
  * the save did not touch, the ticket after (they are the same). `ownFieldsOf` is the one list of

@@ -122,7 +122,7 @@ const idsIn = (db: DbOrTx, where: SQL) => db.select({ id: tickets.id }).from(tic
 /**
  * A child table's rows of these tickets, each found through its ticket_id index. `in (select …)`
  * let PostgreSQL hash-join a whole child table instead: at ten years of data a job's read scanned
- * all 1 M work orders and 200,000 notes (issue 33; the map exports' and export's reads, decision 011).
+ * all 1 M work orders and 200,000 notes (docs/product/scale.md §1; the map exports' and export's reads, decision 011).
  */
 const ofTickets = (ticketId: AnyColumn, ids: TicketIds) => sql`${ticketId} = any(array(${ids}))`;
 
@@ -387,7 +387,7 @@ const countOf = (table: typeof ticketTasks | typeof images | typeof notes) =>
 
 /**
  * The ticket's work orders and its tasks' unit codes, in their order of entry: the search of My
- * Work and of the job page looks in them (issue 27), and the table shows the work orders. Like the
+ * Work and of the job page looks in them (docs/product/rules.md §4.1), and the table shows the work orders. Like the
  * counts, each is an index look-up on ticket_id inside the row's own statement; a change to either
  * table touches the ticket (migrations 0004, 0009 for tasks; 0016 for work orders), so the job
  * page's rows rebuilt by xmin stay right (decision 028). A unit's code never changes (the library

@@ -33,7 +33,7 @@ type TicketInsert = typeof tickets.$inferInsert;
 /**
  * The ticket read model as other modules read it (the job page, My Work, exports, and a pole added
  * with its ticket): the statements are in ticket-reads.repository.ts, and other modules use the
- * tickets module through its services only (docs/decisions/041-mods-module-order.md).
+ * tickets module through its services only (docs/decisions/041-modules-and-layers-depend-one-way.md).
  */
 export { companyDaySql, evidencePhotoCountOf, loadTicket, loadTicketsOfJob, loadTicketRows, loadTicketRowVersions, selectTicketRows, ticketStatus, toTicketRow } from './ticket-reads.repository';
 

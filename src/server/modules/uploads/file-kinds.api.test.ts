@@ -7,7 +7,7 @@ import { createTestApp, type TestApp } from '../../test/harness';
 import { fixture } from '../../test/files';
 
 /**
- * docs/product/sessions-and-safety.md §10 "file kinds" (issue 28 item 7): an upload is checked by its first bytes when it is
+ * docs/product/sessions-and-safety.md §10 "file kinds": an upload is checked by its first bytes when it is
  * attached to a record, whatever its name and the type the browser claimed. A packet or document
  * must be a PDF or a photo, a ticket photo an image, a workbook a zip with xl/workbook.xml or a
  * CSV; anything else is a 415 naming the kind expected, and nothing is saved.

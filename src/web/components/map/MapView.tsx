@@ -6,7 +6,7 @@ import type { TicketMapProps } from './TicketMap';
 
 // The map, its count, Leaflet, supercluster and the map's CSS load only when a map is first
 // shown (or preloaded, loadTicketMap.ts): this file is all the job and My Work pages carry
-// (issue 17's page weights).
+// (the page weights of docs/product/scale.md §3).
 const TicketMap = lazy(loadTicketMap);
 
 /** A map of the list's tickets (docs/product/map.md §1): see TicketMap. */

@@ -36,7 +36,7 @@ import classes from './TicketMap.module.css';
  *
  * Accessibility: the map is a labelled region with a visible count; its clusters are buttons
  * (Tab, Enter zooms in). A single point is drawn on the canvas, and a transparent button of its
- * size lies over it for the keyboard (issue 28): named "Pole P-1 · Line 3 · Pending", reached
+ * size lies over it for the keyboard (decision 042): named "Pole P-1 · Line 3 · Pending", reached
  * with Tab in the list's order, Enter or Space opens the ticket as a click does, and focus shows
  * a ring and the point's tooltip. The mouse passes through it to the canvas (tooltip, click,
  * drag). These buttons exist only for the points in view (clustering keeps them to a few dozen),
@@ -163,7 +163,7 @@ function LeafletMap({
   // One Leaflet map per mounted component (TicketMap keys it by the tile source). Made, fitted
   // and first drawn in layout effects: in the commit that mounts the map, before the browser
   // paints or runs anything else (an idle callback, such as the offline copy of the job, ran in
-  // the gaps between passive effects and delayed the first points, issue 15).
+  // the gaps between passive effects and delayed the first points; decision 023).
   useLayoutEffect(() => {
     const el = box.current;
     if (!el) return;
@@ -185,7 +185,7 @@ function LeafletMap({
     });
     // No base map (no network, a blocked tile server): once every tile of a view has failed and none
     // ever loaded, the layer stops asking, or each pan and zoom would make and fail a few dozen
-    // images (most of the main thread's work while moving such a map, issue 15). Its credit stays.
+    // images (most of the main thread's work while moving such a map; decision 023). Its credit stays.
     // It asks again when the connection comes back, or on a move a while after it stopped.
     let pausedAt = 0;
     tiles.on('load', () => {
@@ -208,7 +208,7 @@ function LeafletMap({
     m.setView(DEFAULT_CENTER, 4);
     setMap(m);
     // The base map after the points: laying out and requesting the tiles of the first view (and
-    // again of the fitted one) must not delay the poles being drawn (issue 15: usable < 1.5 s).
+    // again of the fitted one) must not delay the poles being drawn (docs/product/scale.md §3: usable < 1.5 s).
     const addTiles = () => tiles.addTo(m);
     const idle = typeof requestIdleCallback === 'undefined' ? null : requestIdleCallback(addTiles, { timeout: 500 });
     const timer = idle === null ? setTimeout(addTiles, 0) : null;

@@ -23,7 +23,7 @@ export const loadedTicketMap = () => loaded;
 /**
  * Starts what a map needs before it is shown: its code and GET /map/config. A page that knows
  * the map will open (the job page remembered in Map view) calls this as navigation starts, so
- * neither waits for the tickets to arrive first (issue 15: map usable < 1.5 s).
+ * neither waits for the tickets to arrive first (docs/product/scale.md §3: map usable < 1.5 s).
  */
 export function preloadTicketMap(queryClient: QueryClient): void {
   void loadTicketMap().catch(() => {

@@ -5,7 +5,7 @@ import type { Profile, SessionUser } from '../../../shared/auth.schemas';
 const time = (ms: number) => new Date(ms).toLocaleString(undefined, { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' });
 
 /**
- * The account as this phone knows it without signal (issue 27: the User page was blank offline):
+ * The account as this phone knows it without signal (decision 039: the User page was blank offline):
  * when no copy of the profile was kept (the page was never opened with signal), who is signed
  * in here — name, email, role — and '' for what only the server knows.
  */

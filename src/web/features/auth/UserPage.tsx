@@ -36,7 +36,7 @@ export default function UserPage() {
   const myData = useMyData();
   const { user } = useSession();
   const { logout, busy: loggingOut, online } = useLogout();
-  // Without signal: the copy kept on the phone, else who is signed in here (issue 27).
+  // Without signal: the copy kept on the phone, else who is signed in here (decision 039).
   const data = myData.data ?? (online ? undefined : profileOnDevice(user));
   usePageTitle('My Account');
   const save = useSaveProfile();
@@ -128,7 +128,7 @@ export default function UserPage() {
               <Button variant="default" onClick={() => setResetOpen(true)} disabled={!online}>
                 Reset Password
               </Button>
-              {/* Logout ends this session and every other of this user on the server (docs/product/screens.md, item 5). */}
+              {/* Logout ends this session and every other of this user on the server (docs/product/sessions-and-safety.md §4). */}
               <Button variant="default" color="red" onClick={logout} loading={loggingOut}>
                 Logout
               </Button>

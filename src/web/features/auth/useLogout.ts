@@ -3,7 +3,7 @@ import { useNavigate } from 'react-router';
 import { useOutbox } from '../../offline/OfflineSync';
 
 /**
- * Logout (docs/product/screens.md), for the menu and the User page (issue 27): with changes waiting here it asks
+ * Logout (docs/product/screens.md), for the menu and the User page (docs/product/sessions-and-safety.md §5): with changes waiting here it asks
  * first (signOutAsking), ends this device's session on the server and goes to /login. Without
  * signal the device is signed out all the same (signOutAsking); `online` tells the page so.
  */

@@ -16,7 +16,7 @@ import { confirmDialog } from '../../components/confirm';
 import { lazyDialog } from '../../components/lazyDialog';
 
 // Edit Job (the job form, its date picker and zod rules) and Export (the XLSX writer) load when
-// first opened: the job page's first load carries none of them (issue 27: the phone's blocking time).
+// first opened: the job page's first load carries none of them (the phone's blocking time; decision 058).
 const JobFormModal = lazyDialog(() => import('./JobFormModal').then((m) => m.JobFormModal));
 const ExportJobModal = lazyDialog(() => import('./ExportJobModal').then((m) => m.ExportJobModal));
 const JobHistoryModal = lazyDialog(() => import('./JobHistoryModal').then((m) => m.JobHistoryModal));

@@ -11,7 +11,7 @@ import { useForemen } from '../../api/foremen';
 import { useUtilities } from '../../api/utilities';
 
 /**
- * Dropdowns of the job sheet are placed with `position: fixed` (issue 27): an absolute dropdown
+ * Dropdowns of the job sheet are placed with `position: fixed` (docs/product/screens.md §4.1, a full-width sheet on a phone): an absolute dropdown
  * is first drawn at a provisional place, half off a 390 px phone, which widens the page; a phone
  * then widens its layout viewport, the full-screen sheet grows to 553 px, the dropdown is placed
  * again, the page narrows — and the sheet jumped between the two widths every frame, so a tap on

@@ -159,7 +159,7 @@ export default function JobsPage() {
               {pageRows.length === 0 ? '' : `Showing ${shown.from}–${shown.to} of ${total.toLocaleString('en-US')} job${total === 1 ? '' : 's'}`}
             </Text>
             {/* The name goes on a <nav>: Mantine puts it on a bare <div>, which may not carry one.
-                Its arrows are icons only, so each button is named (axe button-name, issue 28). */}
+                Its arrows are icons only, so each button is named (axe button-name; decision 042). */}
             {pages > 1 && (
               <nav aria-label="Pages">
                 <Pagination

@@ -25,7 +25,7 @@ export default function ProductionSection({ jobId, utilityId }: { jobId: number;
   const [open, setOpen] = useState(false);
   // The details (a row per unit: hundreds of rows on a big job) are built when first shown, not
   // hidden in the page from the start: on a phone they were most of the job page's late blocking
-  // time (issue 27). Once built they stay, so hiding them again animates as before.
+  // time (decision 058). Once built they stay, so hiding them again animates as before.
   const [opened, setOpened] = useState(false);
   const library = utilityId == null ? '/units' : `/units?utility=${utilityId}`;
   return (

@@ -12,7 +12,7 @@ const PAGE = 50;
 /**
  * Cards drawn with the page itself: a phone's first screen and a little more. The rest of the first
  * page follows as a transition, which React builds in slices between other work: 50 cards at once
- * were one long task of the job page's load on a phone (issue 27).
+ * were one long task of the job page's load on a phone (decision 058).
  */
 const FIRST = 8;
 

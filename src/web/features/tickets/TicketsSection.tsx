@@ -24,7 +24,7 @@ import { useTicketSelection } from './useTicketSelection';
 
 // The ticket window (its tabs, pole search, forms, zod rules and photo viewer), the task dialog and
 // the spreadsheet steps load when first opened, not with the table: on a phone their code was
-// most of the job page's main-thread blocking time (issue 27: 1,880 ms in Lighthouse's mobile run).
+// most of the job page's main-thread blocking time (1,880 ms in Lighthouse's mobile run; decision 058).
 const TicketWindow = lazy(() => import('./window/TicketWindow').then((m) => ({ default: m.TicketWindow })));
 const CreateTaskModal = lazy(() => import('./CreateTaskModal').then((m) => ({ default: m.CreateTaskModal })));
 

@@ -90,7 +90,7 @@ const Row = memo(function Row({
       data-index={index}
       data-ticket-id={t.id}
       onClick={() => onOpen(t.id)}
-      // One Tab stop per row (issue 28): Enter opens the ticket, Space ticks it as its checkbox
+      // One Tab stop per row (decision 042): Enter opens the ticket, Space ticks it as its checkbox
       // does (the checkbox stays for the mouse and for a screen reader's table reading).
       onKeyDown={(e) => {
         if (e.target !== e.currentTarget) return;

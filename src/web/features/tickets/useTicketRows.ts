@@ -42,7 +42,7 @@ export function useTicketRows(tickets: TicketRow[], view: TicketView, evidenceRe
   const [notClearFilter, setNotClearFilter] = useState(false);
   // docs/product/records.md §8 "Evidence: missing": Complete tickets short of the photos required (src/shared/evidence.ts).
   const [evidenceFilter, setEvidenceFilter] = useState(false);
-  // Text search (issue 27): pole, line, street, work order, unit code — My Work's rule. Deferred,
+  // Text search (docs/product/rules.md §4.1): pole, line, street, work order, unit code — My Work's rule. Deferred,
   // so typing stays smooth while 5,000 rows are filtered.
   const [searchInput, setSearchInput] = useState('');
   const search = useDeferredValue(searchInput);
@@ -60,7 +60,7 @@ export function useTicketRows(tickets: TicketRow[], view: TicketView, evidenceRe
   // The map draws the same rows in any order: it skips the sort (keys for 5,000 rows) until the
   // table or the cards are shown. Not deferred: with the keys made in idle time (below) a re-sort
   // of 5,000 rows is a few ms, and a deferred sort cost a second render of the section and often
-  // a frame between the two, most of the click → re-sorted rows time (issue 15's < 100 ms).
+  // a frame between the two, most of the click → re-sorted rows time (the < 100 ms of docs/product/scale.md §3).
   const sorted = useMemo(() => (view === 'map' ? tickets : sortTickets(tickets, sort.column, sort.direction)), [tickets, sort, view]);
   const rows = useMemo(() => {
     const words = searchWords(search);
@@ -82,7 +82,7 @@ export function useTicketRows(tickets: TicketRow[], view: TicketView, evidenceRe
   // While the browser is idle, prepare the sort keys of the other columns: the first click on
   // any header then costs what a repeat click does. A few hundred rows at a time, for as long as
   // the idle period lasts: a whole column at once (5,000 addresses) was a long task on a phone,
-  // blocking whoever touched the page then (issue 27).
+  // blocking whoever touched the page then (decision 058).
   useEffect(() => {
     if (view === 'map' || tickets.length < 500 || typeof requestIdleCallback === 'undefined') return;
     let at: Parameters<typeof warmTicketSortKeys>[1] | null = { column: 0, row: 0 };

@@ -101,7 +101,7 @@ function Documents({ docs, userId, online }: { docs: ClimbDocument[]; userId: nu
 }
 
 /**
- * "Before you climb" (issue 27 item 8): what the office entered that a lineman needs at the
+ * "Before you climb" (docs/product/field-mode.md §2, decision 039): what the office entered that a lineman needs at the
  * pole — voltages, arc rating, EHASP, hospital and ambulance meet-up, work orders, dig-safe and
  * NRA status, and the documents — read-only, on the phone, from the ticket and its job's header
  * as kept on the device, so it reads the same without signal.

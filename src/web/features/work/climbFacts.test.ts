@@ -3,7 +3,7 @@ import type { JobListItem } from '../../../shared/jobs.schemas';
 import type { Ticket } from '../../../shared/tickets.schemas';
 import { climbDocuments, docStatus, safetyValue } from './climbFacts';
 
-describe('Before you climb (issue 27)', () => {
+describe('Before you climb (docs/product/field-mode.md §2)', () => {
   it("uses the job's override, and names the pole record when it says otherwise", () => {
     expect(safetyValue('8 cal/cm²', '4 cal/cm²')).toEqual({ value: '8 cal/cm²', recordSays: '4 cal/cm²' });
     expect(safetyValue('13.2 kV', '13.2 KV')).toEqual({ value: '13.2 kV', recordSays: null });

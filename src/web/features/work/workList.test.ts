@@ -23,7 +23,7 @@ describe('My Work list', () => {
     expect(groupWork(items, 'nowhere', '2026-11-23')).toEqual([]);
   });
 
-  it('finds a ticket by its work order or a unit code (issue 27: WO-41871 found nothing)', () => {
+  it('finds a ticket by its work order or a unit code (docs/product/rules.md §4.1: WO-41871 found nothing)', () => {
     const orders = [
       item(1, 10, null, { work_orders: ['WO-41871'], unit_codes: ['ANC-8'] }),
       item(2, 10, null, { work_orders: ['WO-41872', 'WO-41873'], unit_codes: ['XF-3', 'ANC-8'] }),

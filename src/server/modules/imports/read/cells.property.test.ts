@@ -7,7 +7,7 @@ import { cellNumber, shownText } from './cells';
 import { parseWorkbook } from './workbook';
 
 /**
- * Property (issue 26): random cells written by openpyxl (Debian's python3-openpyxl) read back
+ * Property (docs/product/imports.md §6): random cells written by openpyxl (Debian's python3-openpyxl) read back
  * through the import as a spreadsheet shows them (text targets) and as their numbers (numeric
  * targets). Python computes what each cell shows on its own, from the value and the format.
  */

@@ -9,7 +9,7 @@ import { columnsOf, parseWorkbook, sniffFormat } from './workbook';
 import { workbookImportOf } from '../worker/convert-workbook';
 
 /**
- * Issue 26 (docs/product/imports.md): files as the tools our users use write them — openpyxl, xlsxwriter,
+ * docs/product/imports.md (decision 033): files as the tools our users use write them — openpyxl, xlsxwriter,
  * LibreOffice, Excel's CSVs (scripts/make-fixtures.py) — are read as a person sees them in a
  * spreadsheet, or refused with a message naming the row, the column and the cause.
  */

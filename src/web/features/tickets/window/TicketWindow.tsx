@@ -51,7 +51,7 @@ export function TicketWindow({
   const phone = useMediaQuery('(max-width: 48em)');
   const t = useTicketEditor({ job, target, onOpenTicket, onClose });
   // An existing ticket opens on its own details (Info), not on the Pole tab's "Find a pole"
-  // search (issue 27); a new ticket starts on Pole, since Info and Tasks need a pole first.
+  // search (docs/product/rules.md §4.1); a new ticket starts on Pole, since Info and Tasks need a pole first.
   const [tab, setTab] = useState<string | null>(target.id == null ? 'home' : 'info');
   // Focus goes to the tab that is open once the ticket is on screen: a keyboard or screen-reader
   // user starts at the ticket, and nothing pops up a phone's keyboard.

@@ -5,7 +5,7 @@ import { queryKeys } from '../../../api/queryKeys';
 
 /**
  * GET /jobs/{id}/header: the job without its tickets — hospital, packet, overrides — for the phone
- * ticket view's "Before you climb" (issue 27). Kept on the device with the ticket (offline/copies.ts).
+ * ticket view's "Before you climb" (decision 039). Kept on the device with the ticket (offline/copies.ts).
  */
 export const jobHeaderQuery = (id: number) =>
   queryOptions({ queryKey: queryKeys.jobHeader(id), queryFn: ({ signal }) => apiFetch<JobListItem>(`/jobs/${id}/header`, { signal }) });
